@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# blkqual build.  One non-recursive make: Kbuild says what to build, this
+# file says how.  Kernel conventions: quiet "  CC  file.o" lines, V=1 for
+# the full commands, O=dir for an out-of-tree build, CI=true for -Werror.
+
+VERSION := 0.1.0
+
+MAKEFLAGS += --no-print-directory
+.SUFFIXES:
+
+ifeq ("$(origin V)", "command line")
+  BUILD_VERBOSE := $(V)
+endif
+ifneq ($(BUILD_VERBOSE),1)
+  Q := @
+  quiet = @printf '  %-7s %s\n' $(1) $(2);
+else
+  Q :=
+  quiet =
+endif
+
+srctree := $(CURDIR)
+ifeq ("$(origin O)", "command line")
+  $(shell mkdir -p "$(O)")
+  objtree := $(realpath $(O))
+  ifeq ($(objtree),)
+    $(error O=$(O) cannot be created)
+  endif
+else
+  objtree := $(srctree)
+endif
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := liburing blkid libnvme numa json-c
+
+# The probe records what the installed headers support; see scripts/probe.sh.
+PROBE_OUT := $(objtree)/config.mk $(objtree)/include/config-host.h
+KSFT_DIR := $(objtree)/include/kselftest
+
+ifeq ($(filter deps clean help,$(MAKECMDGOALS)),)
+  -include $(objtree)/config.mk
+endif
+include $(srctree)/Kbuild
+
+CFLAGS ?= -O2 -g
+BQ_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter \
+	-Wmissing-prototypes -Wstrict-prototypes -D_GNU_SOURCE \
+	-DBLKQUAL_VERSION='"$(VERSION)"' \
+	-I$(srctree)/lib/include -I$(objtree)/include \
+	$(PKG_CFLAGS)
+ifeq ($(CI),true)
+  BQ_CFLAGS += -Werror
+endif
+ifeq ($(WERROR),1)
+  BQ_CFLAGS += -Werror
+endif
+LIBS := $(PKG_LIBS) -laio
+
+lib-objs := $(addprefix $(objtree)/,$(lib-y))
+tools-objs := $(addprefix $(objtree)/,$(tools-y))
+helper-objs := $(addprefix $(objtree)/,$(selftests-helpers-y))
+test-progs := $(addprefix $(objtree)/,$(selftests-y))
+libblkqual := $(objtree)/lib/libblkqual.a
+blkqual := $(objtree)/blkqual
+
+all: $(blkqual)
+
+$(objtree)/config.mk $(objtree)/include/config-host.h: $(srctree)/scripts/probe.sh
+	$(call quiet,PROBE,config-host.h)$(srctree)/scripts/probe.sh "$(CC)" "$(PKG_CONFIG)" "$(objtree)" $(PKGS)
+
+$(objtree)/%.o: $(srctree)/%.c $(PROBE_OUT)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$(patsubst $(objtree)/%,%,$@))$(CC) $(BQ_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(libblkqual): $(lib-objs)
+	$(call quiet,AR,$(patsubst $(objtree)/%,%,$@))rm -f $@ && $(AR) rcs $@ $^
+
+$(blkqual): $(tools-objs) $(libblkqual)
+	$(call quiet,LD,blkqual)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(tools-objs) $(libblkqual) $(LIBS)
+
+# Tests need the kselftest harness from the distribution's linux-source.
+$(KSFT_DIR)/kselftest_harness.h:
+	$(call quiet,KSFT,kselftest_harness.h)$(srctree)/scripts/kselftest-headers.sh "$(KSFT_DIR)"
+
+$(helper-objs): BQ_CFLAGS += -I$(srctree)/selftests -isystem $(KSFT_DIR)
+$(helper-objs): $(KSFT_DIR)/kselftest_harness.h
+
+$(objtree)/selftests/%_test: $(srctree)/selftests/%_test.c $(libblkqual) $(helper-objs) \
+		$(KSFT_DIR)/kselftest_harness.h $(PROBE_OUT)
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$(patsubst $(objtree)/%,%,$@))$(CC) $(BQ_CFLAGS) $(CFLAGS) \
+		-isystem $(KSFT_DIR) -I$(srctree)/selftests -MMD -MP -o $@ $< $(helper-objs) \
+		$(libblkqual) $(LIBS)
+
+tests: $(blkqual) $(test-progs)
+
+# make check: install what is missing, build, run every test.
+check: deps
+	$(Q)$(MAKE) tests
+	$(Q)BLKQUAL="$(blkqual)" BLKQUAL_SRCTREE="$(srctree)" \
+		$(srctree)/selftests/run.sh $(test-progs) \
+		$(addprefix $(srctree)/,$(selftests-scripts-y))
+
+deps:
+	$(Q)$(srctree)/scripts/deps.sh
+	$(Q)$(srctree)/scripts/kselftest-headers.sh "$(KSFT_DIR)"
+
+demo: deps
+	$(Q)$(MAKE) all
+	$(Q)BLKQUAL="$(blkqual)" $(srctree)/scripts/demo.sh
+
+install: $(blkqual)
+	$(call quiet,INSTALL,blkqual)install -D -m 0755 $(blkqual) $(DESTDIR)$(BINDIR)/blkqual
+	$(call quiet,INSTALL,blkqual.8)install -D -m 0644 $(srctree)/Documentation/blkqual.8 \
+		$(DESTDIR)$(MANDIR)/man8/blkqual.8
+
+clean:
+	$(call quiet,CLEAN,$(objtree))rm -rf $(objtree)/lib/*.o $(objtree)/lib/*.d \
+		$(objtree)/lib/*.a $(objtree)/tools/*.o $(objtree)/tools/*.d \
+		$(objtree)/selftests/*_test $(objtree)/selftests/*.d \
+		$(objtree)/selftests/helpers/*.o $(objtree)/selftests/helpers/*.d \
+		$(blkqual) $(objtree)/config.mk $(objtree)/include/config-host.h
+
+distclean: clean
+	$(Q)rm -rf $(objtree)/include
+
+help:
+	@echo 'Targets:'
+	@echo '  all        build blkqual (default)'
+	@echo '  check      install dependencies, build, run every test'
+	@echo '  demo       install dependencies, build, run on a loop-backed scratch device'
+	@echo '  deps       install build and test dependencies (Debian/Ubuntu, as root)'
+	@echo '  install    install blkqual and its man page (PREFIX, DESTDIR)'
+	@echo '  clean      remove build products'
+	@echo 'Variables: V=1 (full commands), O=dir (out-of-tree), CI=true or WERROR=1 (-Werror)'
+
+.PHONY: all tests check deps demo install clean distclean help
+
+-include $(lib-objs:.o=.d) $(tools-objs:.o=.d) $(helper-objs:.o=.d) $(test-progs:=.d)

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * blockdev.c - enumerate block devices from sysfs
+ *
+ * Everything is read from sysfs below the context's root rather than
+ * through ioctls, so a captured tree of another machine enumerates exactly
+ * as that machine did.  Only signatures need the device itself.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static uint32_t read_u32_at(const char *dir, const char *attr)
+{
+	char path[PATH_MAX];
+	uint64_t v = 0;
+
+	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_u64(path, &v))
+		return 0;
+	return (uint32_t)v;
+}
+
+static uint64_t read_u64_at(const char *dir, const char *attr)
+{
+	char path[PATH_MAX];
+	uint64_t v = 0;
+
+	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_u64(path, &v))
+		return 0;
+	return v;
+}
+
+static int read_int_at(const char *dir, const char *attr, int dflt)
+{
+	char path[PATH_MAX];
+	int v;
+
+	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_int(path, &v))
+		return dflt;
+	return v;
+}
+
+static void read_queue(const char *qdir, struct bq_queue_limits *q)
+{
+	char path[PATH_MAX];
+	struct bq_strv hctx = { 0 };
+
+	q->logical_block_size = read_u32_at(qdir, "logical_block_size");
+	q->physical_block_size = read_u32_at(qdir, "physical_block_size");
+	q->minimum_io_size = read_u32_at(qdir, "minimum_io_size");
+	q->optimal_io_size = read_u32_at(qdir, "optimal_io_size");
+	q->max_sectors_kb = read_u32_at(qdir, "max_sectors_kb");
+	q->max_hw_sectors_kb = read_u32_at(qdir, "max_hw_sectors_kb");
+	q->max_segments = read_u32_at(qdir, "max_segments");
+	q->dma_alignment = read_u32_at(qdir, "dma_alignment");
+	q->nr_requests = read_u32_at(qdir, "nr_requests");
+	q->discard_granularity = read_u64_at(qdir, "discard_granularity");
+	q->discard_max_bytes = read_u64_at(qdir, "discard_max_bytes");
+	q->write_zeroes_max_bytes = read_u64_at(qdir, "write_zeroes_max_bytes");
+	q->rotational = read_int_at(qdir, "rotational", -1);
+	q->io_poll = read_int_at(qdir, "io_poll", -1);
+	if (bq_path(path, sizeof(path), qdir, "/scheduler") ||
+	    bq_read_bracketed(path, q->scheduler, sizeof(q->scheduler)))
+		q->scheduler[0] = '\0';
+	if (bq_path(path, sizeof(path), qdir, "/write_cache") ||
+	    bq_read_str(path, q->write_cache, sizeof(q->write_cache)))
+		q->write_cache[0] = '\0';
+	/* One directory per hardware context under mq/, beside queue/. */
+	if (!bq_path(path, sizeof(path), qdir, "/../mq") && !bq_list_dir(path, &hctx))
+		q->nr_hw_queues = (uint32_t)hctx.n;
+	bq_strv_free(&hctx);
+}
+
+static int read_devt(const char *sysdir, dev_t *devt)
+{
+	char path[PATH_MAX], buf[32];
+	unsigned int maj, min;
+	int ret;
+
+	ret = bq_path(path, sizeof(path), sysdir, "/dev");
+	if (!ret)
+		ret = bq_read_str(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
+		return -EINVAL;
+	*devt = makedev(maj, min);
+	return 0;
+}
+
+static int collect_mounts(const struct bq_mounts *mt, struct bq_device *dev)
+{
+	for (size_t i = 0; i < mt->nr; i++) {
+		int ret;
+
+		if (mt->m[i].devt != dev->devt || bq_strv_contains(&dev->mounts, mt->m[i].target))
+			continue;
+		ret = bq_strv_add(&dev->mounts, mt->m[i].target);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void probe_signatures(struct bq_ctx *ctx, struct bq_device *dev)
+{
+	int nr = bq_probe_signatures(dev->path, &dev->sigs);
+
+	if (nr < 0) {
+		dev->sig_error = nr;
+		dev->nr_sigs = 0;
+	} else {
+		dev->nr_sigs = nr;
+	}
+}
+
+static int load_partitions(struct bq_ctx *ctx, const char *sysdir, const struct bq_mounts *mt,
+			   struct bq_device *dev)
+{
+	struct bq_strv names = { 0 };
+	int ret;
+
+	ret = bq_list_dir(sysdir, &names);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < names.n; i++) {
+		char path[PATH_MAX];
+		struct bq_device *grown;
+		struct stat st;
+
+		if (bq_path(path, sizeof(path), sysdir, "/%s/partition", names.v[i]) ||
+		    stat(path, &st))
+			continue;
+		grown = realloc(dev->parts, (dev->nr_parts + 1) * sizeof(*grown));
+		if (!grown) {
+			ret = -ENOMEM;
+			break;
+		}
+		dev->parts = grown;
+		ret = bq_device_load_mt(ctx, names.v[i], mt, &dev->parts[dev->nr_parts]);
+		if (ret)
+			break;
+		dev->nr_parts++;
+	}
+	bq_strv_free(&names);
+	return ret;
+}
+
+/**
+ * bq_device_load_mt() - bq_device_load() with a mount table already read
+ * @ctx: context
+ * @name: kernel name
+ * @mt: mount table
+ * @dev: filled in
+ *
+ * Return: 0 or -errno.
+ */
+int bq_device_load_mt(struct bq_ctx *ctx, const char *name, const struct bq_mounts *mt,
+		      struct bq_device *dev)
+{
+	char sysdir[PATH_MAX], real[PATH_MAX], diskdir[PATH_MAX], path[PATH_MAX];
+	struct stat st;
+	int ret;
+
+	memset(dev, 0, sizeof(*dev));
+	dev->numa_node = -1;
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return -ENOENT;
+	bq_strlcpy(dev->name, name, sizeof(dev->name));
+	ret = bq_path(sysdir, sizeof(sysdir), ctx->sysfs, "/class/block/%s", name);
+	if (ret)
+		return ret;
+	if (stat(sysdir, &st) || !realpath(sysdir, real))
+		return -ENOENT;
+	ret = bq_path(dev->path, sizeof(dev->path), ctx->dev, "/%s", name);
+	if (ret)
+		return ret;
+	ret = read_devt(sysdir, &dev->devt);
+	if (ret)
+		return ret;
+
+	dev->is_partition = !bq_path(path, sizeof(path), sysdir, "/partition") && !stat(path, &st);
+	if (dev->is_partition) {
+		char parent[PATH_MAX];
+
+		bq_strlcpy(parent, real, sizeof(parent));
+		bq_strlcpy(dev->parent, basename(dirname(parent)), sizeof(dev->parent));
+		ret = bq_path(diskdir, sizeof(diskdir), ctx->sysfs, "/class/block/%s",
+			      dev->parent);
+		if (ret)
+			return ret;
+	} else {
+		bq_strlcpy(diskdir, sysdir, sizeof(diskdir));
+	}
+	/* A partition shares its disk's queue, bus device and driver. */
+	ret = bq_path(path, sizeof(path), diskdir, "/queue");
+	if (ret)
+		return ret;
+	read_queue(path, &dev->q);
+
+	dev->size = read_u64_at(sysdir, "size") * 512;
+	dev->read_only = read_int_at(sysdir, "ro", 0) == 1;
+	dev->removable = read_int_at(diskdir, "removable", 0) == 1;
+
+	if (bq_path(path, sizeof(path), sysdir, "/holders") == 0)
+		ret = bq_list_dir(path, &dev->holders);
+	if (!ret && bq_path(path, sizeof(path), sysdir, "/slaves") == 0)
+		ret = bq_list_dir(path, &dev->slaves);
+	if (!ret)
+		ret = collect_mounts(mt, dev);
+	if (ret)
+		goto out_release;
+	dev->swap = bq_swap_matches(ctx, mt, name, dev->devt);
+
+	bq_fill_kind(ctx, diskdir, dev);
+	probe_signatures(ctx, dev);
+	if (!dev->is_partition)
+		ret = load_partitions(ctx, sysdir, mt, dev);
+	if (ret)
+		goto out_release;
+	return 0;
+
+out_release:
+	bq_device_release(dev);
+	return ret;
+}
+
+int bq_device_load(struct bq_ctx *ctx, const char *name, struct bq_device *dev)
+{
+	struct bq_mounts mt;
+	int ret;
+
+	ret = bq_mounts_read(ctx, &mt);
+	if (ret)
+		return ret;
+	ret = bq_device_load_mt(ctx, name, &mt, dev);
+	bq_mounts_release(&mt);
+	return ret;
+}
+
+static bool unbound_loop(const struct bq_device *dev)
+{
+	return dev->kind == BQ_DEV_LOOP && !dev->loop.backing_file[0];
+}
+
+int bq_devices_scan(struct bq_ctx *ctx, struct bq_devlist *list)
+{
+	struct bq_strv names = { 0 };
+	struct bq_mounts mt;
+	char path[PATH_MAX];
+	int ret;
+
+	memset(list, 0, sizeof(*list));
+	ret = bq_path(path, sizeof(path), ctx->sysfs, "/block");
+	if (ret)
+		return ret;
+	if (access(path, R_OK | X_OK))
+		return -errno;
+	ret = bq_mounts_read(ctx, &mt);
+	if (ret)
+		return ret;
+	ret = bq_list_dir(path, &names);
+	if (ret)
+		goto out_release_mounts;
+	list->devs = calloc(names.n ? names.n : 1, sizeof(*list->devs));
+	if (!list->devs) {
+		ret = -ENOMEM;
+		goto out_free_names;
+	}
+	for (size_t i = 0; i < names.n; i++) {
+		struct bq_device *dev = &list->devs[list->nr];
+
+		ret = bq_device_load_mt(ctx, names.v[i], &mt, dev);
+		if (ret == -ENOENT)
+			continue;	/* gone while we looked: hot unplug */
+		if (ret)
+			break;
+		if (unbound_loop(dev)) {
+			bq_device_release(dev);
+			continue;
+		}
+		list->nr++;
+	}
+	if (ret && ret != -ENOENT)
+		bq_devlist_free(list);
+	else
+		ret = 0;
+out_free_names:
+	bq_strv_free(&names);
+out_release_mounts:
+	bq_mounts_release(&mt);
+	return ret;
+}
+
+bool bq_device_in_use(const struct bq_device *dev)
+{
+	if (dev->mounts.n || dev->holders.n || dev->swap)
+		return true;
+	for (size_t i = 0; i < dev->nr_parts; i++)
+		if (bq_device_in_use(&dev->parts[i]))
+			return true;
+	return false;
+}
+
+void bq_device_release(struct bq_device *dev)
+{
+	bq_strv_free(&dev->holders);
+	bq_strv_free(&dev->slaves);
+	bq_strv_free(&dev->mounts);
+	for (size_t i = 0; i < dev->nr_parts; i++)
+		bq_device_release(&dev->parts[i]);
+	free(dev->parts);
+	dev->parts = NULL;
+	dev->nr_parts = 0;
+	free(dev->sigs);
+	dev->sigs = NULL;
+	dev->nr_sigs = 0;
+}
+
+void bq_devlist_free(struct bq_devlist *list)
+{
+	for (size_t i = 0; i < list->nr; i++)
+		bq_device_release(&list->devs[i]);
+	free(list->devs);
+	list->devs = NULL;
+	list->nr = 0;
+}

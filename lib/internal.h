@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * internal.h - private declarations shared by libblkqual's files
+ */
+#ifndef BLKQUAL_INTERNAL_H
+#define BLKQUAL_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "blkqual.h"
+#include "config-host.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct bq_ctx {
+	char sysfs[PATH_MAX];
+	char proc[PATH_MAX];
+	char dev[PATH_MAX];
+	bool live;
+};
+
+/* sysfs.c: reading small attribute files below a root */
+int bq_path(char *buf, size_t len, const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int bq_read_str(const char *path, char *buf, size_t len);
+int bq_read_u64(const char *path, uint64_t *val);
+int bq_read_int(const char *path, int *val);
+int bq_read_bracketed(const char *path, char *buf, size_t len);
+int bq_list_dir(const char *path, struct bq_strv *names);
+void bq_strlcpy(char *dst, const char *src, size_t len);
+void bq_strtrim(char *s);
+int bq_find_up(const char *start, const char *stop, const char *attr,
+	       char *found, size_t len);
+
+/* mounts.c: mount table and swap list */
+struct bq_mount {
+	dev_t devt;
+	char source[PATH_MAX];
+	char target[PATH_MAX];
+	char fstype[32];
+};
+
+struct bq_mounts {
+	struct bq_mount *m;
+	size_t nr;
+	struct bq_strv swaps;
+};
+
+int bq_mounts_read(struct bq_ctx *ctx, struct bq_mounts *mt);
+void bq_mounts_release(struct bq_mounts *mt);
+bool bq_swap_matches(struct bq_ctx *ctx, const struct bq_mounts *mt, const char *name,
+		     dev_t devt);
+
+/* blockdev_kind.c: kind-specific facts */
+void bq_fill_kind(struct bq_ctx *ctx, const char *sysdir, struct bq_device *dev);
+
+/* blockdev.c */
+int bq_device_load_mt(struct bq_ctx *ctx, const char *name, const struct bq_mounts *mt,
+		      struct bq_device *dev);
+
+#endif /* BLKQUAL_INTERNAL_H */

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * nvme_absent.c - NVMe identify and SMART when built without libnvme
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+void bq_nvme_health_decode(const void *id_ctrl, const void *id_ns,
+			   const void *smart, struct bq_nvme_health *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+int bq_nvme_health_read(struct bq_ctx *ctx, const struct bq_device *dev,
+			struct bq_nvme_health *h)
+{
+	return -EOPNOTSUPP;
+}

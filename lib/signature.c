@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * signature.c - on-disk signatures through libblkid
+ *
+ * The low-level probe is stepped with blkid_do_probe() until it reports no
+ * more, as wipefs does, so a disk carrying both a partition table and a
+ * stale filesystem shows both.
+ */
+#include <blkid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static void lookup(blkid_probe pr, const char *key, char *buf, size_t len)
+{
+	const char *val = NULL;
+
+	buf[0] = '\0';
+	if (!blkid_probe_lookup_value(pr, key, &val, NULL) && val)
+		bq_strlcpy(buf, val, len);
+}
+
+static int append(struct bq_signature **sigs, int *nr, const struct bq_signature *s)
+{
+	struct bq_signature *grown;
+
+	for (int i = 0; i < *nr; i++)
+		if (!strcmp((*sigs)[i].type, s->type) && (*sigs)[i].offset == s->offset)
+			return 0;
+	grown = realloc(*sigs, (*nr + 1) * sizeof(**sigs));
+	if (!grown)
+		return -ENOMEM;
+	grown[(*nr)++] = *s;
+	*sigs = grown;
+	return 0;
+}
+
+static int collect(blkid_probe pr, struct bq_signature **sigs, int *nr)
+{
+	int ret;
+
+	while ((ret = blkid_do_probe(pr)) == 0) {
+		struct bq_signature s = { 0 };
+		char off[32];
+
+		if (!blkid_probe_has_value(pr, "TYPE") && !blkid_probe_has_value(pr, "PTTYPE"))
+			continue;
+		if (blkid_probe_has_value(pr, "PTTYPE")) {
+			lookup(pr, "PTTYPE", s.type, sizeof(s.type));
+			lookup(pr, "PTUUID", s.uuid, sizeof(s.uuid));
+			lookup(pr, "PTMAGIC_OFFSET", off, sizeof(off));
+			bq_strlcpy(s.usage, "partition table", sizeof(s.usage));
+		} else {
+			lookup(pr, "TYPE", s.type, sizeof(s.type));
+			lookup(pr, "USAGE", s.usage, sizeof(s.usage));
+			lookup(pr, "UUID", s.uuid, sizeof(s.uuid));
+			lookup(pr, "LABEL", s.label, sizeof(s.label));
+			lookup(pr, "SBMAGIC_OFFSET", off, sizeof(off));
+		}
+		s.offset = strtoull(off, NULL, 0);
+		ret = append(sigs, nr, &s);
+		if (ret)
+			return ret;
+	}
+	return ret < 0 ? -EIO : 0;
+}
+
+int bq_probe_signatures(const char *path, struct bq_signature **sigs)
+{
+	blkid_probe pr;
+	int fd, nr = 0, ret;
+
+	*sigs = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	pr = blkid_new_probe();
+	if (!pr) {
+		ret = -ENOMEM;
+		goto out_close_fd;
+	}
+	ret = blkid_probe_set_device(pr, fd, 0, 0);
+	if (ret) {
+		ret = -EIO;
+		goto out_free_probe;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
+					  BLKID_SUBLKS_UUID | BLKID_SUBLKS_LABEL |
+					  BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_BADCSUM);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+
+	ret = collect(pr, sigs, &nr);
+	if (ret) {
+		free(*sigs);
+		*sigs = NULL;
+	} else {
+		ret = nr;
+	}
+out_free_probe:
+	blkid_free_probe(pr);
+out_close_fd:
+	close(fd);
+	return ret;
+}

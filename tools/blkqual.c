@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * blkqual.c - the blkqual command: dispatch to subcommands
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+	{ "list", cmd_list, "list block devices with the facts a tester needs" },
+	{ "info", cmd_info, "everything known about one device, NVMe health, the host" },
+	{ "guard", cmd_guard, "say whether blkqual may write to a device or file" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: blkqual [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < ARRAY_LEN(subcommands); i++)
+		fprintf(out, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(out, "\n'blkqual COMMAND --help' shows a command's options; man blkqual(8).\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *names[ARRAY_LEN(subcommands)];
+	const char *hint;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BADINPUT;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("blkqual %s\n", BLKQUAL_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_LEN(subcommands); i++) {
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].fn(argc - 1, argv + 1);
+		names[i] = subcommands[i].name;
+	}
+	if (argv[1][0] == '-')
+		return cli_usage_error(NULL, "unknown option '%s' (options follow the command)",
+				       argv[1]);
+	hint = cli_suggest(argv[1], names, ARRAY_LEN(names));
+	if (hint)
+		return cli_usage_error(NULL, "unknown command '%s' (did you mean '%s'?)", argv[1],
+				       hint);
+	return cli_usage_error(NULL, "unknown command '%s' (see 'blkqual --help')", argv[1]);
+}

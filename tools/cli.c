@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli.c - errors, option parsing and device lookup shared by subcommands
+ *
+ * Bad input always ends in one line on stderr that names the problem and
+ * exit status 2; nothing has been opened for writing by then.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+static void verror(const struct cli *cli, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	if (cli && cli->cmd)
+		fprintf(stderr, "blkqual: %s: ", cli->cmd);
+	else
+		fputs("blkqual: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_error(const struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(cli, fmt, ap);
+	va_end(ap);
+}
+
+int cli_usage_error(const struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(cli, fmt, ap);
+	va_end(ap);
+	return EXIT_BADINPUT;
+}
+
+/* Edit distance, for "did you mean": options are short, so O(n*m) is fine. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
+
+	if (la >= 63 || lb >= 63)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, (lb + 1) * sizeof(*prev));
+	}
+	return prev[lb];
+}
+
+/**
+ * cli_suggest() - the candidate closest to a misspelled word
+ * @word: what the user typed
+ * @candidates: valid words, @n of them
+ * @n: count
+ *
+ * Return: the closest candidate within a small distance, or NULL.
+ */
+const char *cli_suggest(const char *word, const char *const *candidates, size_t n)
+{
+	size_t best = SIZE_MAX, limit = strlen(word) > 4 ? 2 : 1;
+	const char *pick = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(word, candidates[i]);
+
+		if (d < best) {
+			best = d;
+			pick = candidates[i];
+		}
+	}
+	return best <= limit ? pick : NULL;
+}
+
+static void unknown_option(const struct cli *cli, const char *arg, const struct option *longopts)
+{
+	const char *names[64];
+	char word[64];
+	size_t n = 0;
+	const char *hint;
+
+	if (strncmp(arg, "--", 2)) {
+		cli_error(cli, "unknown option '%s'", arg);
+		return;
+	}
+	snprintf(word, sizeof(word), "%s", arg + 2);
+	word[strcspn(word, "=")] = '\0';
+	for (; longopts[n].name && n < 64; n++)
+		names[n] = longopts[n].name;
+	hint = cli_suggest(word, names, n);
+	if (hint)
+		cli_error(cli, "unknown option '--%s' (did you mean '--%s'?)", word, hint);
+	else
+		cli_error(cli, "unknown option '--%s'", word);
+}
+
+static int set_root(struct cli *cli, const char **slot, const char *opt, const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return cli_usage_error(cli, "%s: %s: %s", opt, dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cli_usage_error(cli, "%s: %s: not a directory", opt, dir);
+	*slot = dir;
+	return 0;
+}
+
+/**
+ * cli_getopt() - getopt_long() that handles the common options and errors
+ * @cli: invocation state
+ * @argc: argument count
+ * @argv: arguments
+ * @shortopts: the subcommand's short options (without a leading ':')
+ * @longopts: the subcommand's long options, including CLI_COMMON_LONGOPTS
+ *
+ * Return: the next subcommand option, -1 at the end, or '?' after an error
+ * has been printed (the caller exits with EXIT_BADINPUT).
+ */
+int cli_getopt(struct cli *cli, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts)
+{
+	char optstring[64];
+	int c;
+
+	snprintf(optstring, sizeof(optstring), ":%s", shortopts);
+	opterr = 0;
+	for (;;) {
+		c = getopt_long(argc, argv, optstring, longopts, NULL);
+		switch (c) {
+		case OPT_SYSFS_ROOT:
+			if (set_root(cli, &cli->roots.sysfs, "--sysfs-root", optarg))
+				return '?';
+			continue;
+		case OPT_PROC_ROOT:
+			if (set_root(cli, &cli->roots.proc, "--proc-root", optarg))
+				return '?';
+			continue;
+		case OPT_DEV_ROOT:
+			if (set_root(cli, &cli->roots.dev, "--dev-root", optarg))
+				return '?';
+			continue;
+		case 'h':
+			printf("usage: %s\n", cli->usage);
+			exit(0);
+		case '?':
+			if (optopt && optopt < 0x100 && !strchr(shortopts, optopt) &&
+			    strncmp(argv[optind - 1], "--", 2))
+				cli_error(cli, "unknown option '-%c'", optopt);
+			else
+				unknown_option(cli, argv[optind - 1], longopts);
+			return '?';
+		case ':':
+			cli_error(cli, "option '%s' needs a value", argv[optind - 1]);
+			return '?';
+		default:
+			return c;
+		}
+	}
+}
+
+int cli_parse_output(struct cli *cli, const char *arg)
+{
+	if (!strcmp(arg, "json")) {
+		cli->output = OUTPUT_JSON;
+		return 0;
+	}
+	if (!strcmp(arg, "table")) {
+		cli->output = OUTPUT_TABLE;
+		return 0;
+	}
+	return cli_usage_error(cli, "unknown output format '%s' (use table or json)", arg);
+}
+
+int cli_open_ctx(struct cli *cli, struct bq_ctx **ctx)
+{
+	int ret = bq_ctx_new(ctx, &cli->roots);
+
+	if (ret) {
+		cli_error(cli, "cannot set up: %s", strerror(-ret));
+		return EXIT_REFUSED;
+	}
+	return 0;
+}
+
+/**
+ * cli_resolve_device() - map a user's device argument to a kernel name
+ * @cli: invocation state
+ * @ctx: library context
+ * @arg: what the user typed
+ * @name: receives the kernel name
+ * @len: size of @name
+ *
+ * Return: 0, or EXIT_BADINPUT after printing why @arg is not a block device.
+ */
+int cli_resolve_device(struct cli *cli, struct bq_ctx *ctx, const char *arg,
+		       char *name, size_t len)
+{
+	int ret = bq_device_resolve(ctx, arg, name, len);
+
+	switch (ret) {
+	case 0:
+		return 0;
+	case -ENOENT:
+		return cli_usage_error(cli, "%s: no such block device", arg);
+	case -EISDIR:
+		return cli_usage_error(cli, "%s: is a directory, not a block device", arg);
+	case -ENOTBLK:
+		return cli_usage_error(cli, "%s: not a block device", arg);
+	default:
+		return cli_usage_error(cli, "%s: %s", arg, strerror(-ret));
+	}
+}

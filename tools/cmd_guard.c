@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_guard.c - blkqual guard: would blkqual be allowed to write here?
+ *
+ * Runs the same check every writing subcommand runs, without writing, so
+ * a user (or a script about to call mkfs) can ask first.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/**
+ * guard_explain() - one line saying why a target was refused or forced
+ * @path: the target as the user named it
+ * @rep: the guard's report
+ * @buf: receives the text
+ * @len: size of @buf
+ */
+void guard_explain(const char *path, const struct bq_guard_report *rep, char *buf, size_t len)
+{
+	bool in_use = false;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < rep->nr; i++) {
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s%s", i ? "; " : "", rep->findings[i].detail);
+		in_use |= !rep->findings[i].overridable;
+	}
+	used = strlen(buf);
+	if (in_use)
+		snprintf(buf + used, len - used, " (in use: no flag overrides this)");
+	else if (!rep->forced)
+		snprintf(buf + used, len - used, "; pass --force-destroy=%s to overwrite it", path);
+}
+
+/**
+ * guard_error() - print why a target cannot be opened for writing
+ * @cli: invocation state
+ * @path: the target
+ * @err: negative errno from bq_guard_open()
+ * @rep: the guard's report
+ *
+ * Return: EXIT_REFUSED for a refusal, EXIT_BADINPUT for a bad target.
+ */
+int guard_error(const struct cli *cli, const char *path, int err,
+		const struct bq_guard_report *rep)
+{
+	char why[2048];
+
+	switch (err) {
+	case -EBUSY:
+		guard_explain(path, rep, why, sizeof(why));
+		cli_error(cli, "%s: refusing to write: %s", path, why);
+		return EXIT_REFUSED;
+	case -ENOENT:
+		return cli_usage_error(cli, "%s: no such file or device", path);
+	case -EISDIR:
+		return cli_usage_error(cli, "%s: is a directory, not a device or file", path);
+	case -ENOTBLK:
+		return cli_usage_error(cli, "%s: neither a block device nor a regular file", path);
+	default:
+		return cli_usage_error(cli, "%s: %s", path, strerror(-err));
+	}
+}
+
+static int check_force_targets(struct cli *cli, const struct bq_guard_opts *opts,
+			       char **targets, int nr)
+{
+	for (size_t i = 0; i < opts->nr_force; i++) {
+		struct stat fs;
+		bool named = false;
+
+		if (stat(opts->force_destroy[i], &fs))
+			return cli_usage_error(cli, "--force-destroy=%s: %s",
+					       opts->force_destroy[i], strerror(errno));
+		for (int j = 0; j < nr && !named; j++) {
+			struct stat ts;
+
+			named = !stat(targets[j], &ts) &&
+				((S_ISBLK(fs.st_mode) && S_ISBLK(ts.st_mode) &&
+				  fs.st_rdev == ts.st_rdev) ||
+				 (S_ISREG(fs.st_mode) && fs.st_dev == ts.st_dev &&
+				  fs.st_ino == ts.st_ino));
+		}
+		/* An override that matches nothing is most likely a typo: say so. */
+		if (!named)
+			return cli_usage_error(cli, "--force-destroy=%s names none of the targets",
+					       opts->force_destroy[i]);
+	}
+	return 0;
+}
+
+int cmd_guard(int argc, char **argv)
+{
+	enum { OPT_FORCE = OPT_FIRST_PRIVATE };
+	static const struct option longopts[] = {
+		{ "force-destroy", required_argument, NULL, OPT_FORCE },
+		CLI_COMMON_LONGOPTS,
+		{ 0 }
+	};
+	struct cli cli = {
+		.cmd = "guard",
+		.usage = "blkqual guard [--force-destroy=TARGET]... TARGET...",
+	};
+	const char *force[64];
+	struct bq_guard_opts opts = { .force_destroy = force };
+	struct bq_ctx *ctx;
+	int c, ret, status = 0;
+
+	while ((c = cli_getopt(&cli, argc, argv, "h", longopts)) != -1) {
+		switch (c) {
+		case OPT_FORCE:
+			if (opts.nr_force == ARRAY_LEN(force))
+				return cli_usage_error(&cli, "too many --force-destroy options");
+			force[opts.nr_force++] = optarg;
+			break;
+		default:
+			return EXIT_BADINPUT;
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error(&cli, "missing target (usage: %s)", cli.usage);
+	ret = check_force_targets(&cli, &opts, argv + optind, argc - optind);
+	if (ret)
+		return ret;
+	ret = cli_open_ctx(&cli, &ctx);
+	if (ret)
+		return ret;
+
+	for (int i = optind; i < argc; i++) {
+		struct bq_guard_report rep;
+		char why[2048];
+		int fd;
+
+		fd = bq_guard_open(ctx, argv[i], 0, &opts, &rep);
+		if (fd >= 0) {
+			close(fd);
+			if (rep.forced) {
+				guard_explain(argv[i], &rep, why, sizeof(why));
+				printf("%s: forced: will overwrite %s\n", argv[i], why);
+			} else {
+				printf("%s: safe to write\n", argv[i]);
+			}
+			continue;
+		}
+		ret = guard_error(&cli, argv[i], fd, &rep);
+		if (ret > status)
+			status = ret;
+	}
+	bq_ctx_free(ctx);
+	return status;
+}
