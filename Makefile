@@ -96,7 +96,7 @@ $(objtree)/selftests/%_test: $(srctree)/selftests/%_test.c $(libblkqual) $(helpe
 		$(KSFT_DIR)/kselftest_harness.h $(PROBE_OUT)
 	@mkdir -p $(dir $@)
 	$(call quiet,CCLD,$(patsubst $(objtree)/%,%,$@))$(CC) $(BQ_CFLAGS) $(CFLAGS) \
-		-isystem $(KSFT_DIR) -I$(srctree)/selftests -MMD -MP -o $@ $< $(helper-objs) \
+		-Wno-missing-prototypes -isystem $(KSFT_DIR) -I$(srctree)/selftests -MMD -MP -o $@ $< $(helper-objs) \
 		$(libblkqual) $(LIBS)
 
 tests: $(blkqual) $(test-progs)

@@ -11,7 +11,9 @@
 #include "blkqual.h"
 #include "config-host.h"
 
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 struct bq_ctx {
 	char sysfs[PATH_MAX];

@@ -32,10 +32,8 @@ int main(int argc, char **argv)
 	const char *names[ARRAY_LEN(subcommands)];
 	const char *hint;
 
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_BADINPUT;
-	}
+	if (argc < 2)
+		return cli_usage_error(NULL, "missing command (see 'blkqual --help')");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;

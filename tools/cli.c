@@ -106,6 +106,9 @@ static void unknown_option(const struct cli *cli, const char *arg, const struct 
 	for (; longopts[n].name && n < 64; n++)
 		names[n] = longopts[n].name;
 	hint = cli_suggest(word, names, n);
+	for (size_t i = 0; !hint && *word && i < n; i++)
+		if (!strncmp(names[i], word, strlen(word)))
+			hint = names[i];
 	if (hint)
 		cli_error(cli, "unknown option '--%s' (did you mean '--%s'?)", word, hint);
 	else
@@ -121,6 +124,39 @@ static int set_root(struct cli *cli, const char **slot, const char *opt, const c
 	if (!S_ISDIR(st.st_mode))
 		return cli_usage_error(cli, "%s: %s: not a directory", opt, dir);
 	*slot = dir;
+	return 0;
+}
+
+/*
+ * getopt_long() accepts any unambiguous prefix, so "--force /dev/sdb" would
+ * silently mean --force-destroy=/dev/sdb.  For a tool that destroys data on
+ * request, only whole option names count.
+ */
+static int check_whole_names(const struct cli *cli, int argc, char **argv,
+			     const struct option *longopts)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		size_t len;
+		bool known = false;
+
+		if (!strcmp(arg, "--"))
+			break;
+		if (strncmp(arg, "--", 2))
+			continue;
+		len = strcspn(arg + 2, "=");
+		for (const struct option *o = longopts; o->name && !known; o++)
+			known = strlen(o->name) == len && !strncmp(o->name, arg + 2, len);
+		if (!known) {
+			unknown_option(cli, arg, longopts);
+			return -1;
+		}
+		/* Skip the separate value of an option that takes one. */
+		for (const struct option *o = longopts; o->name; o++)
+			if (o->has_arg == required_argument && !arg[2 + len] &&
+			    strlen(o->name) == len && !strncmp(o->name, arg + 2, len))
+				i++;
+	}
 	return 0;
 }
 
@@ -141,6 +177,8 @@ int cli_getopt(struct cli *cli, int argc, char **argv, const char *shortopts,
 	char optstring[64];
 	int c;
 
+	if (optind <= 1 && check_whole_names(cli, argc, argv, longopts))
+		return '?';
 	snprintf(optstring, sizeof(optstring), ":%s", shortopts);
 	opterr = 0;
 	for (;;) {
