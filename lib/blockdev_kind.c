@@ -174,10 +174,16 @@ static void fill_scsi(const char *devreal, struct bq_device *dev)
 	base_of(host, s->host, sizeof(s->host));
 	if (!bq_path(path, sizeof(path), host, "/scsi_host/%s", s->host))
 		read_attr(path, "proc_name", s->host_driver, sizeof(s->host_driver));
+	/* The adapter's PCI function: right above a SAS host, above ataN for AHCI. */
 	bq_strlcpy(parent, host, sizeof(parent));
-	slash = strrchr(parent, '/');
-	if (slash && is_pci_address(slash + 1))
-		bq_strlcpy(s->host_address, slash + 1, sizeof(s->host_address));
+	while ((slash = strrchr(parent, '/'))) {
+		*slash = '\0';
+		slash = strrchr(parent, '/');
+		if (slash && is_pci_address(slash + 1)) {
+			bq_strlcpy(s->host_address, slash + 1, sizeof(s->host_address));
+			break;
+		}
+	}
 }
 
 static void fill_loop(const char *sysdir, struct bq_device *dev)
@@ -235,6 +241,52 @@ static enum bq_dev_kind detect(const char *sysdir, const char *devreal, const ch
 	return BQ_DEV_OTHER;
 }
 
+/* NUMA node and driver of the nearest bus device above @devreal. */
+static void bus_facts(struct bq_ctx *ctx, const char *devreal, int *numa_node,
+		      char *driver, size_t len)
+{
+	char stop[PATH_MAX], real_stop[PATH_MAX], found[PATH_MAX];
+
+	*numa_node = -1;
+	if (bq_path(stop, sizeof(stop), ctx->sysfs, "/devices"))
+		return;
+	/* Compare resolved paths: the sysfs root may itself be a link. */
+	if (!realpath(stop, real_stop))
+		bq_strlcpy(real_stop, stop, sizeof(real_stop));
+	if (!bq_find_up(devreal, real_stop, "numa_node", found, sizeof(found)))
+		*numa_node = read_int_attr(found, "numa_node", -1);
+	if (driver && !bq_find_up(devreal, real_stop, "driver", found, sizeof(found)))
+		link_basename(found, "driver", driver, len);
+}
+
+/*
+ * A stacked device (md, dm) has no bus of its own; it lives where all of
+ * its members live, which is what thread placement needs to know.
+ */
+static int slaves_numa_node(struct bq_ctx *ctx, const char *sysdir)
+{
+	struct bq_strv slaves = { 0 };
+	char path[PATH_MAX], devreal[PATH_MAX];
+	int node = -1;
+
+	if (bq_path(path, sizeof(path), sysdir, "/slaves") || bq_list_dir(path, &slaves))
+		return -1;
+	for (size_t i = 0; i < slaves.n; i++) {
+		int n = -1;
+
+		if (!bq_path(path, sizeof(path), sysdir, "/slaves/%s/device", slaves.v[i]) &&
+		    realpath(path, devreal))
+			bus_facts(ctx, devreal, &n, NULL, 0);
+		if (n < 0 || (i && n != node)) {
+			node = -1;
+			break;
+		}
+		node = n;
+	}
+	bq_strv_free(&slaves);
+	return node;
+}
+
 /**
  * bq_fill_kind() - detect the device's kind and read its kind's facts
  * @ctx: context
@@ -245,24 +297,17 @@ static enum bq_dev_kind detect(const char *sysdir, const char *devreal, const ch
  */
 void bq_fill_kind(struct bq_ctx *ctx, const char *sysdir, struct bq_device *dev)
 {
-	char link[PATH_MAX], devreal[PATH_MAX], stop[PATH_MAX], found[PATH_MAX];
+	char link[PATH_MAX], devreal[PATH_MAX];
 	const char *disk = dev->is_partition ? dev->parent : dev->name;
 	bool bus = false;
 
 	if (!bq_path(link, sizeof(link), sysdir, "/device") && realpath(link, devreal))
 		bus = true;
 	dev->kind = detect(sysdir, bus ? devreal : NULL, disk);
-	if (bus && !bq_path(stop, sizeof(stop), ctx->sysfs, "/devices")) {
-		char real_stop[PATH_MAX];
-
-		/* Compare resolved paths: the sysfs root may itself be a link. */
-		if (!realpath(stop, real_stop))
-			bq_strlcpy(real_stop, stop, sizeof(real_stop));
-		if (!bq_find_up(devreal, real_stop, "numa_node", found, sizeof(found)))
-			dev->numa_node = read_int_attr(found, "numa_node", -1);
-		if (!bq_find_up(devreal, real_stop, "driver", found, sizeof(found)))
-			link_basename(found, "driver", dev->driver, sizeof(dev->driver));
-	}
+	if (bus)
+		bus_facts(ctx, devreal, &dev->numa_node, dev->driver, sizeof(dev->driver));
+	else
+		dev->numa_node = slaves_numa_node(ctx, sysdir);
 
 	switch (dev->kind) {
 	case BQ_DEV_NVME:
