@@ -67,6 +67,7 @@ lib-objs := $(addprefix $(objtree)/,$(lib-y))
 tools-objs := $(addprefix $(objtree)/,$(tools-y))
 helper-objs := $(addprefix $(objtree)/,$(selftests-helpers-y))
 test-progs := $(addprefix $(objtree)/,$(selftests-y))
+vm-progs := $(addprefix $(objtree)/,$(vm-tests-y))
 libblkqual := $(objtree)/lib/libblkqual.a
 blkqual := $(objtree)/blkqual
 
@@ -99,14 +100,26 @@ $(objtree)/selftests/%_test: $(srctree)/selftests/%_test.c $(libblkqual) $(helpe
 		-Wno-missing-prototypes -isystem $(KSFT_DIR) -I$(srctree)/selftests -MMD -MP -o $@ $< $(helper-objs) \
 		$(libblkqual) $(LIBS)
 
-tests: $(blkqual) $(test-progs)
+tests: $(blkqual) $(test-progs) $(vm-progs)
 
-# make check: install what is missing, build, run every test.
+TEST_ENV = BLKQUAL="$(blkqual)" BLKQUAL_SRCTREE="$(srctree)" BLKQUAL_OBJTREE="$(objtree)"
+# The VM is one program to the runner; vm.sh passes it the guest tests.
+VM_RUN = $(srctree)/selftests/vm/vm.sh $(vm-progs)
+
+# make check: install what is missing, build, run every test, the VM's too.
 check: deps
 	$(Q)$(MAKE) tests
-	$(Q)BLKQUAL="$(blkqual)" BLKQUAL_SRCTREE="$(srctree)" \
-		$(srctree)/selftests/run.sh $(test-progs) \
-		$(addprefix $(srctree)/,$(selftests-scripts-y))
+	$(Q)$(TEST_ENV) $(srctree)/selftests/run.sh $(test-progs) \
+		$(addprefix $(srctree)/,$(selftests-scripts-y)) "$(VM_RUN)"
+
+check-vm: deps
+	$(Q)$(MAKE) tests
+	$(Q)$(TEST_ENV) $(srctree)/selftests/run.sh "$(VM_RUN)"
+
+# A shell in the test VM, with blkqual and the guest tests inside.
+vm-shell: deps
+	$(Q)$(MAKE) tests
+	$(Q)$(TEST_ENV) $(srctree)/selftests/vm/vm.sh --shell $(vm-progs)
 
 deps:
 	$(Q)$(srctree)/scripts/deps.sh
@@ -125,22 +138,26 @@ clean:
 	$(call quiet,CLEAN,$(objtree))rm -rf $(objtree)/lib/*.o $(objtree)/lib/*.d \
 		$(objtree)/lib/*.a $(objtree)/tools/*.o $(objtree)/tools/*.d \
 		$(objtree)/selftests/*_test $(objtree)/selftests/*.d \
+		$(objtree)/selftests/vm/*_test $(objtree)/selftests/vm/*.d \
 		$(objtree)/selftests/helpers/*.o $(objtree)/selftests/helpers/*.d \
 		$(blkqual) $(objtree)/config.mk $(objtree)/include/config-host.h
 
 distclean: clean
-	$(Q)rm -rf $(objtree)/include
+	$(Q)rm -rf $(objtree)/include $(objtree)/vm
 
 help:
 	@echo 'Targets:'
 	@echo '  all        build blkqual (default)'
-	@echo '  check      install dependencies, build, run every test'
+	@echo '  check      install dependencies, build, run every test (the VM tests too)'
+	@echo '  check-vm   only the VM tests: NVMe, SCSI, null_blk, md under QEMU'
+	@echo '  vm-shell   boot the test VM with a shell on this terminal'
 	@echo '  demo       install dependencies, build, run on a loop-backed scratch device'
 	@echo '  deps       install build and test dependencies (Debian/Ubuntu, as root)'
 	@echo '  install    install blkqual and its man page (PREFIX, DESTDIR)'
 	@echo '  clean      remove build products'
 	@echo 'Variables: V=1 (full commands), O=dir (out-of-tree), CI=true or WERROR=1 (-Werror)'
 
-.PHONY: all tests check deps demo install clean distclean help
+.PHONY: all tests check check-vm vm-shell deps demo install clean distclean help
 
--include $(lib-objs:.o=.d) $(tools-objs:.o=.d) $(helper-objs:.o=.d) $(test-progs:=.d)
+-include $(lib-objs:.o=.d) $(tools-objs:.o=.d) $(helper-objs:.o=.d) $(test-progs:=.d) \
+	$(vm-progs:=.d)

@@ -5,7 +5,7 @@
 # line: "N passed, N failed, N skipped".  A program that dies without
 # reporting (crash, timeout) counts as a failure, never as a pass.
 #
-# usage: run.sh PROGRAM...
+# usage: run.sh PROGRAM...   (a PROGRAM may carry arguments: "vm.sh a b")
 
 set -u
 
@@ -16,10 +16,11 @@ failed_names=()
 per_prog_timeout=${BLKQUAL_TEST_TIMEOUT:-600}
 
 for prog in "$@"; do
-	name=$(basename "$prog")
+	read -r -a cmd <<<"$prog"
+	name=$(basename "${cmd[0]}")
 	log=$(mktemp)
 	echo "# ---- $name"
-	timeout --kill-after=10 "$per_prog_timeout" "$prog" >"$log" 2>&1
+	timeout --kill-after=10 "$per_prog_timeout" "${cmd[@]}" >"$log" 2>&1
 	rc=$?
 	cat "$log"
 	# The 6.1 harness prints a skip as "ok N # SKIP reason" without the test

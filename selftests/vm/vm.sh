@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Kernel-in-the-loop tests: boot Debian's own kernel under QEMU (software
+# emulation) with the hardware this machine lacks - NVMe with poll queues
+# on two NUMA nodes, a four-LUN SCSI card, null_blk, md - run the guest
+# test programs there, and print their TAP here.
+#
+# usage: vm.sh [--shell] GUEST_TEST...
+#   --shell   boot the same VM with a shell on this terminal instead of tests
+#
+# Environment: BLKQUAL (the built binary), BLKQUAL_OBJTREE (cache lives in
+# its vm/ directory), BLKQUAL_VM_TIMEOUT (seconds, default 300).
+
+set -u
+shopt -s nullglob
+
+here=$(cd "$(dirname "$0")" && pwd)
+obj=${BLKQUAL_OBJTREE:-$(cd "$here/../.." && pwd)}
+blkqual=${BLKQUAL:-$obj/blkqual}
+cache=$obj/vm
+timeout_s=${BLKQUAL_VM_TIMEOUT:-300}
+shell=0
+if [ "${1:-}" = --shell ]; then
+	shell=1
+	shift
+fi
+guest_tests=("$@")
+
+# Modules the guest needs; their dependencies are resolved by modprobe.
+modules=(configfs nvme md-mod raid0 null_blk scsi_debug sd_mod xfs)
+
+skip() {
+	echo "TAP version 13"
+	echo "1..1"
+	echo "ok 1 # SKIP vm: $*"
+	exit 4
+}
+
+fail() {
+	echo "TAP version 13"
+	echo "1..1"
+	echo "not ok 1 vm: $*"
+	exit 1
+}
+
+note() { [ "$shell" = 1 ] && echo "vm: $*" >&2; true; }
+
+for prog in qemu-system-x86_64 cpio depmod modprobe apt-get dpkg ldd; do
+	command -v "$prog" >/dev/null 2>&1 || skip "$prog not installed (run 'make deps')"
+done
+[ -x /bin/busybox ] || skip "busybox-static not installed (run 'make deps')"
+[ -x "$blkqual" ] || fail "blkqual not built: $blkqual"
+
+# ---- kernel: Debian's current linux-image, downloaded, never installed ----
+kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+[ -n "$kpkg" ] || skip "apt knows no linux-image-amd64 (run 'apt-get update')"
+kdir=$cache/kernel/$kpkg
+if [ ! -f "$kdir/.done" ]; then
+	note "downloading $kpkg"
+	rm -rf "$kdir"
+	mkdir -p "$kdir/deb"
+	# apt's sandbox user cannot write into our tree; a world-writable temp dir it can.
+	dl=$(mktemp -d)
+	chmod 0777 "$dl"
+	(cd "$dl" && apt-get download "$kpkg" >/dev/null 2>&1) ||
+		{ rm -rf "$dl"; skip "apt-get download $kpkg failed"; }
+	mv "$dl"/*.deb "$kdir/deb/" && rm -rf "$dl"
+	dpkg -x "$kdir"/deb/*.deb "$kdir/root" || fail "dpkg -x $kpkg failed"
+	rm -rf "$kdir/deb"
+	touch "$kdir/.done"
+fi
+kver=$(basename "$(find "$kdir/root/lib/modules" -mindepth 1 -maxdepth 1 -type d | head -n 1)")
+kimage=$kdir/root/boot/vmlinuz-$kver
+[ -f "$kimage" ] || fail "no kernel image in $kpkg"
+[ -f "$kdir/root/lib/modules/$kver/modules.dep" ] || depmod -b "$kdir/root" "$kver" ||
+	fail "depmod failed for $kver"
+
+# ---- initramfs: busybox, blkqual, mdadm, mkfs.xfs, the tests, the modules ----
+stage=$(mktemp -d)
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$stage" "$tmp"; }
+trap cleanup EXIT
+
+mkdir -p "$stage"/{bin,sbin,lib/modules,tests,proc,sys,dev,tmp,run,mnt,etc}
+cp /bin/busybox "$stage/bin/busybox"
+cp "$here/init" "$stage/init"
+chmod 0755 "$stage/init"
+
+# Load order: each module's dependencies first, each module once.
+for m in "${modules[@]}"; do
+	modprobe -d "$kdir/root" -S "$kver" --show-depends "$m" 2>/dev/null ||
+		fail "module $m not in $kpkg"
+done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' >"$tmp/order"
+while read -r ko; do
+	cp "$ko" "$stage/lib/modules/"
+	basename "$ko" >>"$stage/lib/modules/order"
+done <"$tmp/order"
+
+# Dynamic binaries go in with the libraries ldd names, at the same paths.
+add_binary() {
+	local bin=$1 dest=$2 lib
+	cp "$bin" "$stage/$dest"
+	for lib in $(ldd "$bin" 2>/dev/null | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
+		[ -f "$stage$lib" ] && continue
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+add_binary "$blkqual" bin/blkqual
+for tool in mdadm mkfs.xfs; do
+	path=$(command -v "$tool") || skip "$tool not installed (run 'make deps')"
+	add_binary "$path" "sbin/$tool"
+done
+for t in "${guest_tests[@]}"; do
+	add_binary "$t" "tests/$(basename "$t")"
+done
+
+initrd=$cache/initramfs.cpio
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$tmp/initramfs.cpio" ||
+	fail "cpio failed"
+# Rebuild the cached image only when its contents changed.
+if ! cmp -s "$tmp/initramfs.cpio" "$initrd"; then
+	mkdir -p "$cache"
+	mv "$tmp/initramfs.cpio" "$initrd"
+fi
+
+# ---- the machine -------------------------------------------------------
+# Sparse backing files for the two NVMe namespaces, in a temp dir.
+truncate -s 1G "$tmp/nvme0.img" "$tmp/nvme1.img"
+
+qemu=(qemu-system-x86_64 -M q35 -accel tcg,thread=multi -cpu max -m 2G -smp 2
+	-object memory-backend-ram,id=m0,size=1G -numa node,nodeid=0,cpus=0,memdev=m0
+	-object memory-backend-ram,id=m1,size=1G -numa node,nodeid=1,cpus=1,memdev=m1
+	-kernel "$kimage" -initrd "$initrd" -nic none -no-reboot
+	-drive "file=$tmp/nvme0.img,if=none,id=nv0,format=raw"
+	-device nvme,serial=BQNVME0,drive=nv0,bus=pcie.0
+	-device pxb-pcie,id=pxb1,bus_nr=64,numa_node=1,bus=pcie.0
+	-device pcie-root-port,id=rp1,bus=pxb1,chassis=1
+	-drive "file=$tmp/nvme1.img,if=none,id=nv1,format=raw"
+	-device nvme,serial=BQNVME1,drive=nv1,bus=rp1)
+append="console=ttyS0 loglevel=3 panic=-1"
+
+if [ "$shell" = 1 ]; then
+	echo "vm: booting $kver; the guest's shell follows (poweroff -f to leave)" >&2
+	exec "${qemu[@]}" -append "$append blkqual.shell=1" -nographic
+fi
+
+log=$tmp/serial.log
+start=$(date +%s)
+timeout --kill-after=10 "$timeout_s" "${qemu[@]}" -append "$append" \
+	-display none -monitor none -serial "file:$log" </dev/null >"$tmp/qemu.out" 2>&1
+rc=$?
+elapsed=$(($(date +%s) - start))
+
+tr -d '\r' <"$log" >"$tmp/serial.txt"
+if ! grep -q '^BLKQUAL-TAP-END' "$tmp/serial.txt"; then
+	echo "TAP version 13"
+	echo "1..1"
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "not ok 1 vm: guest killed after ${timeout_s}s without finishing"
+	else
+		echo "not ok 1 vm: guest stopped early (qemu exit $rc)"
+	fi
+	sed 's/^/# qemu: /' "$tmp/qemu.out"
+	tail -n 40 "$tmp/serial.txt" | sed 's/^/# guest: /'
+	exit 1
+fi
+
+# The guest's TAP, already numbered per program; the runner sums them.
+echo "# vm: $kver, booted and tested in ${elapsed}s"
+sed -n '/^BLKQUAL-TAP-BEGIN/,/^BLKQUAL-TAP-END/p' "$tmp/serial.txt" | sed '1d;$d'
+status=$(sed -n 's/^BLKQUAL-TAP-END status=//p' "$tmp/serial.txt")
+exit "${status:-1}"
