@@ -121,7 +121,12 @@ static bool is_forced(const struct stat *st, const struct bq_guard_opts *opts)
 	return false;
 }
 
-static int check_block(struct bq_ctx *ctx, const struct stat *st, struct bq_guard_report *rep)
+/*
+ * In-use and data findings of a block device.  @probe_err receives why its
+ * signatures could not be read (then it cannot be called blank).
+ */
+static int check_block(struct bq_ctx *ctx, const char *path, const struct stat *st,
+		       struct bq_guard_report *rep, int *probe_err)
 {
 	struct bq_device dev;
 	char devt[32], name[64];
@@ -134,16 +139,22 @@ static int check_block(struct bq_ctx *ctx, const struct stat *st, struct bq_guar
 	ret = bq_device_load(ctx, name, &dev);
 	if (ret)
 		return ret;
+	/* No /dev/NAME on this system (a renamed node): read the path given. */
+	if (dev.sig_error == -ENOENT) {
+		int nr = bq_probe_signatures(path, &dev.sigs);
+
+		dev.sig_error = nr < 0 ? nr : 0;
+		dev.nr_sigs = nr < 0 ? 0 : nr;
+	}
 	if (dev.sig_error && dev.sig_error != -ENOMEDIUM)
-		ret = dev.sig_error;
-	else
-		check_use(rep, &dev, false);
+		*probe_err = dev.sig_error;
+	check_use(rep, &dev, false);
 	bq_device_release(&dev);
-	return ret;
+	return 0;
 }
 
 static int check_file(struct bq_ctx *ctx, const char *path, const struct stat *st,
-		      struct bq_guard_report *rep)
+		      struct bq_guard_report *rep, int *probe_err)
 {
 	struct bq_strv loops = { 0 };
 	struct bq_signature *sigs;
@@ -182,8 +193,10 @@ static int check_file(struct bq_ctx *ctx, const char *path, const struct stat *s
 	bq_mounts_release(&mt);
 
 	nr = bq_probe_signatures(path, &sigs);
-	if (nr < 0)
-		return nr;
+	if (nr < 0) {
+		*probe_err = nr;
+		return 0;
+	}
 	for (int i = 0; i < nr; i++)
 		describe_signature(rep, &sigs[i], NULL);
 	free(sigs);
@@ -193,11 +206,13 @@ static int check_file(struct bq_ctx *ctx, const char *path, const struct stat *s
 int bq_guard_open(struct bq_ctx *ctx, const char *path, int flags,
 		  const struct bq_guard_opts *opts, struct bq_guard_report *rep)
 {
+	int fd, ret, open_err = 0, probe_err = 0;
 	bool blk, busy = false, in_use = false;
 	struct stat st;
-	int fd, ret;
 
 	memset(rep, 0, sizeof(*rep));
+	if (!ctx->live)
+		return -EXDEV;	/* a captured tree says nothing about this machine */
 	if (stat(path, &st))
 		return -errno;
 	if (S_ISDIR(st.st_mode))
@@ -208,15 +223,17 @@ int bq_guard_open(struct bq_ctx *ctx, const char *path, int flags,
 
 	/*
 	 * Open first, exclusively for a block device: from here on no new
-	 * mount or array can claim it while the caller writes.
+	 * mount or array can claim it while the caller writes.  A failed open
+	 * still gets the checks, so "mounted at /" is said before "permission
+	 * denied".
 	 */
 	fd = open(path, O_RDWR | O_CLOEXEC | flags | (blk ? O_EXCL : 0));
 	if (fd < 0) {
-		if (errno != EBUSY || !blk)
-			return -errno;
-		busy = true;
+		busy = blk && errno == EBUSY;
+		open_err = busy ? 0 : -errno;
 	}
-	ret = blk ? check_block(ctx, &st, rep) : check_file(ctx, path, &st, rep);
+	ret = blk ? check_block(ctx, path, &st, rep, &probe_err) :
+		    check_file(ctx, path, &st, rep, &probe_err);
 	if (ret)
 		goto out_close_fd;
 
@@ -228,10 +245,9 @@ int bq_guard_open(struct bq_ctx *ctx, const char *path, int flags,
 		add_finding(rep, BQ_GUARD_BUSY, "opened exclusively by another program");
 		in_use = true;
 	}
-	if (in_use) {
-		ret = -EBUSY;
+	ret = in_use ? -EBUSY : open_err ? open_err : probe_err;
+	if (ret)
 		goto out_close_fd;
-	}
 	if (rep->nr) {
 		if (!is_forced(&st, opts)) {
 			ret = -EBUSY;

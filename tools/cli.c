@@ -234,7 +234,7 @@ int cli_open_ctx(struct cli *cli, struct bq_ctx **ctx)
 
 	if (ret) {
 		cli_error(cli, "cannot set up: %s", strerror(-ret));
-		return EXIT_REFUSED;
+		return ret == -ENAMETOOLONG ? EXIT_BADINPUT : EXIT_REFUSED;
 	}
 	return 0;
 }

@@ -65,6 +65,9 @@ int guard_error(const struct cli *cli, const char *path, int err,
 		return cli_usage_error(cli, "%s: is a directory, not a device or file", path);
 	case -ENOTBLK:
 		return cli_usage_error(cli, "%s: neither a block device nor a regular file", path);
+	case -EXDEV:
+		return cli_usage_error(cli, "%s: the guard checks this machine; drop the root options",
+				       path);
 	default:
 		return cli_usage_error(cli, "%s: %s", path, strerror(-err));
 	}

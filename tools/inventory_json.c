@@ -2,8 +2,9 @@
 /*
  * inventory_json.c - devices, adapters and the host as JSON (json-c)
  *
- * Sizes are bytes and flags are booleans, so scripts never parse "3.5T";
- * a fact the kernel does not expose is null, not a made-up zero.
+ * Sizes are bytes and flags are booleans, so scripts never parse "3.5T".
+ * Strings and tri-state flags the kernel does not expose are null; a NUMA
+ * node is -1 and a queue limit 0 when absent, as sysfs itself says.
  */
 #include <errno.h>
 #include <stdio.h>

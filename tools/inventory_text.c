@@ -20,7 +20,7 @@ static void append(char *buf, size_t len, const char *prefix, const char *word)
 /**
  * describe_use() - what occupies a device, in a few words
  * @dev: the device
- * @buf: receives "mounted /data,held md0,xfs"
+ * @buf: receives "/data,held:md0,xfs"
  * @len: size of @buf
  */
 void describe_use(const struct bq_device *dev, char *buf, size_t len)
@@ -34,8 +34,9 @@ void describe_use(const struct bq_device *dev, char *buf, size_t len)
 		append(buf, len, "held:", dev->holders.v[i]);
 	for (int i = 0; i < dev->nr_sigs; i++)
 		append(buf, len, "", dev->sigs[i].type);
-	if (dev->sig_error == -EACCES)
-		append(buf, len, "", "sig:no-access");
+	/* A missing node (captured trees) is no news; a denied probe is. */
+	if (dev->sig_error && dev->sig_error != -ENOENT)
+		append(buf, len, "", "sig:unknown");
 }
 
 /**

@@ -637,8 +637,9 @@ struct bq_guard_opts {
  * caller writes.
  *
  * Return: a file descriptor; -EBUSY when refused (see @rep); -ENOENT,
- * -ENOTBLK (neither block device nor regular file), -EISDIR, -EACCES or
- * another -errno.
+ * -ENOTBLK (neither block device nor regular file), -EISDIR, -EACCES,
+ * -EXDEV when @ctx reads a captured tree instead of this machine, an error
+ * that kept the signatures from being read, or another -errno.
  */
 int bq_guard_open(struct bq_ctx *ctx, const char *path, int flags,
 		  const struct bq_guard_opts *opts, struct bq_guard_report *rep);

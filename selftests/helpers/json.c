@@ -35,9 +35,12 @@ json_object *json_find_by(json_object *array, const char *key, const char *value
 
 	for (size_t i = 0; i < n; i++) {
 		json_object *item = json_object_array_get_idx(array, i), *v;
+		const char *s;
 
-		if (json_object_object_get_ex(item, key, &v) &&
-		    !strcmp(json_object_get_string(v), value))
+		if (!json_object_object_get_ex(item, key, &v))
+			continue;
+		s = json_object_get_string(v);	/* NULL for a JSON null */
+		if (s && !strcmp(s, value))
 			return item;
 	}
 	return NULL;

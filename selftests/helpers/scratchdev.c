@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scratchdev.c - test helper: fixture setup that a test body can act on,
+ * a scratch loop device in one call, and proof that a device was not written
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers/scratchdev.h"
+
+/**
+ * prep_skip() - record that the test cannot run on this machine
+ * @p: the setup record
+ * @why: the reason, shown in the TAP output; must outlive the test
+ */
+void prep_skip(struct prep *p, const char *why)
+{
+	if (!p->skip && !p->err)
+		p->skip = why;
+}
+
+/**
+ * prep_fail() - record that a setup step failed
+ * @p: the setup record
+ * @step: what was being done
+ * @err: negative errno or positive exit status; 0 records nothing
+ *
+ * Only the first failure is kept: later ones are usually its consequences.
+ */
+void prep_fail(struct prep *p, const char *step, int err)
+{
+	if (!err || p->skip || p->err)
+		return;
+	p->step = step;
+	p->err = err;
+}
+
+/**
+ * prep_ok() - whether setup may go on
+ * @p: the setup record
+ *
+ * Return: true when nothing was skipped or failed so far.
+ */
+bool prep_ok(const struct prep *p)
+{
+	return !p->skip && !p->err;
+}
+
+/**
+ * scratch_init() - mark a scratch as holding nothing yet
+ * @s: the scratch
+ *
+ * The harness zeroes fixture data, and descriptor 0 is stdin: without this
+ * a teardown after a skipped setup would close it.
+ */
+void scratch_init(struct scratch *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->hold_fd = -1;
+}
+
+/**
+ * scratch_device() - a sparse file and a loop device over it, for a fixture
+ * @p: the setup record; skip or failure is recorded here
+ * @s: the scratch, set up with scratch_init(); scratch_destroy() undoes
+ *     whatever part of it was made, whatever @p says
+ * @size: size of the file and the device
+ */
+void scratch_device(struct prep *p, struct scratch *s, off_t size)
+{
+	int ret;
+
+	if (!prep_ok(p))
+		return;
+	prep_skip(p, need_root());
+	/* A kernel without the loop driver is a machine we cannot test on. */
+	if (prep_ok(p) && access("/dev/loop-control", F_OK))
+		prep_skip(p, "needs /dev/loop-control (loop driver)");
+	if (!prep_ok(p))
+		return;
+	ret = scratch_make(s, size);
+	prep_fail(p, "making the scratch file", ret);
+	if (!ret)
+		prep_fail(p, "attaching a loop device", scratch_attach(s));
+}
+
+/**
+ * checksum_path() - a checksum of everything a file or device holds
+ * @path: what to read
+ * @sum: receives the checksum
+ *
+ * FNV-1a over 64-bit words: not cryptographic, but any write the guard
+ * might make changes it.
+ *
+ * Return: 0 or -errno.
+ */
+int checksum_path(const char *path, uint64_t *sum)
+{
+	const size_t bufsz = 1 << 20;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t *buf;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(bufsz);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out_close_fd;
+	}
+	while ((n = read(fd, buf, bufsz)) > 0) {
+		/* Zero the tail so a short last read hashes deterministically. */
+		if (n % 8)
+			memset((char *)buf + n, 0, 8 - n % 8);
+		for (size_t i = 0; i < ((size_t)n + 7) / 8; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ULL;
+		h = (h ^ (uint64_t)n) * 0x100000001b3ULL;
+	}
+	if (n < 0)
+		ret = -errno;
+	else
+		*sum = h;
+	free(buf);
+out_close_fd:
+	close(fd);
+	return ret;
+}
