@@ -27,26 +27,29 @@ for prog in "$@"; do
 	# name, so remember the name from the RUN line that precedes it.
 	read -r p f s names < <(awk -v prog="$name" '
 		/^#  *RUN  / { cur = $3 }
+		/^1\.\.0 # [Ss][Kk][Ii][Pp]/ { s++; next }
 		/^ok [0-9]+ # [Ss][Kk][Ii][Pp]/ { s++; next }
 		/^ok [0-9]+/ { p++; next }
 		/^not ok [0-9]+/ {
 			f++
 			t = $0; sub(/^not ok [0-9]+ */, "", t)
 			if (t == "") t = cur
-			bad = bad " " prog ":" t
+			bad = bad "|" prog ":" t
 		}
-		END { printf "%d %d %d%s\n", p, f, s, bad }' "$log")
+		END { printf "%d %d %d %s\n", p, f, s, bad }' "$log")
 	rm -f "$log"
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ] && [ "$f" -eq 0 ]; then
 		echo "# $name exited with status $rc without a failed test: counted as a failure"
 		f=1
-		names="$names $name(exit $rc)"
+		names="$names|$name (exit $rc)"
 	fi
 	pass=$((pass + p))
 	fail=$((fail + f))
 	skip=$((skip + s))
-	# shellcheck disable=SC2206 # names are single words
-	[ -n "$names" ] && failed_names+=($names)
+	if [ -n "$names" ]; then
+		IFS='|' read -r -a more <<<"${names#|}"
+		failed_names+=("${more[@]}")
+	fi
 done
 
 if [ "${#failed_names[@]}" -gt 0 ]; then

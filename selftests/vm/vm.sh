@@ -51,6 +51,9 @@ for prog in qemu-system-x86_64 cpio depmod modprobe apt-get dpkg ldd; do
 done
 [ -x /bin/busybox ] || skip "busybox-static not installed (run 'make deps')"
 [ -x "$blkqual" ] || fail "blkqual not built: $blkqual"
+if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
+	skip "cannot write the VM cache $cache"
+fi
 
 # ---- kernel: Debian's current linux-image, downloaded, never installed ----
 kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
@@ -80,6 +83,7 @@ kimage=$kdir/root/boot/vmlinuz-$kver
 # ---- initramfs: busybox, blkqual, mdadm, mkfs.xfs, the tests, the modules ----
 stage=$(mktemp -d)
 tmp=$(mktemp -d)
+# shellcheck disable=SC2317 # called by the trap
 cleanup() { rm -rf "$stage" "$tmp"; }
 trap cleanup EXIT
 
@@ -130,6 +134,7 @@ fi
 # Sparse backing files for the two NVMe namespaces, in a temp dir.
 truncate -s 1G "$tmp/nvme0.img" "$tmp/nvme1.img"
 
+# shellcheck disable=SC2054 # the commas are QEMU's option syntax
 qemu=(qemu-system-x86_64 -M q35 -accel tcg,thread=multi -cpu max -m 2G -smp 2
 	-object memory-backend-ram,id=m0,size=1G -numa node,nodeid=0,cpus=0,memdev=m0
 	-object memory-backend-ram,id=m1,size=1G -numa node,nodeid=1,cpus=1,memdev=m1
