@@ -61,7 +61,7 @@ endif
 ifeq ($(WERROR),1)
   BQ_CFLAGS += -Werror
 endif
-LIBS := $(PKG_LIBS) -laio
+LIBS := $(PKG_LIBS) -laio -lm
 
 lib-objs := $(addprefix $(objtree)/,$(lib-y))
 tools-objs := $(addprefix $(objtree)/,$(tools-y))

@@ -6,12 +6,41 @@
  * section of a captured two-socket server is reported as that server's.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
-#define MAX_CPUS 8192
+/**
+ * bq_read_list() - read a sysfs list attribute ("0-7,16-23") below the root
+ * @ctx: context
+ * @ids: receives the numbers, ascending
+ * @max: capacity of @ids
+ * @fmt: printf format of the path below the sysfs root
+ *
+ * Return: how many numbers; 0 for a missing file, since a kernel without
+ * NUMA has no node directory; -EINVAL, -E2BIG or another -errno.
+ */
+int bq_read_list(struct bq_ctx *ctx, int *ids, int max, const char *fmt, ...)
+{
+	char rel[PATH_MAX], path[PATH_MAX], list[4096];
+	va_list ap;
+	int n, ret;
+
+	va_start(ap, fmt);
+	n = vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(rel))
+		return -ENAMETOOLONG;
+	ret = bq_path(path, sizeof(path), ctx->sysfs, "%s", rel);
+	if (ret)
+		return ret;
+	ret = bq_read_str(path, list, sizeof(list));
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	return bq_cpulist_parse(list, ids, max);
+}
 
 static void read_file(const char *root, const char *rel, char *buf, size_t len)
 {
@@ -70,18 +99,17 @@ static uint64_t meminfo_total(const char *path)
 
 static int count_topology(struct bq_ctx *ctx, struct bq_host *h)
 {
-	char path[PATH_MAX], list[4096];
+	char path[PATH_MAX];
 	int *cpus, *pkg, *core, n, ret = 0;
 
-	read_file(ctx->sysfs, "/devices/system/cpu/online", list, sizeof(list));
-	cpus = calloc(MAX_CPUS, sizeof(*cpus));
-	pkg = calloc(MAX_CPUS, sizeof(*pkg));
-	core = calloc(MAX_CPUS, sizeof(*core));
+	cpus = calloc(BQ_MAX_CPUS, sizeof(*cpus));
+	pkg = calloc(BQ_MAX_CPUS, sizeof(*pkg));
+	core = calloc(BQ_MAX_CPUS, sizeof(*core));
 	if (!cpus || !pkg || !core) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
-	n = bq_cpulist_parse(list, cpus, MAX_CPUS);
+	n = bq_read_list(ctx, cpus, BQ_MAX_CPUS, "/devices/system/cpu/online");
 	if (n < 0) {
 		ret = n;
 		goto out_free;
@@ -116,11 +144,10 @@ out_free:
 
 static int read_nodes(struct bq_ctx *ctx, struct bq_host *h)
 {
-	char path[PATH_MAX], list[4096];
-	int ids[1024], n, cpus[MAX_CPUS / 8];
+	char path[PATH_MAX];
+	int ids[1024], n, cpus[BQ_MAX_CPUS / 8];
 
-	read_file(ctx->sysfs, "/devices/system/node/online", list, sizeof(list));
-	n = bq_cpulist_parse(list, ids, (int)ARRAY_SIZE(ids));
+	n = bq_read_list(ctx, ids, (int)ARRAY_SIZE(ids), "/devices/system/node/online");
 	if (n <= 0)
 		return n;	/* no NUMA in this kernel: nothing to report */
 	h->nodes = calloc(n, sizeof(*h->nodes));

@@ -35,6 +35,11 @@ void bq_strtrim(char *s);
 int bq_find_up(const char *start, const char *stop, const char *attr,
 	       char *found, size_t len);
 
+/* host.c: CPU and node lists, shared with placement.c */
+#define BQ_MAX_CPUS 8192
+int bq_read_list(struct bq_ctx *ctx, int *ids, int max, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* mounts.c: mount table and swap list */
 struct bq_mount {
 	dev_t devt;

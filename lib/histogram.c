@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * histogram.c - log-linear latency histograms
+ *
+ * Recording (bq_hist_add() in blkqual_io.h) is inline and allocation-free
+ * because it runs once per I/O.  What is here runs once per report:
+ * percentiles, mean and deviation, and merging per-thread histograms.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkqual_io.h"
+
+#define SUB_BUCKETS (1u << BQ_HIST_SUB_BITS)
+
+/*
+ * The inverse of bq_hist_index(): bucket @idx holds [*lower, *lower + *width).
+ * Index group g >= 1 covers values with log2 == g - 1 + BQ_HIST_SUB_BITS,
+ * split into SUB_BUCKETS steps of 2^(g - 1).
+ */
+static void bucket_bounds(unsigned int idx, uint64_t *lower, uint64_t *width)
+{
+	unsigned int group = idx >> BQ_HIST_SUB_BITS;
+	unsigned int sub = idx & (SUB_BUCKETS - 1);
+
+	if (!group) {
+		*lower = idx;
+		*width = 1;
+		return;
+	}
+	*lower = (uint64_t)(SUB_BUCKETS + sub) << (group - 1);
+	*width = UINT64_C(1) << (group - 1);
+}
+
+/**
+ * bq_hist_init() - allocate an empty histogram
+ * @h: the histogram
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int bq_hist_init(struct bq_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->buckets = calloc(BQ_HIST_BUCKETS, sizeof(*h->buckets));
+	if (!h->buckets)
+		return -ENOMEM;
+	h->min = UINT64_MAX;
+	return 0;
+}
+
+/**
+ * bq_hist_free() - release a histogram's buckets
+ * @h: the histogram; may have failed bq_hist_init() or be freed already
+ */
+void bq_hist_free(struct bq_hist *h)
+{
+	free(h->buckets);
+	h->buckets = NULL;
+}
+
+/**
+ * bq_hist_reset() - forget every value, keep the buckets allocated
+ * @h: the histogram
+ *
+ * Lets the run engine drop what was recorded during ramp time.
+ */
+void bq_hist_reset(struct bq_hist *h)
+{
+	memset(h->buckets, 0, BQ_HIST_BUCKETS * sizeof(*h->buckets));
+	h->count = 0;
+	h->min = UINT64_MAX;
+	h->max = 0;
+	h->sum = 0;
+	h->sumsq = 0;
+}
+
+/**
+ * bq_hist_merge() - add one histogram's values to another
+ * @dst: receives the values
+ * @src: left unchanged
+ *
+ * The result is the histogram of every value added to either, as if all
+ * had been added to @dst (group_reporting merges per-thread histograms).
+ */
+void bq_hist_merge(struct bq_hist *dst, const struct bq_hist *src)
+{
+	for (unsigned int i = 0; i < BQ_HIST_BUCKETS; i++)
+		dst->buckets[i] += src->buckets[i];
+	dst->count += src->count;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+/**
+ * bq_hist_percentile() - the value below which @pct percent of values lie
+ * @h: the histogram
+ * @pct: 0 to 100
+ *
+ * The value of rank ceil(@pct / 100 * count), within 1/256 of the
+ * recorded value: the midpoint of its bucket, kept inside [min, max].
+ * Values below 128 ns are exact, as are p0 (min) and p100 (max).  The
+ * open-ended top bucket reports max.
+ *
+ * Return: nanoseconds, 0 for an empty histogram.
+ */
+uint64_t bq_hist_percentile(const struct bq_hist *h, double pct)
+{
+	uint64_t rank, seen = 0, lower, width, val;
+	unsigned int i;
+	double want;
+
+	if (!h->count)
+		return 0;
+	/* Also catches NaN, which fails every comparison. */
+	if (!(pct > 0))
+		return h->min;
+	if (pct >= 100)
+		return h->max;
+
+	want = ceil(pct / 100 * (double)h->count);
+	rank = want < 1 ? 1 : (uint64_t)want;
+	if (rank > h->count)
+		rank = h->count;
+
+	for (i = 0; i < BQ_HIST_BUCKETS - 1; i++) {
+		seen += h->buckets[i];
+		if (seen >= rank)
+			break;
+	}
+	/*
+	 * The top bucket also takes everything beyond 2^(MAX_LOG2 + 1), so
+	 * its midpoint means nothing; max is a value it holds.
+	 */
+	if (i == BQ_HIST_BUCKETS - 1)
+		return h->max;
+
+	bucket_bounds(i, &lower, &width);
+	val = lower + width / 2;
+	if (val < h->min)
+		val = h->min;
+	if (val > h->max)
+		val = h->max;
+	return val;
+}
+
+/**
+ * bq_hist_mean() - arithmetic mean
+ * @h: the histogram
+ *
+ * Return: nanoseconds, 0 for an empty histogram.
+ */
+double bq_hist_mean(const struct bq_hist *h)
+{
+	return h->count ? h->sum / (double)h->count : 0;
+}
+
+/**
+ * bq_hist_stdev() - population standard deviation
+ * @h: the histogram
+ *
+ * From the running sums, which bq_hist_add() can keep cheaply.  When the
+ * deviation is a tiny fraction of the mean (under about 1e-4 of it after
+ * 1e8 values) the subtraction cancels and the result is rounding noise.
+ *
+ * Return: nanoseconds, 0 for fewer than two values.
+ */
+double bq_hist_stdev(const struct bq_hist *h)
+{
+	double mean, var;
+
+	if (h->count < 2)
+		return 0;
+	mean = h->sum / (double)h->count;
+	var = h->sumsq / (double)h->count - mean * mean;
+	/* Identical values can leave a tiny negative from rounding. */
+	if (!(var > 0))
+		return 0;
+	return sqrt(var);
+}

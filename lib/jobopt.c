@@ -1,0 +1,1106 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * jobopt.c - the job options blkqual understands, by their fio names
+ *
+ * One table row per name (aliases get their own row).  Anything fio has
+ * that blkqual does not do is refused by name, never ignored: a job file
+ * written for fio must not run here with part of it silently dropped.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobopt.h"
+#include "internal.h"
+
+#define BS_MIN 512u
+#define BS_MAX (1u << 30)
+
+/* Room for the longest value split into parts: a 16-entry bssplit pair. */
+#define VALUE_MAX 1024
+
+int bq_parse_fail(struct bq_parse_error *err, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return ret;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+struct job_opt;
+
+typedef int (*opt_setter)(const struct job_opt *o, const char *key, const char *val,
+			  struct bq_job *job, struct bq_parse_error *err);
+
+enum opt_kind {
+	OPT_VALUE,	/* needs a value */
+	OPT_FLAG,	/* the bare name means 1; "=0" and "=1" work too */
+};
+
+/**
+ * struct job_opt - one option name
+ * @name: the fio name or alias
+ * @kind: whether a value is required
+ * @set: parses the value and stores it
+ * @off: the field, for setters shared by several options
+ * @lo: lowest integer allowed, or the unit of a bare number for times
+ * @hi: highest integer allowed
+ */
+struct job_opt {
+	const char *name;
+	enum opt_kind kind;
+	opt_setter set;
+	size_t off;
+	uint64_t lo;
+	uint64_t hi;
+};
+
+#define FIELD(job, o, type) ((type *)((char *)(job) + (o)->off))
+
+/* Plain decimal: fio's integer options take no unit suffix either. */
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno)
+		return -ERANGE;
+	return *end ? -EINVAL : 0;
+}
+
+static int parse_bool(const char *val, bool *b)
+{
+	if (!val || !strcmp(val, "1"))
+		*b = true;
+	else if (!strcmp(val, "0"))
+		*b = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* A block size in the range blkqual can allocate buffers for. */
+static int parse_bs(const char *key, const char *s, uint32_t *bs, struct bq_parse_error *err)
+{
+	uint64_t v;
+	int ret = bq_parse_size(s, &v);
+
+	if (ret)
+		return bq_parse_fail(err, -EINVAL, "%s: '%s' is not a size", key, s);
+	if (v < BS_MIN || v > BS_MAX)
+		return bq_parse_fail(err, -EINVAL, "%s: %s is outside 512..1g", key, s);
+	*bs = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * Split fio's per-direction "read,write" form.  A value without a comma
+ * is both directions; an empty side is NULL and keeps what was there.
+ */
+static int split_dirs(const char *key, const char *val, char *buf,
+		      char *part[BQ_NR_DIRS], struct bq_parse_error *err)
+{
+	char *comma;
+
+	if (strlen(val) >= VALUE_MAX)
+		return bq_parse_fail(err, -EINVAL, "%s: value is too long", key);
+	strcpy(buf, val);
+	comma = strchr(buf, ',');
+	if (!comma) {
+		if (!*buf)
+			return bq_parse_fail(err, -EINVAL, "%s needs a value", key);
+		part[BQ_READ] = part[BQ_WRITE] = buf;
+		return 0;
+	}
+	*comma = '\0';
+	if (strchr(comma + 1, ','))
+		return bq_parse_fail(err, -EOPNOTSUPP,
+				     "%s=%s: a third (trim) value is not supported", key, val);
+	part[BQ_READ] = *buf ? buf : NULL;
+	part[BQ_WRITE] = comma[1] ? comma + 1 : NULL;
+	if (!part[BQ_READ] && !part[BQ_WRITE])
+		return bq_parse_fail(err, -EINVAL, "%s=%s: no value for either direction",
+				     key, val);
+	return 0;
+}
+
+static int set_bool(const struct job_opt *o, const char *key, const char *val,
+		    struct bq_job *job, struct bq_parse_error *err)
+{
+	bool b;
+
+	if (parse_bool(val, &b))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0 or 1", key, val);
+	*FIELD(job, o, bool) = b;
+	return 0;
+}
+
+static int set_uint(const struct job_opt *o, const char *key, const char *val,
+		    struct bq_job *job, struct bq_parse_error *err)
+{
+	uint64_t v;
+
+	if (parse_u64(val, &v))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: not a whole number", key, val);
+	if (v < o->lo || v > o->hi)
+		return bq_parse_fail(err, -EINVAL, "%s=%s is out of range (%llu..%llu)", key, val,
+				     (unsigned long long)o->lo, (unsigned long long)o->hi);
+	*FIELD(job, o, unsigned int) = (unsigned int)v;
+	return 0;
+}
+
+static int set_u64(const struct job_opt *o, const char *key, const char *val,
+		   struct bq_job *job, struct bq_parse_error *err)
+{
+	uint64_t v;
+
+	if (parse_u64(val, &v))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: not a whole number", key, val);
+	*FIELD(job, o, uint64_t) = v;
+	return 0;
+}
+
+static int set_time(const struct job_opt *o, const char *key, const char *val,
+		    struct bq_job *job, struct bq_parse_error *err)
+{
+	uint64_t ns;
+	int ret = bq_parse_time(val, o->lo, &ns);
+
+	if (ret == -ERANGE)
+		return bq_parse_fail(err, -EINVAL, "%s=%s is too long", key, val);
+	if (ret)
+		return bq_parse_fail(err, -EINVAL,
+				     "%s=%s: not a duration (like 10, 500ms, 2m)", key, val);
+	*FIELD(job, o, uint64_t) = ns;
+	return 0;
+}
+
+/* offset and io_size: bytes only, fio's percentage forms are not done. */
+static int set_bytes(const struct job_opt *o, const char *key, const char *val,
+		     struct bq_job *job, struct bq_parse_error *err)
+{
+	uint64_t v;
+	int ret;
+
+	if (strchr(val, '%'))
+		return bq_parse_fail(err, -EOPNOTSUPP, "%s as a percentage is not supported", key);
+	ret = bq_parse_size(val, &v);
+	if (ret == -ERANGE)
+		return bq_parse_fail(err, -EINVAL, "%s=%s is too big", key, val);
+	if (ret)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: not a size (like 4k, 1g)", key, val);
+	*FIELD(job, o, uint64_t) = v;
+	return 0;
+}
+
+static int set_ignored(const struct job_opt *o, const char *key, const char *val,
+		       struct bq_job *job, struct bq_parse_error *err)
+{
+	bool b;
+
+	if (parse_bool(val, &b))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0 or 1", key, val);
+	return 0;
+}
+
+static int set_name(const struct job_opt *o, const char *key, const char *val,
+		    struct bq_job *job, struct bq_parse_error *err)
+{
+	if (!*val)
+		return bq_parse_fail(err, -EINVAL, "%s is empty", key);
+	if (strlen(val) >= sizeof(job->name))
+		return bq_parse_fail(err, -EINVAL, "%s is longer than %zu characters", key,
+				     sizeof(job->name) - 1);
+	/* Zero the tail too, so equal jobs compare equal byte for byte. */
+	memset(job->name, 0, sizeof(job->name));
+	bq_strlcpy(job->name, val, sizeof(job->name));
+	return 0;
+}
+
+static void free_names(char **names, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(names[i]);
+		names[i] = NULL;
+	}
+}
+
+/* ':' separates files; fio writes a ':' inside a name as "\:". */
+static int set_filename(const struct job_opt *o, const char *key, const char *val,
+			struct bq_job *job, struct bq_parse_error *err)
+{
+	char *names[BQ_MAX_FILES] = { NULL };
+	const char *p = val;
+	int n = 0, ret;
+
+	for (;;) {
+		size_t len = 0;
+		char *name;
+
+		if (n == BQ_MAX_FILES) {
+			ret = bq_parse_fail(err, -EINVAL, "%s: more than %d files", key,
+					    BQ_MAX_FILES);
+			goto out_free_names;
+		}
+		name = malloc(strlen(p) + 1);
+		if (!name) {
+			ret = -ENOMEM;
+			goto out_free_names;
+		}
+		names[n++] = name;
+		for (; *p && *p != ':'; p++) {
+			if (p[0] == '\\' && p[1] == ':')
+				p++;
+			name[len++] = *p;
+		}
+		name[len] = '\0';
+		if (!len) {
+			ret = bq_parse_fail(err, -EINVAL, "%s=%s: empty file name", key, val);
+			goto out_free_names;
+		}
+		if (!*p)
+			break;
+		p++;
+	}
+	bq_job_release(job);
+	memcpy(job->filenames, names, sizeof(names));
+	job->nr_files = n;
+	return 0;
+
+out_free_names:
+	free_names(names, n);
+	return ret;
+}
+
+static int set_rw(const struct job_opt *o, const char *key, const char *val,
+		  struct bq_job *job, struct bq_parse_error *err)
+{
+	static const struct {
+		const char *name;
+		enum bq_rw rw;
+	} modes[] = {
+		{ "read", BQ_RW_READ },
+		{ "write", BQ_RW_WRITE },
+		{ "randread", BQ_RW_RANDREAD },
+		{ "randwrite", BQ_RW_RANDWRITE },
+		{ "rw", BQ_RW_RW },
+		{ "readwrite", BQ_RW_RW },
+		{ "randrw", BQ_RW_RANDRW },
+	};
+	static const char *const fio_only[] = {
+		"trim", "randtrim", "trimwrite", "randtrimwrite",
+	};
+
+	if (strchr(val, ':'))
+		return bq_parse_fail(err, -EOPNOTSUPP,
+				     "%s=%s: offset modifiers (':N') are not supported", key, val);
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
+		if (!strcmp(val, modes[i].name)) {
+			job->rw = modes[i].rw;
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fio_only); i++)
+		if (!strcmp(val, fio_only[i]))
+			return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported", key, val);
+	return bq_parse_fail(err, -EINVAL,
+			     "%s=%s: use read, write, randread, randwrite, rw or randrw", key, val);
+}
+
+static int set_rwmixwrite(const struct job_opt *o, const char *key, const char *val,
+			  struct bq_job *job, struct bq_parse_error *err)
+{
+	uint64_t v;
+
+	if (parse_u64(val, &v) || v > 100)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0..100", key, val);
+	job->rwmixread = 100 - (unsigned int)v;
+	return 0;
+}
+
+static int set_bs(const struct job_opt *o, const char *key, const char *val,
+		  struct bq_job *job, struct bq_parse_error *err)
+{
+	char buf[VALUE_MAX], *part[BQ_NR_DIRS];
+	uint32_t bs[BQ_NR_DIRS];
+	int ret;
+
+	ret = split_dirs(key, val, buf, part, err);
+	if (ret)
+		return ret;
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		if (part[d] && parse_bs(key, part[d], &bs[d], err))
+			return -EINVAL;
+	}
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		if (!part[d])
+			continue;
+		job->bs[d] = job->bs_min[d] = job->bs_max[d] = bs[d];
+	}
+	return 0;
+}
+
+static int set_bsrange(const struct job_opt *o, const char *key, const char *val,
+		       struct bq_job *job, struct bq_parse_error *err)
+{
+	char buf[VALUE_MAX], *part[BQ_NR_DIRS];
+	uint32_t lo[BQ_NR_DIRS], hi[BQ_NR_DIRS];
+	int ret;
+
+	ret = split_dirs(key, val, buf, part, err);
+	if (ret)
+		return ret;
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		char *dash;
+
+		if (!part[d])
+			continue;
+		/* A single range was cut up parsing reads; it is the same for writes. */
+		if (d == BQ_WRITE && part[d] == part[BQ_READ]) {
+			lo[d] = lo[BQ_READ];
+			hi[d] = hi[BQ_READ];
+			continue;
+		}
+		dash = strchr(part[d], '-');
+		if (!dash)
+			return bq_parse_fail(err, -EINVAL, "%s=%s: want MIN-MAX, like 4k-64k",
+					     key, val);
+		*dash = '\0';
+		if (parse_bs(key, part[d], &lo[d], err) || parse_bs(key, dash + 1, &hi[d], err))
+			return -EINVAL;
+		if (lo[d] > hi[d])
+			return bq_parse_fail(err, -EINVAL, "%s=%s: minimum is over maximum",
+					     key, val);
+	}
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		if (!part[d])
+			continue;
+		job->bs_min[d] = lo[d];
+		job->bs_max[d] = hi[d];
+		job->bs[d] = lo[d];
+	}
+	return 0;
+}
+
+/*
+ * One direction of a bssplit: "4k/50:64k/30:1m/".  Entries without a
+ * percentage share what the others leave, equally; a remainder that does
+ * not divide evenly goes one percent each to the first of them, so the
+ * split always adds up to exactly 100.
+ */
+static int parse_bssplit(const char *key, char *s, struct bq_bssplit *split, int *nr,
+			 struct bq_parse_error *err)
+{
+	bool has_pct[BQ_MAX_BSSPLIT];
+	unsigned int sum = 0, missing = 0, share, extra;
+	int n = 0;
+	char *tok;
+
+	while ((tok = strsep(&s, ":"))) {
+		char *slash = strchr(tok, '/');
+		uint64_t pct;
+
+		if (n == BQ_MAX_BSSPLIT)
+			return bq_parse_fail(err, -EINVAL, "%s: more than %d entries", key,
+					     BQ_MAX_BSSPLIT);
+		if (slash)
+			*slash++ = '\0';
+		if (!*tok)
+			return bq_parse_fail(err, -EINVAL, "%s: an entry has no block size", key);
+		if (parse_bs(key, tok, &split[n].bs, err))
+			return -EINVAL;
+		has_pct[n] = slash && *slash;
+		if (has_pct[n]) {
+			if (parse_u64(slash, &pct) || pct > 100)
+				return bq_parse_fail(err, -EINVAL,
+						     "%s: percentage '%s' is not 0..100", key,
+						     slash);
+			split[n].pct = (uint32_t)pct;
+			sum += (unsigned int)pct;
+		} else {
+			missing++;
+		}
+		n++;
+	}
+	if (sum > 100)
+		return bq_parse_fail(err, -EINVAL, "%s: percentages add up to %u, over 100", key,
+				     sum);
+	if (!missing && sum != 100)
+		return bq_parse_fail(err, -EINVAL, "%s: percentages add up to %u, not 100", key,
+				     sum);
+	share = missing ? (100 - sum) / missing : 0;
+	extra = missing ? (100 - sum) % missing : 0;
+	for (int i = 0; i < n; i++) {
+		if (has_pct[i])
+			continue;
+		split[i].pct = share + (extra ? 1 : 0);
+		if (extra)
+			extra--;
+	}
+	*nr = n;
+	return 0;
+}
+
+static int set_bssplit(const struct job_opt *o, const char *key, const char *val,
+		       struct bq_job *job, struct bq_parse_error *err)
+{
+	char buf[VALUE_MAX], *part[BQ_NR_DIRS];
+	struct bq_bssplit split[BQ_NR_DIRS][BQ_MAX_BSSPLIT];
+	int nr[BQ_NR_DIRS] = { 0 };
+	int ret;
+
+	ret = split_dirs(key, val, buf, part, err);
+	if (ret)
+		return ret;
+	memset(split, 0, sizeof(split));
+	if (part[BQ_READ] && part[BQ_READ] == part[BQ_WRITE]) {
+		ret = parse_bssplit(key, part[BQ_READ], split[BQ_READ], &nr[BQ_READ], err);
+		if (ret)
+			return ret;
+		memcpy(split[BQ_WRITE], split[BQ_READ], sizeof(split[BQ_READ]));
+		nr[BQ_WRITE] = nr[BQ_READ];
+	} else {
+		for (int d = 0; d < BQ_NR_DIRS; d++) {
+			if (!part[d])
+				continue;
+			ret = parse_bssplit(key, part[d], split[d], &nr[d], err);
+			if (ret)
+				return ret;
+		}
+	}
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		uint32_t lo = UINT32_MAX, hi = 0;
+
+		if (!part[d])
+			continue;
+		memcpy(job->bssplit[d], split[d], sizeof(split[d]));
+		job->nr_bssplit[d] = nr[d];
+		/* Buffers and alignment are sized from these, as for a bsrange. */
+		for (int i = 0; i < nr[d]; i++) {
+			if (split[d][i].bs < lo)
+				lo = split[d][i].bs;
+			if (split[d][i].bs > hi)
+				hi = split[d][i].bs;
+		}
+		job->bs[d] = job->bs_min[d] = lo;
+		job->bs_max[d] = hi;
+	}
+	return 0;
+}
+
+static int set_ba(const struct job_opt *o, const char *key, const char *val,
+		  struct bq_job *job, struct bq_parse_error *err)
+{
+	uint32_t ba;
+
+	if (strchr(val, ','))
+		return bq_parse_fail(err, -EOPNOTSUPP,
+				     "%s=%s: a value per direction is not supported", key, val);
+	if (parse_bs(key, val, &ba, err))
+		return -EINVAL;
+	job->ba = ba;
+	return 0;
+}
+
+static int set_size(const struct job_opt *o, const char *key, const char *val,
+		    struct bq_job *job, struct bq_parse_error *err)
+{
+	size_t len = strlen(val);
+	uint64_t v;
+	int ret;
+
+	if (len && val[len - 1] == '%') {
+		char num[16];
+
+		if (len >= sizeof(num))
+			return bq_parse_fail(err, -EINVAL, "%s=%s: not a percentage", key, val);
+		memcpy(num, val, len - 1);
+		num[len - 1] = '\0';
+		if (parse_u64(num, &v) || !v || v > 100)
+			return bq_parse_fail(err, -EINVAL, "%s=%s: percentage must be 1..100",
+					     key, val);
+		job->size = 0;
+		job->size_pct = (unsigned int)v;
+		return 0;
+	}
+	ret = bq_parse_size(val, &v);
+	if (ret == -ERANGE)
+		return bq_parse_fail(err, -EINVAL, "%s=%s is too big", key, val);
+	if (ret)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: not a size (like 1g) or percentage",
+				     key, val);
+	job->size = v;
+	job->size_pct = 0;
+	return 0;
+}
+
+static int set_sync(const struct job_opt *o, const char *key, const char *val,
+		    struct bq_job *job, struct bq_parse_error *err)
+{
+	/* fio's "sync" and "dsync" both end up as O_DSYNC for a block device. */
+	if (!strcmp(val, "1") || !strcmp(val, "sync") || !strcmp(val, "dsync"))
+		job->sync = true;
+	else if (!strcmp(val, "0") || !strcmp(val, "none"))
+		job->sync = false;
+	else
+		return bq_parse_fail(err, -EINVAL, "%s=%s: use 0, 1, none, sync or dsync", key,
+				     val);
+	return 0;
+}
+
+static int parse_positive(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s)
+		return -EINVAL;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || *end || !isfinite(*v) || *v <= 0)
+		return -EINVAL;
+	return 0;
+}
+
+#define DIST_HINT "use random, zipf:THETA or pareto:H"
+
+static int set_distribution(const struct job_opt *o, const char *key, const char *val,
+			    struct bq_job *job, struct bq_parse_error *err)
+{
+	static const char *const fio_only[] = { "normal", "gauss", "zoned", "zoned_abs" };
+	const char *colon = strchr(val, ':');
+	size_t len = colon ? (size_t)(colon - val) : strlen(val);
+	enum bq_dist dist;
+	double param;
+
+	if (!strcmp(val, "random")) {
+		job->dist = BQ_DIST_RANDOM;
+		job->dist_param = 0;
+		return 0;
+	}
+	if (len == 4 && !strncmp(val, "zipf", len)) {
+		dist = BQ_DIST_ZIPF;
+	} else if (len == 6 && !strncmp(val, "pareto", len)) {
+		dist = BQ_DIST_PARETO;
+	} else {
+		for (size_t i = 0; i < ARRAY_SIZE(fio_only); i++)
+			if (strlen(fio_only[i]) == len && !strncmp(val, fio_only[i], len))
+				return bq_parse_fail(err, -EOPNOTSUPP,
+						     "%s=%.*s is not supported (" DIST_HINT ")",
+						     key, (int)len, val);
+		return bq_parse_fail(err, -EINVAL, "%s=%s: " DIST_HINT, key, val);
+	}
+	if (!colon)
+		return bq_parse_fail(err, -EINVAL, "%s=%s needs a parameter, like %s:1.2", key,
+				     val, val);
+	if (strchr(colon + 1, ':'))
+		return bq_parse_fail(err, -EOPNOTSUPP,
+				     "%s=%s: a center argument is not supported", key, val);
+	if (parse_positive(colon + 1, &param))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: parameter must be a number over 0",
+				     key, val);
+	/* The zipf generator divides by 1 - theta, and pareto's h is a fraction. */
+	if (dist == BQ_DIST_ZIPF && param == 1.0)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: zipf theta must not be 1.0", key, val);
+	if (dist == BQ_DIST_PARETO && param >= 1.0)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: pareto h must be below 1.0", key, val);
+	job->dist = dist;
+	job->dist_param = param;
+	return 0;
+}
+
+static int set_rate_iops(const struct job_opt *o, const char *key, const char *val,
+			 struct bq_job *job, struct bq_parse_error *err)
+{
+	if (strchr(val, ','))
+		return bq_parse_fail(err, -EOPNOTSUPP,
+				     "%s=%s: a rate per direction is not supported; give one value",
+				     key, val);
+	return set_u64(o, key, val, job, err);
+}
+
+#define ENGINE_HINT "use io_uring, libaio, psync or nop"
+
+static int set_ioengine(const struct job_opt *o, const char *key, const char *val,
+			struct bq_job *job, struct bq_parse_error *err)
+{
+	static const struct {
+		const char *name;
+		enum bq_engine engine;
+	} engines[] = {
+		{ "io_uring", BQ_ENGINE_IO_URING },
+		{ "libaio", BQ_ENGINE_LIBAIO },
+		{ "psync", BQ_ENGINE_PSYNC },
+		/* For a block device these do what psync does, one I/O per call. */
+		{ "sync", BQ_ENGINE_PSYNC },
+		{ "pvsync", BQ_ENGINE_PSYNC },
+		{ "null", BQ_ENGINE_NOP },
+		{ "nop", BQ_ENGINE_NOP },
+		{ "io_uring_cmd", BQ_ENGINE_URING_CMD },
+		{ "uring_cmd", BQ_ENGINE_URING_CMD },
+	};
+	static const char *const fio_only[] = {
+		"vsync", "pvsync2", "posixaio", "solarisaio", "windowsaio", "mmap", "splice",
+		"sg", "net", "netsplice", "cpuio", "rdma", "falloc", "ftruncate", "e4defrag",
+		"rbd", "rados", "http", "gfapi", "gfapi_async", "libhdfs", "mtd", "pmemblk",
+		"dev-dax", "libpmem", "ime_psync", "ime_psyncv", "ime_aio", "libiscsi", "nbd",
+		"nfs", "xnvme", "dfs", "filecreate", "filestat", "filedelete", "dircreate",
+		"dirstat", "dirdelete", "exec", "libcufile", "guasi", "libzbc", "spdk",
+		"external",
+	};
+	size_t len = strcspn(val, ":");
+
+	for (size_t i = 0; i < ARRAY_SIZE(engines); i++) {
+		if (!strcmp(val, engines[i].name)) {
+			job->engine = engines[i].engine;
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fio_only); i++)
+		if (strlen(fio_only[i]) == len && !strncmp(val, fio_only[i], len))
+			return bq_parse_fail(err, -EOPNOTSUPP,
+					     "%s=%s is not supported (" ENGINE_HINT ")", key, val);
+	return bq_parse_fail(err, -EINVAL, "%s=%s: unknown engine (" ENGINE_HINT ")", key, val);
+}
+
+static int set_hipri(const struct job_opt *o, const char *key, const char *val,
+		     struct bq_job *job, struct bq_parse_error *err)
+{
+	bool b;
+
+	if (parse_bool(val, &b))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0 or 1", key, val);
+	job->poll = b ? BQ_POLL_ON : BQ_POLL_AUTO;
+	return 0;
+}
+
+static int set_poll(const struct job_opt *o, const char *key, const char *val,
+		    struct bq_job *job, struct bq_parse_error *err)
+{
+	if (!strcmp(val, "on"))
+		job->poll = BQ_POLL_ON;
+	else if (!strcmp(val, "off"))
+		job->poll = BQ_POLL_OFF;
+	else if (!strcmp(val, "auto"))
+		job->poll = BQ_POLL_AUTO;
+	else
+		return bq_parse_fail(err, -EINVAL, "%s=%s: use on, off or auto", key, val);
+	return 0;
+}
+
+static int set_cpus_allowed(const struct job_opt *o, const char *key, const char *val,
+			    struct bq_job *job, struct bq_parse_error *err)
+{
+	/* bq_cpulist_parse() accepts CPU numbers up to 65535. */
+	enum { MAX_CPUS = 65536 };
+	int *cpus, n;
+
+	if (strlen(val) >= sizeof(job->cpus_allowed))
+		return bq_parse_fail(err, -EINVAL, "%s: list is longer than %zu characters", key,
+				     sizeof(job->cpus_allowed) - 1);
+	cpus = malloc(MAX_CPUS * sizeof(*cpus));
+	if (!cpus)
+		return -ENOMEM;
+	n = bq_cpulist_parse(val, cpus, MAX_CPUS);
+	free(cpus);
+	if (n <= 0)
+		return bq_parse_fail(err, -EINVAL,
+				     "%s=%s: not an ascending CPU list, like 0-3,8", key, val);
+	memset(job->cpus_allowed, 0, sizeof(job->cpus_allowed));
+	bq_strlcpy(job->cpus_allowed, val, sizeof(job->cpus_allowed));
+	return 0;
+}
+
+static int set_continue_on_error(const struct job_opt *o, const char *key, const char *val,
+				 struct bq_job *job, struct bq_parse_error *err)
+{
+	static const char *const on[] = { "1", "read", "write", "io", "verify", "all" };
+
+	if (!strcmp(val, "0") || !strcmp(val, "none")) {
+		job->continue_on_error = false;
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(on); i++) {
+		if (!strcmp(val, on[i])) {
+			job->continue_on_error = true;
+			return 0;
+		}
+	}
+	return bq_parse_fail(err, -EINVAL,
+			     "%s=%s: use none, read, write, io, verify, all, 0 or 1", key, val);
+}
+
+#define NS_PER_US 1000ull
+#define NS_PER_S 1000000000ull
+#define OPT(n, k, fn) { .name = (n), .kind = (k), .set = (fn) }
+#define OPT_AT(n, k, fn, field, l, h) \
+	{ .name = (n), .kind = (k), .set = (fn), .off = offsetof(struct bq_job, field), \
+	  .lo = (l), .hi = (h) }
+
+static const struct job_opt job_opts[] = {
+	OPT("name", OPT_VALUE, set_name),
+	OPT("filename", OPT_VALUE, set_filename),
+	OPT("rw", OPT_VALUE, set_rw),
+	OPT("readwrite", OPT_VALUE, set_rw),
+	OPT_AT("rwmixread", OPT_VALUE, set_uint, rwmixread, 0, 100),
+	OPT("rwmixwrite", OPT_VALUE, set_rwmixwrite),
+	OPT("bs", OPT_VALUE, set_bs),
+	OPT("blocksize", OPT_VALUE, set_bs),
+	OPT("bsrange", OPT_VALUE, set_bsrange),
+	OPT("blocksize_range", OPT_VALUE, set_bsrange),
+	OPT("bssplit", OPT_VALUE, set_bssplit),
+	OPT("ba", OPT_VALUE, set_ba),
+	OPT("blockalign", OPT_VALUE, set_ba),
+	OPT_AT("iodepth", OPT_VALUE, set_uint, iodepth, 1, 65536),
+	OPT_AT("numjobs", OPT_VALUE, set_uint, numjobs, 1, 4096),
+	OPT("size", OPT_VALUE, set_size),
+	OPT_AT("offset", OPT_VALUE, set_bytes, offset, 0, 0),
+	OPT_AT("io_size", OPT_VALUE, set_bytes, io_size, 0, 0),
+	OPT_AT("io_limit", OPT_VALUE, set_bytes, io_size, 0, 0),
+	OPT_AT("runtime", OPT_VALUE, set_time, runtime_ns, NS_PER_S, 0),
+	OPT_AT("timeout", OPT_VALUE, set_time, runtime_ns, NS_PER_S, 0),
+	OPT_AT("time_based", OPT_FLAG, set_bool, time_based, 0, 0),
+	OPT_AT("ramp_time", OPT_VALUE, set_time, ramp_ns, NS_PER_S, 0),
+	OPT_AT("startdelay", OPT_VALUE, set_time, startdelay_ns, NS_PER_S, 0),
+	OPT_AT("thinktime", OPT_VALUE, set_time, thinktime_ns, NS_PER_US, 0),
+	OPT_AT("direct", OPT_VALUE, set_bool, direct, 0, 0),
+	OPT("sync", OPT_VALUE, set_sync),
+	OPT_AT("fsync", OPT_VALUE, set_uint, fsync_every, 0, UINT32_MAX),
+	OPT_AT("randrepeat", OPT_VALUE, set_bool, randrepeat, 0, 0),
+	OPT_AT("randseed", OPT_VALUE, set_u64, randseed, 0, 0),
+	OPT_AT("norandommap", OPT_FLAG, set_bool, norandommap, 0, 0),
+	OPT("random_distribution", OPT_VALUE, set_distribution),
+	OPT_AT("rate_iops", OPT_VALUE, set_rate_iops, rate_iops, 0, 0),
+	OPT_AT("group_reporting", OPT_FLAG, set_bool, group_reporting, 0, 0),
+	OPT("ioengine", OPT_VALUE, set_ioengine),
+	OPT("hipri", OPT_FLAG, set_hipri),
+	OPT("poll", OPT_VALUE, set_poll),
+	OPT_AT("fixedbufs", OPT_FLAG, set_bool, fixedbufs, 0, 0),
+	OPT_AT("registerfiles", OPT_FLAG, set_bool, registerfiles, 0, 0),
+	OPT_AT("sqthread_poll", OPT_FLAG, set_bool, sqpoll, 0, 0),
+	OPT_AT("gtod_reduce", OPT_VALUE, set_bool, gtod_reduce, 0, 0),
+	OPT("cpus_allowed", OPT_VALUE, set_cpus_allowed),
+	OPT("continue_on_error", OPT_VALUE, set_continue_on_error),
+	/* blkqual always runs jobs as threads. */
+	OPT("thread", OPT_FLAG, set_ignored),
+};
+
+/*
+ * fio's other option names, so a fio job file gets "not supported" rather
+ * than "unknown".  Command-line-only fio options are here too: they show
+ * up when a fio command line is pasted.
+ */
+static const char *const fio_only_opts[] = {
+	/* job description and ordering */
+	"description", "loops", "stonewall", "wait_for_previous", "wait_for", "new_group",
+	"exitall", "exit_what", "exitall_on_error", "kb_base", "unit_base", "uid", "gid",
+	"nice", "prio", "prioclass", "cmdprio", "cmdprio_percentage", "cmdprio_class",
+	"cmdprio_bssplit",
+	/* files */
+	"directory", "filename_format", "unique_filename", "lockfile", "nrfiles", "nr_files",
+	"openfiles", "file_service_type", "filesize", "file_append", "fill_device",
+	"fill_fs", "create_serialize", "create_fsync", "create_on_open", "create_only",
+	"allow_file_create", "allow_mounted_write", "pre_read", "unlink",
+	"unlink_each_loop", "opendir", "fadvise_hint", "fadvise_stream", "fallocate",
+	"invalidate", "buffered", "overwrite", "end_fsync", "fsync_on_close", "fdatasync",
+	"sync_file_range", "write_barrier",
+	/* zones */
+	"zonemode", "zonerange", "zonesize", "zonecapacity", "zoneskip", "read_beyond_wp",
+	"max_open_zones", "job_max_open_zones", "ignore_zone_limits",
+	"zone_reset_threshold", "zone_reset_frequency",
+	/* I/O pattern */
+	"rw_sequencer", "offset_increment", "offset_align", "number_ios",
+	"percentage_random", "random_generator", "allrandrepeat", "softrandommap",
+	"bs_unaligned", "blocksize_unaligned", "bs_is_seq_rand", "unified_rw_reporting",
+	/* buffers and memory */
+	"zero_buffers", "refill_buffers", "scramble_buffers", "buffer_pattern",
+	"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
+	"dedupe_mode", "dedupe_working_set_percentage", "dedupe_global", "iomem", "mem",
+	"iomem_align", "mem_align", "hugepage-size", "lockmem",
+	/* queueing */
+	"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete",
+	"iodepth_batch_complete_min", "iodepth_batch_complete_max", "iodepth_low",
+	"serialize_overlap", "io_submit_mode",
+	/* rate and latency targets */
+	"rate", "rate_min", "rate_iops_min", "ratecycle", "rate_process",
+	"rate_ignore_thinktime", "latency_target", "latency_window",
+	"latency_percentile", "latency_run", "max_latency",
+	"thinktime_spin", "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime",
+	"flow_id", "flow", "flow_watermark", "flow_sleep",
+	/* CPUs, memory policy, cgroups */
+	"cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "cgroup",
+	"cgroup_weight", "cgroup_nodelete",
+	/* verification and trim */
+	"verify", "do_verify", "verify_offset", "verify_interval", "verify_pattern",
+	"verify_fatal", "verify_dump", "verify_async", "verify_async_cpus",
+	"verify_backlog", "verify_backlog_batch", "verify_state_save",
+	"verify_state_load", "verify_only", "verify_header_seed",
+	"verify_write_sequence", "experimental_verify", "trim_percentage",
+	"trim_verify_zero", "trim_backlog", "trim_backlog_batch",
+	/* steady state */
+	"steadystate", "ss", "steadystate_duration", "ss_dur", "steadystate_ramp_time",
+	"ss_ramp",
+	/* measurement and logs */
+	"per_job_logs", "write_bw_log", "write_lat_log", "write_hist_log",
+	"write_iops_log", "log_avg_msec", "log_hist_msec", "log_hist_coarseness",
+	"log_max_value", "log_offset", "log_prio", "log_compression",
+	"log_compression_cpus", "log_store_compressed", "log_unix_epoch",
+	"log_alternate_epoch", "log_alternate_epoch_clock_id", "block_error_percentiles",
+	"bwavgtime", "iopsavgtime", "disable_lat", "disable_clat", "disable_slat",
+	"disable_bw_measurement", "slat_percentiles", "clat_percentiles",
+	"lat_percentiles", "percentile_list", "significant_figures", "stats",
+	"clocksource", "gtod_cpu", "disk_util",
+	/* I/O logs and replay */
+	"read_iolog", "write_iolog", "read_iolog_chunked", "merge_blktrace_file",
+	"merge_blktrace_scalars", "merge_blktrace_iters", "replay_no_stall",
+	"replay_redirect", "replay_align", "replay_scale", "replay_time_scale",
+	"replay_skip",
+	/* error handling, hooks, scheduler */
+	"ignore_error", "error_dump", "exec_prerun", "exec_postrun", "ioscheduler",
+	/* engine-specific */
+	"nonvectored", "force_async", "sqthread_poll_cpu", "uncached", "nowait",
+	"atomic", "userspace_reap", "cmd_type", "md_per_io_size", "pi_act", "pi_chk",
+	"apptag", "apptag_mask", "readfua", "writefua", "sg_write_mode",
+	"hipri_percentage",
+	/* command line only */
+	"output", "output-format", "minimal", "append-terse", "terse-version",
+	"bandwidth-log", "status-interval", "eta", "eta-newline", "eta-interval",
+	"section", "parse-only", "readonly", "warnings-fatal", "max-jobs", "server",
+	"client", "alloc-size", "trigger-file", "trigger-timeout", "trigger",
+	"trigger-remote", "aux-path", "debug", "showcmd", "cmdhelp", "enghelp",
+	"crctest", "idle-prof", "inflate-log", "profile",
+};
+
+static const struct job_opt *find_opt(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(job_opts); i++)
+		if (!strcmp(job_opts[i].name, key))
+			return &job_opts[i];
+	return NULL;
+}
+
+bool bq_job_opt_takes_value(const char *key)
+{
+	const struct job_opt *o = find_opt(key);
+
+	return o && o->kind == OPT_VALUE;
+}
+
+/* Levenshtein distance, one row at a time; long words are never close. */
+static unsigned int distance(const char *a, const char *b)
+{
+	unsigned int row[40];
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la >= ARRAY_SIZE(row) || lb >= ARRAY_SIZE(row))
+		return UINT32_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned int)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned int diag = row[0];
+
+		row[0] = (unsigned int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned int up = row[j];
+			unsigned int best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* The supported name a typo most likely meant, or NULL. */
+static const char *suggest(const char *key)
+{
+	unsigned int best = UINT32_MAX, limit = strlen(key) > 4 ? 2 : 1;
+	const char *pick = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(job_opts); i++) {
+		unsigned int d = distance(key, job_opts[i].name);
+
+		if (d < best) {
+			best = d;
+			pick = job_opts[i].name;
+		}
+	}
+	if (best <= limit)
+		return pick;
+	/* A cut-off name ("iodep") is as clear a hint as a typo. */
+	for (size_t i = 0; strlen(key) >= 3 && i < ARRAY_SIZE(job_opts); i++)
+		if (!strncmp(job_opts[i].name, key, strlen(key)))
+			return job_opts[i].name;
+	return NULL;
+}
+
+/**
+ * bq_job_defaults() - a job with fio's defaults
+ * @job: filled in; owns no filenames yet
+ */
+void bq_job_defaults(struct bq_job *job)
+{
+	/* Zero padding and unused bytes as well, so jobs compare with memcmp(). */
+	memset(job, 0, sizeof(*job));
+	bq_strlcpy(job->name, "job", sizeof(job->name));
+	job->rw = BQ_RW_READ;
+	job->rwmixread = 50;
+	for (int d = 0; d < BQ_NR_DIRS; d++)
+		job->bs[d] = job->bs_min[d] = job->bs_max[d] = 4096;
+	job->iodepth = 1;
+	job->numjobs = 1;
+	job->randrepeat = true;
+	job->dist = BQ_DIST_RANDOM;
+	job->engine = BQ_ENGINE_IO_URING;
+	job->poll = BQ_POLL_AUTO;
+	job->fixedbufs = true;
+	job->registerfiles = true;
+}
+
+/**
+ * bq_job_copy() - deep copy of a job
+ * @dst: receives the copy
+ * @src: the job
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int bq_job_copy(struct bq_job *dst, const struct bq_job *src)
+{
+	memcpy(dst, src, sizeof(*dst));
+	for (int i = 0; i < src->nr_files; i++) {
+		dst->filenames[i] = strdup(src->filenames[i]);
+		if (!dst->filenames[i]) {
+			free_names(dst->filenames, i);
+			dst->nr_files = 0;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * bq_job_release() - free a job's filenames
+ * @job: the job
+ */
+void bq_job_release(struct bq_job *job)
+{
+	free_names(job->filenames, job->nr_files);
+	job->nr_files = 0;
+}
+
+/**
+ * bq_job_set() - set one option by its fio name
+ * @job: the job, unchanged on failure
+ * @key: option name
+ * @value: its value, or NULL for a flag given bare
+ * @err: filled in on failure
+ *
+ * Return: 0, -EINVAL, -ENOENT, -EOPNOTSUPP or -ENOMEM.
+ */
+int bq_job_set(struct bq_job *job, const char *key, const char *value,
+	       struct bq_parse_error *err)
+{
+	const struct job_opt *o;
+	const char *hint;
+
+	if (!key)
+		return bq_parse_fail(err, -EINVAL, "option without a name");
+	o = find_opt(key);
+	if (o) {
+		if (!value && o->kind == OPT_VALUE)
+			return bq_parse_fail(err, -EINVAL, "%s needs a value", key);
+		return o->set(o, key, value, job, err);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fio_only_opts); i++)
+		if (!strcmp(fio_only_opts[i], key))
+			return bq_parse_fail(err, -EOPNOTSUPP,
+					     "fio option '%s' is not supported by blkqual", key);
+	hint = suggest(key);
+	if (hint)
+		return bq_parse_fail(err, -ENOENT, "unknown option '%s' (did you mean '%s'?)",
+				     key, hint);
+	return bq_parse_fail(err, -ENOENT, "unknown option '%s'", key);
+}
+
+static int check_dir(const struct bq_job *job, int d, struct bq_parse_error *err)
+{
+	const char *dir = d == BQ_READ ? "reads" : "writes";
+	unsigned int sum = 0;
+
+	if (job->bs[d] < BS_MIN || job->bs[d] > BS_MAX)
+		return bq_parse_fail(err, -EINVAL, "bs %u for %s is outside 512..1g",
+				     job->bs[d], dir);
+	if (job->bs_min[d] < BS_MIN || job->bs_max[d] > BS_MAX)
+		return bq_parse_fail(err, -EINVAL, "bsrange for %s is outside 512..1g", dir);
+	if (job->bs_min[d] > job->bs_max[d])
+		return bq_parse_fail(err, -EINVAL, "bsrange for %s: minimum %u is over maximum %u",
+				     dir, job->bs_min[d], job->bs_max[d]);
+	if (job->nr_bssplit[d] < 0 || job->nr_bssplit[d] > BQ_MAX_BSSPLIT)
+		return bq_parse_fail(err, -EINVAL, "bssplit for %s has %d entries", dir,
+				     job->nr_bssplit[d]);
+	for (int i = 0; i < job->nr_bssplit[d]; i++) {
+		const struct bq_bssplit *e = &job->bssplit[d][i];
+
+		if (e->bs < BS_MIN || e->bs > BS_MAX)
+			return bq_parse_fail(err, -EINVAL, "bssplit for %s: bs %u not in 512..1g",
+					     dir, e->bs);
+		sum += e->pct;
+	}
+	if (job->nr_bssplit[d] && sum != 100)
+		return bq_parse_fail(err, -EINVAL, "bssplit for %s adds up to %u%%, not 100%%",
+				     dir, sum);
+	return 0;
+}
+
+/**
+ * bq_job_check() - the whole job is consistent
+ * @job: the job
+ * @err: filled in on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
+{
+	int ret;
+
+	if (job->nr_files < 1 || job->nr_files > BQ_MAX_FILES)
+		return bq_parse_fail(err, -EINVAL, "no filename given");
+	for (int i = 0; i < job->nr_files; i++)
+		if (!job->filenames[i] || !*job->filenames[i])
+			return bq_parse_fail(err, -EINVAL, "filename %d is empty", i + 1);
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		ret = check_dir(job, d, err);
+		if (ret)
+			return ret;
+	}
+	if (job->ba > BS_MAX)
+		return bq_parse_fail(err, -EINVAL, "ba %u is over 1g", job->ba);
+	if (job->rwmixread > 100)
+		return bq_parse_fail(err, -EINVAL, "rwmixread %u is over 100", job->rwmixread);
+	if (job->iodepth < 1 || job->iodepth > 65536)
+		return bq_parse_fail(err, -EINVAL, "iodepth %u is outside 1..65536",
+				     job->iodepth);
+	if (job->numjobs < 1 || job->numjobs > 4096)
+		return bq_parse_fail(err, -EINVAL, "numjobs %u is outside 1..4096",
+				     job->numjobs);
+	if (job->size_pct > 100)
+		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
+	if (job->time_based && !job->runtime_ns)
+		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
+	return 0;
+}
