@@ -262,3 +262,21 @@ out_close_fd:
 		close(fd);
 	return ret;
 }
+
+void bq_guard_explain(const char *path, const struct bq_guard_report *rep, char *buf, size_t len)
+{
+	bool in_use = false;
+	size_t used;
+
+	buf[0] = '\0';
+	for (int i = 0; i < rep->nr; i++) {
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s%s", i ? "; " : "", rep->findings[i].detail);
+		in_use |= !rep->findings[i].overridable;
+	}
+	used = strlen(buf);
+	if (in_use)
+		snprintf(buf + used, len - used, " (in use: no flag overrides this)");
+	else if (!rep->forced)
+		snprintf(buf + used, len - used, "; pass --force-destroy=%s to overwrite it", path);
+}

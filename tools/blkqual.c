@@ -17,6 +17,7 @@ static const struct subcommand subcommands[] = {
 	{ "list", cmd_list, "list block devices with the facts a tester needs" },
 	{ "info", cmd_info, "everything known about one device, NVMe health, the host" },
 	{ "guard", cmd_guard, "say whether blkqual may write to a device or file" },
+	{ "run", cmd_run, "run fio-compatible jobs: io_uring, libaio, psync, nop" },
 };
 
 static void usage(FILE *out)

@@ -61,7 +61,6 @@ const char *cli_suggest(const char *word, const char *const *candidates, size_t 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* cmd_guard.c: explaining the safety guard's verdict */
-void guard_explain(const char *path, const struct bq_guard_report *rep, char *buf, size_t len);
 int guard_error(const struct cli *cli, const char *path, int err,
 		const struct bq_guard_report *rep);
 
@@ -72,5 +71,6 @@ void fmt_size(char *buf, size_t len, uint64_t bytes);
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_guard(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif /* BLKQUAL_CLI_H */

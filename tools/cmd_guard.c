@@ -16,31 +16,6 @@
 #include "cli.h"
 
 /**
- * guard_explain() - one line saying why a target was refused or forced
- * @path: the target as the user named it
- * @rep: the guard's report
- * @buf: receives the text
- * @len: size of @buf
- */
-void guard_explain(const char *path, const struct bq_guard_report *rep, char *buf, size_t len)
-{
-	bool in_use = false;
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < rep->nr; i++) {
-		used = strlen(buf);
-		snprintf(buf + used, len - used, "%s%s", i ? "; " : "", rep->findings[i].detail);
-		in_use |= !rep->findings[i].overridable;
-	}
-	used = strlen(buf);
-	if (in_use)
-		snprintf(buf + used, len - used, " (in use: no flag overrides this)");
-	else if (!rep->forced)
-		snprintf(buf + used, len - used, "; pass --force-destroy=%s to overwrite it", path);
-}
-
-/**
  * guard_error() - print why a target cannot be opened for writing
  * @cli: invocation state
  * @path: the target
@@ -56,7 +31,7 @@ int guard_error(const struct cli *cli, const char *path, int err,
 
 	switch (err) {
 	case -EBUSY:
-		guard_explain(path, rep, why, sizeof(why));
+		bq_guard_explain(path, rep, why, sizeof(why));
 		cli_error(cli, "%s: refusing to write: %s", path, why);
 		return EXIT_REFUSED;
 	case -ENOENT:
@@ -146,7 +121,7 @@ int cmd_guard(int argc, char **argv)
 		if (fd >= 0) {
 			close(fd);
 			if (rep.forced) {
-				guard_explain(argv[i], &rep, why, sizeof(why));
+				bq_guard_explain(argv[i], &rep, why, sizeof(why));
 				printf("%s: forced: will overwrite %s\n", argv[i], why);
 			} else {
 				printf("%s: safe to write\n", argv[i]);

@@ -645,6 +645,17 @@ int bq_guard_open(struct bq_ctx *ctx, const char *path, int flags,
 		  const struct bq_guard_opts *opts, struct bq_guard_report *rep);
 
 /**
+ * bq_guard_explain() - the guard's findings as one line for the user
+ * @path: the target as the user named it
+ * @rep: the report from bq_guard_open()
+ * @buf: receives "xfs filesystem (UUID ...); pass --force-destroy=PATH to
+ *       overwrite it", or the in-use findings and that nothing overrides them
+ * @len: size of @buf
+ */
+void bq_guard_explain(const char *path, const struct bq_guard_report *rep, char *buf,
+		      size_t len);
+
+/**
  * bq_guard_reason_name() - short name of a refusal reason ("mounted", ...)
  * @reason: the reason
  *
@@ -655,5 +666,7 @@ const char *bq_guard_reason_name(enum bq_guard_reason reason);
 #ifdef __cplusplus
 }
 #endif
+
+#include "blkqual_io.h"
 
 #endif /* BLKQUAL_H */

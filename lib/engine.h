@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * engine.h - private: the per-thread worker every I/O engine drives
+ *
+ * The engines (io_uring, libaio, psync, nop) differ only in how they
+ * submit and reap; what to do next, what a completion means and when to
+ * stop is here, inline, because it runs once per I/O.
+ */
+#ifndef BLKQUAL_ENGINE_H
+#define BLKQUAL_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "internal.h"
+#include "blkqual_io.h"
+
+/**
+ * struct bq_slot - one I/O in flight
+ */
+struct bq_slot {
+	uint64_t offset;
+	uint64_t start_ns;
+	uint32_t len;
+	uint8_t dir;
+	uint8_t file;
+};
+
+/**
+ * struct bq_file_state - where a thread is in one file
+ * @base: byte offset of the job's region (offset=)
+ * @span: bytes of the region
+ * @seq_pos: next sequential byte offset within the region
+ * @gen: random offsets in units of @unit
+ */
+struct bq_file_state {
+	uint64_t base;
+	uint64_t span;
+	uint64_t seq_pos;
+	struct bq_offgen gen;
+};
+
+/**
+ * struct bq_gate - the start line: every thread set up, then all go at once
+ * @arrived: threads that finished setting up
+ * @state: 0 closed, 1 go, -1 abort (some thread could not set up)
+ * @t0: the common start time, valid once @state is 1
+ */
+struct bq_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int arrived;
+	int state;
+	uint64_t t0;
+};
+
+struct bq_worker;
+
+/**
+ * struct bq_engine_ops - one way of doing I/O
+ * @name: as in ioengine=
+ * @run: set up, wait at the start line, run until done, tear down;
+ *       in the worker's own thread
+ */
+struct bq_engine_ops {
+	const char *name;
+	int (*run)(struct bq_worker *w);
+};
+
+extern const struct bq_engine_ops bq_engine_uring;
+extern const struct bq_engine_ops bq_engine_libaio;
+extern const struct bq_engine_ops bq_engine_psync;
+extern const struct bq_engine_ops bq_engine_nop;
+
+/**
+ * struct bq_worker - one thread of one job
+ */
+struct bq_worker {
+	const struct bq_job *job;
+	struct bq_job_result *jr;
+	struct bq_thread_result *res;
+	const struct bq_engine_ops *ops;
+	int index;
+	int cpu;
+	int node;
+	bool polled;
+	int sqpoll_cpu;
+
+	int fds[BQ_MAX_FILES];
+	int nr_files;
+	struct bq_file_state files[BQ_MAX_FILES];
+	unsigned int next_file;
+	uint32_t unit;			/* offset granularity of random I/O */
+	bool random;
+
+	uint8_t *bufs;			/* depth buffers of buf_len bytes */
+	size_t buf_len;
+	size_t buf_total;
+	struct bq_slot *slots;
+	unsigned int depth;
+	struct bq_offgen rng;		/* direction and block size draws */
+
+	uint64_t bytes_left;
+	uint64_t end_ns;		/* 0: no deadline */
+	uint64_t ramp_end_ns;
+	bool ramping;
+	uint64_t rate_period_ns;
+	uint64_t next_submit_ns;
+	unsigned int writes_since_sync;
+	bool stopping;			/* an error without continue_on_error */
+
+	volatile int *stop;
+	struct bq_gate *gate;		/* the start line */
+	uint64_t finished_ns;
+
+	int setup_err;
+	char setup_msg[256];
+	struct rusage_mark {
+		uint64_t usr_ns, sys_ns, vol_cs, invol_cs;
+	} ru_start;
+	pthread_t tid;
+	atomic_bool done;
+};
+
+static inline uint64_t bq_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t bq_bounded(struct bq_offgen *g, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)bq_rand_next(g) * n) >> 64);
+}
+
+static inline uint32_t worker_pick_len(struct bq_worker *w, int dir)
+{
+	const struct bq_job *j = w->job;
+
+	if (j->nr_bssplit[dir]) {
+		unsigned int r = (unsigned int)bq_bounded(&w->rng, 100), acc = 0;
+
+		for (int i = 0; i < j->nr_bssplit[dir]; i++) {
+			acc += j->bssplit[dir][i].pct;
+			if (r < acc)
+				return j->bssplit[dir][i].bs;
+		}
+		return j->bssplit[dir][j->nr_bssplit[dir] - 1].bs;
+	}
+	if (j->bs_min[dir] != j->bs_max[dir]) {
+		uint32_t steps = (j->bs_max[dir] - j->bs_min[dir]) / j->bs_min[dir];
+
+		return j->bs_min[dir] * (1 + (uint32_t)bq_bounded(&w->rng, steps + 1));
+	}
+	return j->bs[dir];
+}
+
+/**
+ * worker_next() - the next I/O to issue, or false when the thread is done
+ * @w: the worker
+ * @s: filled in (offset, length, direction, file)
+ * @now: current time, for the deadline and the rate limit
+ */
+static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
+{
+	const struct bq_job *j = w->job;
+	struct bq_file_state *f;
+	uint32_t len;
+	int dir;
+
+	if (w->stopping || *w->stop || (w->end_ns && now >= w->end_ns) || !w->bytes_left)
+		return false;
+	switch (j->rw) {
+	case BQ_RW_READ:
+	case BQ_RW_RANDREAD:
+		dir = BQ_READ;
+		break;
+	case BQ_RW_WRITE:
+	case BQ_RW_RANDWRITE:
+		dir = BQ_WRITE;
+		break;
+	default:
+		dir = bq_bounded(&w->rng, 100) < j->rwmixread ? BQ_READ : BQ_WRITE;
+		break;
+	}
+	len = worker_pick_len(w, dir);
+	s->file = (uint8_t)w->next_file;
+	f = &w->files[w->next_file];
+	if (++w->next_file == (unsigned int)w->nr_files)
+		w->next_file = 0;
+	if (len > f->span)
+		len = (uint32_t)f->span;
+	if (w->random) {
+		uint64_t off = bq_offgen_next(&f->gen) * w->unit;
+
+		/* A large block at the end of the region slides back inside it. */
+		if (off + len > f->span)
+			off = (f->span - len) / w->unit * w->unit;
+		s->offset = f->base + off;
+	} else {
+		if (f->seq_pos + len > f->span)
+			f->seq_pos = 0;
+		s->offset = f->base + f->seq_pos;
+		f->seq_pos += len;
+	}
+	if (!j->time_based) {
+		if (len > w->bytes_left)
+			len = (uint32_t)w->bytes_left;
+		w->bytes_left -= len;
+	}
+	s->len = len;
+	s->dir = (uint8_t)dir;
+	return true;
+}
+
+void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err);
+void worker_end_ramp(struct bq_worker *w, uint64_t now);
+
+/**
+ * worker_complete() - account one finished I/O
+ * @w: the worker
+ * @s: the I/O
+ * @res: bytes transferred, or -errno
+ * @now: completion time (0 when latency is not measured)
+ */
+static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s, int res,
+				   uint64_t now)
+{
+	struct bq_dir_result *d = &w->res->d[s->dir];
+
+	if (__builtin_expect(w->ramping, 0) && now >= w->ramp_end_ns)
+		worker_end_ramp(w, now);
+	if (__builtin_expect(res != (int)s->len, 0)) {
+		worker_record_error(w, s, res < 0 ? -res : EIO);
+		return;
+	}
+	d->ios++;
+	d->bytes += s->len;
+	if (now)
+		bq_hist_add(&d->lat, now - s->start_ns);
+	if (s->dir == BQ_WRITE)
+		w->writes_since_sync++;
+}
+
+/**
+ * worker_may_submit() - whether the rate limit allows another I/O now
+ * @w: the worker
+ * @now: current time
+ */
+static inline bool worker_may_submit(struct bq_worker *w, uint64_t now)
+{
+	if (!w->rate_period_ns)
+		return true;
+	if (now < w->next_submit_ns)
+		return false;
+	w->next_submit_ns += w->rate_period_ns;
+	/* After a stall, do not burst to catch up more than one period. */
+	if (w->next_submit_ns < now)
+		w->next_submit_ns = now;
+	return true;
+}
+
+bool worker_sync_due(const struct bq_worker *w);
+int worker_sync(struct bq_worker *w);
+int worker_prepare(struct bq_worker *w);
+bool worker_start_line(struct bq_worker *w, int setup_err, const char *msg);
+void worker_finish(struct bq_worker *w);
+void worker_sleep_until(uint64_t t_ns);
+
+#endif /* BLKQUAL_ENGINE_H */

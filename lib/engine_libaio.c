@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * engine_libaio.c - Linux native AIO through libaio: the baseline kernel
+ * developers compare io_uring against, and what many job files name
+ */
+#include <errno.h>
+#include <libaio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+struct aio_state {
+	io_context_t ctx;
+	struct iocb *iocbs;
+	struct iocb **queue;
+	struct io_event *events;
+	uint16_t *free_slots;
+	unsigned int nr_free;
+	unsigned int batch_wait;
+};
+
+static int aio_loop(struct bq_worker *w, struct aio_state *a)
+{
+	bool issuing = true, stamps = !w->job->gtod_reduce;
+	unsigned int inflight = 0;
+
+	for (;;) {
+		uint64_t now = bq_now_ns(), done_t;
+		unsigned int queued = 0;
+		int n;
+
+		while (issuing && a->nr_free) {
+			unsigned int idx;
+			struct bq_slot *s;
+			void *buf;
+
+			if (worker_sync_due(w)) {
+				if (inflight || queued)
+					break;
+				if (worker_sync(w))
+					w->stopping = !w->job->continue_on_error;
+			}
+			if (!worker_may_submit(w, now))
+				break;
+			idx = a->free_slots[a->nr_free - 1];
+			s = &w->slots[idx];
+			if (!worker_next(w, s, now)) {
+				issuing = false;
+				break;
+			}
+			a->nr_free--;
+			s->start_ns = now;
+			buf = w->bufs + (size_t)idx * w->buf_len;
+			if (s->dir == BQ_READ)
+				io_prep_pread(&a->iocbs[idx], w->fds[s->file], buf, s->len,
+					      (long long)s->offset);
+			else
+				io_prep_pwrite(&a->iocbs[idx], w->fds[s->file], buf, s->len,
+					       (long long)s->offset);
+			a->iocbs[idx].data = (void *)(uintptr_t)idx;
+			a->queue[queued++] = &a->iocbs[idx];
+		}
+		if (queued) {
+			unsigned int sent = 0;
+
+			while (sent < queued) {
+				n = io_submit(a->ctx, (long)(queued - sent), a->queue + sent);
+				if (n == -EAGAIN || n == -EINTR)
+					continue;
+				if (n < 0)
+					return n;
+				sent += (unsigned int)n;
+			}
+			inflight += queued;
+		}
+		if (!inflight) {
+			if (!issuing)
+				return 0;
+			if (w->rate_period_ns && now < w->next_submit_ns)
+				worker_sleep_until(w->next_submit_ns);
+			continue;
+		}
+		n = io_getevents(a->ctx, inflight < a->batch_wait ? 1 : a->batch_wait,
+				 (long)w->depth, a->events, NULL);
+		if (n == -EINTR)
+			continue;
+		if (n < 0)
+			return n;
+		done_t = stamps ? bq_now_ns() : 0;
+		for (int i = 0; i < n; i++) {
+			unsigned int idx = (unsigned int)(uintptr_t)a->events[i].data;
+			long res = (long)a->events[i].res;
+
+			worker_complete(w, &w->slots[idx], (int)res, done_t);
+			a->free_slots[a->nr_free++] = (uint16_t)idx;
+		}
+		inflight -= (unsigned int)n;
+	}
+}
+
+static int aio_setup(struct bq_worker *w, struct aio_state *a)
+{
+	int ret;
+
+	a->iocbs = calloc(w->depth, sizeof(*a->iocbs));
+	a->queue = calloc(w->depth, sizeof(*a->queue));
+	a->events = calloc(w->depth, sizeof(*a->events));
+	a->free_slots = calloc(w->depth, sizeof(*a->free_slots));
+	if (!a->iocbs || !a->queue || !a->events || !a->free_slots) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg), "cannot allocate AIO control blocks");
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < w->depth; i++)
+		a->free_slots[i] = (uint16_t)(w->depth - 1 - i);
+	a->nr_free = w->depth;
+	a->batch_wait = w->depth >= 8 ? w->depth / 4 : 1;
+	ret = io_setup((int)w->depth, &a->ctx);
+	if (ret)
+		snprintf(w->setup_msg, sizeof(w->setup_msg), "io_setup: %s (fs.aio-max-nr?)",
+			 strerror(-ret));
+	return ret;
+}
+
+static int aio_run(struct bq_worker *w)
+{
+	struct aio_state a = { 0 };
+	int ret;
+
+	ret = worker_prepare(w);
+	if (!ret)
+		ret = aio_setup(w, &a);
+	if (worker_start_line(w, ret, w->setup_msg) && !ret) {
+		ret = aio_loop(w, &a);
+		if (ret) {
+			struct bq_slot none = { .dir = BQ_READ };
+
+			worker_record_error(w, &none, -ret);
+		}
+	}
+	worker_finish(w);
+	if (a.ctx)
+		io_destroy(a.ctx);
+	free(a.iocbs);
+	free(a.queue);
+	free(a.events);
+	free(a.free_slots);
+	return ret;
+}
+
+const struct bq_engine_ops bq_engine_libaio = {
+	.name = "libaio",
+	.run = aio_run,
+};

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * engine_psync.c - one pread/pwrite per I/O, one I/O at a time
+ *
+ * fio's default engine and the baseline of many published command lines;
+ * iodepth has no effect, as in fio.
+ */
+#include <errno.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+static int psync_loop(struct bq_worker *w)
+{
+	bool stamps = !w->job->gtod_reduce;
+	struct bq_slot s;
+
+	for (;;) {
+		uint64_t now = bq_now_ns();
+		ssize_t n;
+
+		if (worker_sync_due(w) && worker_sync(w))
+			w->stopping = !w->job->continue_on_error;
+		if (!worker_may_submit(w, now)) {
+			worker_sleep_until(w->next_submit_ns);
+			continue;
+		}
+		if (!worker_next(w, &s, now))
+			return 0;
+		s.start_ns = now;
+		if (s.dir == BQ_READ)
+			n = pread(w->fds[s.file], w->bufs, s.len, (off_t)s.offset);
+		else
+			n = pwrite(w->fds[s.file], w->bufs, s.len, (off_t)s.offset);
+		worker_complete(w, &s, n < 0 ? -errno : (int)n, stamps ? bq_now_ns() : 0);
+	}
+}
+
+static int psync_run(struct bq_worker *w)
+{
+	int ret;
+
+	w->depth = 1;
+	ret = worker_prepare(w);
+	if (worker_start_line(w, ret, w->setup_msg) && !ret)
+		ret = psync_loop(w);
+	worker_finish(w);
+	return ret;
+}
+
+const struct bq_engine_ops bq_engine_psync = {
+	.name = "psync",
+	.run = psync_run,
+};

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * engine_uring.c - io_uring: registered files and buffers, batched
+ * submit-and-wait, DEFER_TASKRUN where the kernel has it, polled or
+ * interrupt completions, optional SQPOLL; also the nop engine
+ *
+ * One clock read stamps every I/O of a submission batch, and one stamps
+ * every completion of a reap round.  With DEFER_TASKRUN (and with IOPOLL)
+ * completions are posted inside the same io_uring_enter() that returns to
+ * us, so the round's stamp is when they became visible to the tester.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+struct uring_state {
+	struct io_uring ring;
+	bool fixed_files;
+	bool fixed_bufs;
+	bool nop;
+	unsigned int batch_wait;
+	uint16_t *free_slots;
+	unsigned int nr_free;
+	pid_t tid;
+	uint64_t sqpoll_start;
+};
+
+static const unsigned int optional_flags[] = {
+#ifdef HAVE_IORING_SETUP_DEFER_TASKRUN
+	IORING_SETUP_DEFER_TASKRUN,
+#endif
+#ifdef HAVE_IORING_SETUP_COOP_TASKRUN
+	IORING_SETUP_COOP_TASKRUN,
+#endif
+#ifdef HAVE_IORING_SETUP_SINGLE_ISSUER
+	IORING_SETUP_SINGLE_ISSUER,
+#endif
+};
+
+/* Ask for every helpful flag; drop them one by one while the kernel says EINVAL. */
+static int ring_setup(struct bq_worker *w, struct uring_state *u)
+{
+	unsigned int base = 0, opt = 0, entries = w->depth;
+	struct io_uring_params p;
+	size_t dropped = 0;
+	int ret;
+
+	if (w->polled)
+		base |= IORING_SETUP_IOPOLL;
+	if (w->job->sqpoll) {
+		base |= IORING_SETUP_SQPOLL;
+		if (w->sqpoll_cpu >= 0)
+			base |= IORING_SETUP_SQ_AFF;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(optional_flags); i++)
+		opt |= optional_flags[i];
+#ifdef HAVE_IORING_SETUP_DEFER_TASKRUN
+	/* DEFER_TASKRUN runs completions in the submitter; SQPOLL has none. */
+	if (w->job->sqpoll)
+		opt &= ~(unsigned int)IORING_SETUP_DEFER_TASKRUN;
+#endif
+	for (;;) {
+		memset(&p, 0, sizeof(p));
+		p.flags = base | opt;
+		p.sq_thread_cpu = w->sqpoll_cpu >= 0 ? (unsigned int)w->sqpoll_cpu : 0;
+		p.sq_thread_idle = 1000;
+		ret = io_uring_queue_init_params(entries, &u->ring, &p);
+		if (ret != -EINVAL || dropped == ARRAY_SIZE(optional_flags))
+			break;
+		opt &= ~optional_flags[dropped++];
+	}
+	if (ret)
+		return ret;
+	w->res->ring_flags = p.flags;
+	return 0;
+}
+
+static void register_resources(struct bq_worker *w, struct uring_state *u)
+{
+	if (w->job->registerfiles && w->nr_files &&
+	    !io_uring_register_files(&u->ring, w->fds, (unsigned int)w->nr_files))
+		u->fixed_files = true;
+	if (w->job->fixedbufs && w->bufs) {
+		struct iovec *iov = calloc(w->depth, sizeof(*iov));
+
+		if (!iov)
+			return;
+		for (unsigned int i = 0; i < w->depth; i++) {
+			iov[i].iov_base = w->bufs + (size_t)i * w->buf_len;
+			iov[i].iov_len = w->buf_len;
+		}
+		/* Registration pins the pages once instead of on every I/O. */
+		if (!io_uring_register_buffers(&u->ring, iov, w->depth))
+			u->fixed_bufs = true;
+		free(iov);
+	}
+}
+
+static void prep(struct bq_worker *w, struct uring_state *u, struct io_uring_sqe *sqe,
+		 const struct bq_slot *s, unsigned int idx)
+{
+	int fd = u->fixed_files ? s->file : w->fds[s->file];
+	void *buf = w->bufs + (size_t)idx * w->buf_len;
+
+	if (u->nop) {
+		io_uring_prep_nop(sqe);
+	} else if (s->dir == BQ_READ) {
+		if (u->fixed_bufs)
+			io_uring_prep_read_fixed(sqe, fd, buf, s->len, s->offset, (int)idx);
+		else
+			io_uring_prep_read(sqe, fd, buf, s->len, s->offset);
+	} else {
+		if (u->fixed_bufs)
+			io_uring_prep_write_fixed(sqe, fd, buf, s->len, s->offset, (int)idx);
+		else
+			io_uring_prep_write(sqe, fd, buf, s->len, s->offset);
+	}
+	if (u->fixed_files && !u->nop)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->user_data = idx;
+}
+
+/* CPU time of this ring's SQPOLL kernel thread, "iou-sqp-<tid>". */
+static uint64_t sqpoll_cpu_ns(pid_t tid)
+{
+	char want[32], path[320], comm[32], stat[1024];
+	unsigned long long ut = 0, st = 0;
+	uint64_t total = 0;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(want, sizeof(want), "iou-sqp-%d", tid);
+	d = opendir("/proc/self/task");
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char *close_paren;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		if (bq_read_str(path, comm, sizeof(comm)) || strcmp(comm, want))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", de->d_name);
+		if (bq_read_str(path, stat, sizeof(stat)))
+			continue;
+		/* Fields after the ")" that ends comm: utime is the 12th, stime the 13th. */
+		close_paren = strrchr(stat, ')');
+		if (close_paren && sscanf(close_paren + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+					  "%*u %llu %llu", &ut, &st) == 2)
+			total += (ut + st) * (1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK));
+	}
+	closedir(d);
+	return total;
+}
+
+static int uring_loop(struct bq_worker *w, struct uring_state *u)
+{
+	bool issuing = true, stamps = !w->job->gtod_reduce;
+	unsigned int inflight = 0;
+
+	for (;;) {
+		uint64_t now = bq_now_ns(), done_t;
+		struct io_uring_cqe *cqe;
+		unsigned int head, seen = 0, wait_nr;
+		int ret;
+
+		while (issuing && u->nr_free) {
+			struct io_uring_sqe *sqe;
+			struct bq_slot *s;
+			unsigned int idx;
+
+			if (worker_sync_due(w)) {
+				if (inflight)
+					break;
+				if (worker_sync(w))
+					w->stopping = !w->job->continue_on_error;
+			}
+			if (!worker_may_submit(w, now))
+				break;
+			idx = u->free_slots[u->nr_free - 1];
+			s = &w->slots[idx];
+			if (!worker_next(w, s, now)) {
+				issuing = false;
+				break;
+			}
+			sqe = io_uring_get_sqe(&u->ring);
+			if (!sqe)
+				break;
+			u->nr_free--;
+			s->start_ns = now;
+			prep(w, u, sqe, s, idx);
+			inflight++;
+		}
+		if (!inflight) {
+			if (!issuing)
+				break;
+			if (w->rate_period_ns && now < w->next_submit_ns)
+				worker_sleep_until(w->next_submit_ns);
+			continue;
+		}
+		wait_nr = inflight < u->batch_wait ? 1 : u->batch_wait;
+		ret = io_uring_submit_and_wait(&u->ring, wait_nr);
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY && ret != -ETIME)
+			return ret;
+		done_t = stamps ? bq_now_ns() : 0;
+		io_uring_for_each_cqe(&u->ring, head, cqe) {
+			unsigned int idx = (unsigned int)cqe->user_data;
+			const struct bq_slot *s = &w->slots[idx];
+			int res = cqe->res;
+
+			if (u->nop && res == 0)
+				res = (int)s->len;
+			worker_complete(w, s, res, done_t);
+			u->free_slots[u->nr_free++] = (uint16_t)idx;
+			seen++;
+		}
+		io_uring_cq_advance(&u->ring, seen);
+		inflight -= seen;
+	}
+	return 0;
+}
+
+static int slots_init(struct bq_worker *w, struct uring_state *u)
+{
+	u->free_slots = calloc(w->depth, sizeof(*u->free_slots));
+	if (!u->free_slots) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg), "cannot allocate the slot list");
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < w->depth; i++)
+		u->free_slots[i] = (uint16_t)(w->depth - 1 - i);
+	u->nr_free = w->depth;
+	/* Wait for a quarter of the queue per call: fewer system calls, the queue stays busy. */
+	u->batch_wait = w->depth >= 8 ? w->depth / 4 : 1;
+	return 0;
+}
+
+static int uring_run_common(struct bq_worker *w, bool nop)
+{
+	struct uring_state u = { .nop = nop, .tid = gettid() };
+	bool ring_up = false;
+	int ret;
+
+	ret = worker_prepare(w);
+	if (!ret)
+		ret = slots_init(w, &u);
+	if (!ret) {
+		ret = ring_setup(w, &u);
+		if (ret)
+			snprintf(w->setup_msg, sizeof(w->setup_msg), "io_uring setup: %s",
+				 strerror(-ret));
+		else
+			ring_up = true;
+	}
+	if (ring_up)
+		register_resources(w, &u);
+	if (worker_start_line(w, ret, w->setup_msg) && !ret) {
+		if (w->job->sqpoll)
+			u.sqpoll_start = sqpoll_cpu_ns(u.tid);
+		ret = uring_loop(w, &u);
+		if (ret) {
+			struct bq_slot none = { .dir = BQ_READ };
+
+			worker_record_error(w, &none, -ret);
+		}
+		if (w->job->sqpoll)
+			w->res->sqpoll_ns = sqpoll_cpu_ns(u.tid) - u.sqpoll_start;
+	}
+	worker_finish(w);
+	if (ring_up)
+		io_uring_queue_exit(&u.ring);
+	free(u.free_slots);
+	return ret;
+}
+
+static int uring_run(struct bq_worker *w)
+{
+	return uring_run_common(w, false);
+}
+
+static int nop_run(struct bq_worker *w)
+{
+	return uring_run_common(w, true);
+}
+
+const struct bq_engine_ops bq_engine_uring = {
+	.name = "io_uring",
+	.run = uring_run,
+};
+
+const struct bq_engine_ops bq_engine_nop = {
+	.name = "nop",
+	.run = nop_run,
+};

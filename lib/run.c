@@ -1,0 +1,698 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * run.c - run a set of jobs: targets, checks, placement, threads, the
+ * start line, progress and intervals, and the device's own counters
+ *
+ * The main thread never does I/O.  It samples the workers' counters
+ * without locks (aligned 64-bit loads cannot tear on the platforms we
+ * support, and a sample one I/O stale is fine), so measuring costs the
+ * I/O path nothing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "target.h"
+
+struct job_state {
+	int fds[BQ_MAX_FILES];
+	int first_worker;
+	uint64_t *prev_buckets[BQ_NR_DIRS];
+	uint64_t prev_ios[BQ_NR_DIRS];
+	uint64_t prev_bytes[BQ_NR_DIRS];
+	double prev_sum[BQ_NR_DIRS];
+	uint64_t prev_count[BQ_NR_DIRS];
+	bool ramp_sampled;
+};
+
+struct run_state {
+	struct bq_ctx *ctx;
+	const struct bq_run_opts *opts;
+	struct bq_results *res;
+	struct job_state *js;
+	struct bq_worker *workers;
+	int nr_workers;
+	struct bq_held held;
+	struct bq_gate gate;
+	volatile int local_stop;
+	volatile int *stop;
+};
+
+static int fail(struct bq_parse_error *err, const char *where, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(struct bq_parse_error *err, const char *where, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(err->where, sizeof(err->where), "%s", where);
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static const struct bq_engine_ops *engine_ops(enum bq_engine e)
+{
+	switch (e) {
+	case BQ_ENGINE_LIBAIO:
+		return &bq_engine_libaio;
+	case BQ_ENGINE_PSYNC:
+		return &bq_engine_psync;
+	case BQ_ENGINE_NOP:
+		return &bq_engine_nop;
+	case BQ_ENGINE_IO_URING:
+		return &bq_engine_uring;
+	default:
+		return NULL;
+	}
+}
+
+/* Smallest and largest block size a job can issue, over both directions. */
+static void bs_bounds(const struct bq_job *j, uint32_t *lo, uint32_t *hi)
+{
+	*lo = UINT32_MAX;
+	*hi = 0;
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		uint32_t a = j->bs_min[d] ? j->bs_min[d] : j->bs[d];
+		uint32_t b = j->bs_max[d] ? j->bs_max[d] : j->bs[d];
+
+		for (int i = 0; i < j->nr_bssplit[d]; i++) {
+			if (j->bssplit[d][i].bs < a)
+				a = j->bssplit[d][i].bs;
+			if (j->bssplit[d][i].bs > b)
+				b = j->bssplit[d][i].bs;
+		}
+		if (a < *lo)
+			*lo = a;
+		if (b > *hi)
+			*hi = b;
+	}
+}
+
+static bool all_sizes_aligned(const struct bq_job *j, uint32_t lbs)
+{
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		if (j->bs[d] % lbs || j->bs_min[d] % lbs || j->bs_max[d] % lbs)
+			return false;
+		for (int i = 0; i < j->nr_bssplit[d]; i++)
+			if (j->bssplit[d][i].bs % lbs)
+				return false;
+	}
+	return !(j->offset % lbs) && !(j->ba % lbs);
+}
+
+static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
+			    struct job_state *js, struct bq_parse_error *err)
+{
+	const struct bq_job *j = &jr->job;
+	uint32_t lo, hi;
+	int ret;
+
+	if (j->engine == BQ_ENGINE_NOP)
+		return 0;
+	if (!j->nr_files)
+		return fail(err, j->name, -EINVAL, "no filename= given");
+	jr->targets = calloc((size_t)j->nr_files, sizeof(*jr->targets));
+	if (!jr->targets)
+		return -ENOMEM;
+	bs_bounds(j, &lo, &hi);
+	for (int i = 0; i < j->nr_files; i++) {
+		struct bq_target_info *ti = &jr->targets[i];
+		uint64_t span;
+
+		ret = bq_target_open(st->ctx, j, j->filenames[i], st->opts->guard, &st->held, ti,
+				     &js->fds[i], err);
+		jr->nr_targets = i + 1;
+		if (ret)
+			return ret;
+		if (j->direct && !all_sizes_aligned(j, ti->lbs))
+			return fail(err, ti->path, -EINVAL,
+				    "block sizes, offset and ba must be multiples of the logical "
+				    "block size %u for direct I/O", ti->lbs);
+		if (j->offset >= ti->size)
+			return fail(err, ti->path, -EINVAL, "offset=%llu is past the end (%llu bytes)",
+				    (unsigned long long)j->offset, (unsigned long long)ti->size);
+		span = j->size ? j->size : ti->size - j->offset;
+		if (j->offset + span > ti->size)
+			return fail(err, ti->path, -EINVAL,
+				    "offset+size=%llu is past the end (%llu bytes)",
+				    (unsigned long long)(j->offset + span),
+				    (unsigned long long)ti->size);
+		if (span < hi)
+			return fail(err, ti->path, -EINVAL,
+				    "the region (%llu bytes) is smaller than the block size %u",
+				    (unsigned long long)span, hi);
+	}
+	return bq_poll_decide(st->ctx, j, jr->targets, jr->nr_targets, &jr->polled, jr->poll_note,
+			      sizeof(jr->poll_note), err);
+}
+
+/* cpus_allowed as a list of online CPUs. */
+static int allowed_cpus(const struct bq_job *j, const struct bq_topology *t, int **out,
+			int *nr, struct bq_parse_error *err)
+{
+	int *cpus;
+	int n;
+
+	*out = NULL;
+	*nr = 0;
+	if (!j->cpus_allowed[0])
+		return 0;
+	cpus = calloc(8192, sizeof(*cpus));
+	if (!cpus)
+		return -ENOMEM;
+	n = bq_cpulist_parse(j->cpus_allowed, cpus, 8192);
+	if (n <= 0) {
+		free(cpus);
+		return fail(err, "cpus_allowed", -EINVAL, "'%s' is not a CPU list", j->cpus_allowed);
+	}
+	for (int i = 0; i < n; i++) {
+		bool online = false;
+
+		for (int k = 0; k < t->nr_nodes && !online; k++)
+			for (int c = 0; c < t->node_nr_cpus[k] && !online; c++)
+				online = t->node_cpus[k][c] == cpus[i];
+		if (!online) {
+			free(cpus);
+			return fail(err, "cpus_allowed", -EINVAL, "CPU %d is not online", cpus[i]);
+		}
+	}
+	*out = cpus;
+	*nr = n;
+	return 0;
+}
+
+static int job_dev_node(const struct bq_job_result *jr)
+{
+	return jr->nr_targets ? jr->targets[0].numa_node : -1;
+}
+
+/*
+ * Place every job's threads (and SQPOLL pollers).  Jobs without
+ * cpus_allowed are placed together, so they spread over the CPUs; a job
+ * with cpus_allowed is placed within its own list.
+ */
+static int place_threads(struct run_state *st, struct bq_parse_error *err)
+{
+	struct bq_topology topo;
+	int ret, w = 0;
+
+	ret = bq_topology_read(st->ctx, &topo);
+	if (ret)
+		return fail(err, "placement", ret, "cannot read the CPU topology: %s", strerror(-ret));
+	for (size_t k = 0; k < st->res->nr && !ret; k++) {
+		struct bq_job_result *jr = &st->res->jobs[k];
+		const struct bq_job *j = &jr->job;
+		int n = (int)j->numjobs * (j->sqpoll ? 2 : 1), nr_allowed;
+		int *allowed, *node = calloc((size_t)n, sizeof(int)), *cpu = calloc((size_t)n, sizeof(int));
+		int *dev = calloc((size_t)n, sizeof(int));
+		struct bq_place_req req;
+
+		if (!node || !cpu || !dev) {
+			ret = -ENOMEM;
+			goto next;
+		}
+		ret = allowed_cpus(j, &topo, &allowed, &nr_allowed, err);
+		if (ret)
+			goto next;
+		if (allowed && (int)j->numjobs > nr_allowed) {
+			ret = fail(err, "numjobs", -EINVAL, "numjobs=%u but cpus_allowed=%s names %d CPUs",
+				   j->numjobs, j->cpus_allowed, nr_allowed);
+			free(allowed);
+			goto next;
+		}
+		for (int i = 0; i < n; i++)
+			dev[i] = job_dev_node(jr);
+		req = (struct bq_place_req){
+			.nr_threads = n, .dev_node = dev, .allowed = allowed, .nr_allowed = nr_allowed,
+		};
+		ret = bq_place(&topo, &req, cpu, node);
+		free(allowed);
+		if (ret) {
+			fail(err, "cpus_allowed", ret, "no CPU to run on");
+			goto next;
+		}
+		for (unsigned int i = 0; i < j->numjobs; i++, w++) {
+			st->workers[w].cpu = cpu[i];
+			st->workers[w].node = node[i];
+			st->workers[w].sqpoll_cpu = j->sqpoll ? cpu[j->numjobs + i] : -1;
+			jr->threads[i].cpu = cpu[i];
+			jr->threads[i].node = node[i];
+		}
+next:
+		free(node);
+		free(cpu);
+		free(dev);
+	}
+	bq_topology_free(&topo);
+	return ret;
+}
+
+static uint32_t random_unit(const struct bq_job *j)
+{
+	uint32_t lo, hi;
+
+	if (j->ba)
+		return j->ba;
+	bs_bounds(j, &lo, &hi);
+	return lo;
+}
+
+static int init_worker(struct run_state *st, struct bq_job_result *jr, struct job_state *js,
+		       int index, struct bq_worker *w)
+{
+	const struct bq_job *j = &jr->job;
+	uint64_t seed = j->randrepeat ? j->randseed : j->randseed ^ bq_now_ns();
+	struct bq_offgen_params rp = { .nblocks = 1, .seed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index };
+	uint64_t total = 0;
+	uint32_t lo, hi;
+	int ret;
+
+	w->job = j;
+	w->jr = jr;
+	w->res = &jr->threads[index];
+	w->ops = engine_ops(j->engine);
+	w->index = index;
+	w->polled = jr->polled;
+	w->stop = st->stop;
+	w->gate = &st->gate;
+	w->depth = j->iodepth ? j->iodepth : 1;
+	if (w->depth > 65535)
+		w->depth = 65535;
+	bs_bounds(j, &lo, &hi);
+	/* Whole pages per slot keep every buffer aligned for O_DIRECT. */
+	w->buf_len = ((size_t)hi + 4095) & ~(size_t)4095;
+	w->unit = random_unit(j);
+	w->random = j->rw == BQ_RW_RANDREAD || j->rw == BQ_RW_RANDWRITE || j->rw == BQ_RW_RANDRW;
+	w->slots = calloc(w->depth, sizeof(*w->slots));
+	if (!w->slots)
+		return -ENOMEM;
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		ret = bq_hist_init(&w->res->d[d].lat);
+		if (ret)
+			return ret;
+	}
+	bq_offgen_init(&w->rng, &rp);
+
+	w->nr_files = j->engine == BQ_ENGINE_NOP ? 1 : j->nr_files;
+	for (int i = 0; i < w->nr_files; i++) {
+		struct bq_file_state *f = &w->files[i];
+		struct bq_offgen_params p = {
+			.random = w->random, .norandommap = j->norandommap, .dist = j->dist,
+			.param = j->dist_param, .seed = rp.seed + 0x1000ULL * (uint64_t)(i + 1),
+		};
+
+		w->fds[i] = js->fds[i];
+		f->base = j->offset;
+		if (j->engine == BQ_ENGINE_NOP)
+			f->span = j->size ? j->size : 1ULL << 30;
+		else
+			f->span = j->size ? j->size : jr->targets[i].size - j->offset;
+		p.nblocks = f->span / w->unit ? f->span / w->unit : 1;
+		ret = bq_offgen_init(&f->gen, &p);
+		if (ret)
+			return ret;
+		total += f->span;
+	}
+	w->bytes_left = j->time_based ? UINT64_MAX : j->io_size ? j->io_size : total;
+	return 0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct bq_worker *w = arg;
+
+	w->ops->run(w);
+	return NULL;
+}
+
+static void sample_diskstats(struct run_state *st, struct bq_job_result *jr)
+{
+	for (int i = 0; i < jr->nr_targets; i++) {
+		struct bq_target_info *ti = &jr->targets[i];
+
+		ti->have_stats = ti->devname[0] &&
+				 !bq_diskstats_read(st->ctx, ti->devname, &ti->before);
+	}
+}
+
+static void finish_diskstats(struct run_state *st, struct bq_job_result *jr)
+{
+	for (int i = 0; i < jr->nr_targets; i++) {
+		struct bq_target_info *ti = &jr->targets[i];
+		struct bq_diskstats after;
+
+		if (ti->have_stats && !bq_diskstats_read(st->ctx, ti->devname, &after))
+			bq_diskstats_delta(&ti->before, &after, &ti->delta);
+		else
+			ti->have_stats = false;
+	}
+}
+
+/* One interval sample of a job: deltas of the threads' running totals. */
+static int sample_interval(struct run_state *st, size_t k, uint64_t t_ns)
+{
+	struct bq_job_result *jr = &st->res->jobs[k];
+	struct job_state *js = &st->js[k];
+	struct bq_interval iv = { .t_ns = t_ns };
+	struct bq_interval *grown;
+
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		uint64_t ios = 0, bytes = 0, count = 0, *cur;
+		struct bq_hist diff = { .min = 0, .max = UINT64_MAX };
+		double sum = 0;
+
+		cur = calloc(BQ_HIST_BUCKETS, sizeof(*cur));
+		if (!cur)
+			return -ENOMEM;
+		for (int i = 0; i < jr->nr_threads; i++) {
+			const struct bq_dir_result *r = &jr->threads[i].d[d];
+
+			ios += r->ios;
+			bytes += r->bytes;
+			sum += r->lat.sum;
+			count += r->lat.count;
+			for (int b = 0; b < BQ_HIST_BUCKETS; b++)
+				cur[b] += r->lat.buckets[b];
+		}
+		/* Totals restart at the end of ramp_time: start the deltas over too. */
+		if (ios < js->prev_ios[d] || count < js->prev_count[d]) {
+			js->prev_ios[d] = js->prev_bytes[d] = js->prev_count[d] = 0;
+			js->prev_sum[d] = 0;
+			memset(js->prev_buckets[d], 0, BQ_HIST_BUCKETS * sizeof(uint64_t));
+		}
+		iv.ios[d] = ios - js->prev_ios[d];
+		iv.bytes[d] = bytes - js->prev_bytes[d];
+		if (count > js->prev_count[d]) {
+			iv.mean_ns[d] = (sum - js->prev_sum[d]) / (double)(count - js->prev_count[d]);
+			for (int b = 0; b < BQ_HIST_BUCKETS; b++) {
+				uint64_t now = cur[b];
+
+				cur[b] = now >= js->prev_buckets[d][b] ? now - js->prev_buckets[d][b] : 0;
+				js->prev_buckets[d][b] = now;
+			}
+			diff.buckets = cur;
+			diff.count = count - js->prev_count[d];
+			iv.p99_ns[d] = bq_hist_percentile(&diff, 99.0);
+		}
+		js->prev_ios[d] = ios;
+		js->prev_bytes[d] = bytes;
+		js->prev_sum[d] = sum;
+		js->prev_count[d] = count;
+		free(cur);
+	}
+	grown = realloc(jr->intervals, (jr->nr_intervals + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	grown[jr->nr_intervals++] = iv;
+	jr->intervals = grown;
+	return 0;
+}
+
+static uint64_t planned_end(const struct run_state *st)
+{
+	uint64_t end = 0;
+
+	for (size_t k = 0; k < st->res->nr; k++) {
+		const struct bq_job *j = &st->res->jobs[k].job;
+		uint64_t e;
+
+		if (!j->runtime_ns)
+			return 0;
+		e = j->startdelay_ns + j->ramp_ns + j->runtime_ns;
+		if (e > end)
+			end = e;
+	}
+	return end;
+}
+
+static void progress(struct run_state *st, uint64_t now, bool interval_done)
+{
+	struct bq_progress p = { .elapsed_ns = now - st->gate.t0, .interval_done = interval_done };
+	uint64_t end = planned_end(st);
+
+	if (!st->opts->progress)
+		return;
+	for (int i = 0; i < st->nr_workers; i++)
+		for (int d = 0; d < BQ_NR_DIRS; d++) {
+			p.ios += st->workers[i].res->d[d].ios;
+			p.bytes += st->workers[i].res->d[d].bytes;
+		}
+	if (end && end > p.elapsed_ns)
+		p.eta_ns = end - p.elapsed_ns;
+	st->opts->progress(st->opts->arg, &p);
+}
+
+static bool all_done(const struct run_state *st)
+{
+	for (int i = 0; i < st->nr_workers; i++)
+		if (!atomic_load(&st->workers[i].done))
+			return false;
+	return true;
+}
+
+static void monitor(struct run_state *st)
+{
+	uint64_t t0 = st->gate.t0, tick = 250000000ULL, iv = st->opts->interval_ns;
+	uint64_t next_tick = t0 + tick, next_iv = iv ? t0 + iv : UINT64_MAX;
+
+	while (!all_done(st)) {
+		uint64_t now = bq_now_ns(), wake = next_tick < next_iv ? next_tick : next_iv;
+		bool sampled = false;
+
+		/* Re-read the device counters where ramp_time ends, as the workers reset. */
+		for (size_t k = 0; k < st->res->nr; k++) {
+			const struct bq_job *j = &st->res->jobs[k].job;
+
+			if (j->ramp_ns && !st->js[k].ramp_sampled &&
+			    now >= t0 + j->startdelay_ns + j->ramp_ns) {
+				sample_diskstats(st, &st->res->jobs[k]);
+				st->js[k].ramp_sampled = true;
+			}
+		}
+		if (now >= next_iv) {
+			for (size_t k = 0; k < st->res->nr; k++)
+				sample_interval(st, k, next_iv - t0);
+			next_iv += iv;
+			sampled = true;
+		}
+		if (now >= next_tick || sampled) {
+			progress(st, now, sampled);
+			next_tick = now + tick;
+		}
+		if (wake > now + 50000000ULL)
+			wake = now + 50000000ULL;
+		worker_sleep_until(wake);
+	}
+}
+
+static int start_workers(struct run_state *st, int *started, struct bq_parse_error *err)
+{
+	int ret = 0;
+
+	for (*started = 0; *started < st->nr_workers; (*started)++) {
+		ret = -pthread_create(&st->workers[*started].tid, NULL, worker_main,
+				      &st->workers[*started]);
+		if (ret)
+			return fail(err, "threads", ret, "cannot start thread %d: %s", *started,
+				    strerror(-ret));
+	}
+	return 0;
+}
+
+/* Wait for the started threads to set up, then open the gate (or abort). */
+static int start_line(struct run_state *st, int started, int ret, struct bq_parse_error *err)
+{
+	pthread_mutex_lock(&st->gate.lock);
+	while (st->gate.arrived < started)
+		pthread_cond_wait(&st->gate.cond, &st->gate.lock);
+	for (int i = 0; !ret && i < started; i++) {
+		struct bq_worker *w = &st->workers[i];
+
+		if (w->setup_err)
+			ret = fail(err, w->job->name, w->setup_err, "%s", w->setup_msg);
+	}
+	if (!ret) {
+		for (size_t k = 0; k < st->res->nr; k++)
+			sample_diskstats(st, &st->res->jobs[k]);
+		st->gate.t0 = bq_now_ns();
+	}
+	st->gate.state = ret ? -1 : 1;
+	pthread_cond_broadcast(&st->gate.cond);
+	pthread_mutex_unlock(&st->gate.lock);
+	return ret;
+}
+
+static void finish_jobs(struct run_state *st)
+{
+	for (size_t k = 0; k < st->res->nr; k++) {
+		struct bq_job_result *jr = &st->res->jobs[k];
+		const struct bq_job *j = &jr->job;
+		uint64_t start = st->gate.t0 + j->startdelay_ns + j->ramp_ns, end = start;
+
+		for (int i = 0; i < jr->nr_threads; i++) {
+			const struct bq_worker *w = &st->workers[st->js[k].first_worker + i];
+
+			if (w->finished_ns > end)
+				end = w->finished_ns;
+		}
+		jr->runtime_ns = end - start;
+		finish_diskstats(st, jr);
+	}
+}
+
+static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
+		      struct bq_parse_error *err)
+{
+	struct bq_results *res = st->res;
+	int ret, w = 0;
+
+	res->jobs = calloc(set->nr, sizeof(*res->jobs));
+	st->js = calloc(set->nr, sizeof(*st->js));
+	if (!res->jobs || !st->js)
+		return -ENOMEM;
+	res->nr = set->nr;
+	for (size_t k = 0; k < set->nr; k++)
+		for (int i = 0; i < BQ_MAX_FILES; i++)
+			st->js[k].fds[i] = -1;
+	for (size_t k = 0; k < set->nr; k++) {
+		struct bq_job_result *jr = &res->jobs[k];
+
+		jr->job = set->jobs[k];
+		if (!jr->job.numjobs)
+			jr->job.numjobs = 1;
+		st->nr_workers += (int)jr->job.numjobs;
+		jr->nr_threads = (int)jr->job.numjobs;
+		jr->threads = calloc(jr->job.numjobs, sizeof(*jr->threads));
+		if (!jr->threads)
+			return -ENOMEM;
+		ret = open_job_targets(st, jr, &st->js[k], err);
+		if (ret)
+			return ret;
+		if (jr->job.engine == BQ_ENGINE_PSYNC && jr->job.iodepth > 1)
+			snprintf(jr->notes, sizeof(jr->notes),
+				 "psync does one I/O at a time: iodepth=%u has no effect",
+				 jr->job.iodepth);
+	}
+	st->workers = calloc((size_t)st->nr_workers, sizeof(*st->workers));
+	if (!st->workers)
+		return -ENOMEM;
+	ret = place_threads(st, err);
+	if (ret)
+		return ret;
+	for (size_t k = 0; k < set->nr; k++) {
+		struct job_state *js = &st->js[k];
+
+		js->first_worker = w;
+		for (int d = 0; d < BQ_NR_DIRS && st->opts->interval_ns; d++) {
+			js->prev_buckets[d] = calloc(BQ_HIST_BUCKETS, sizeof(uint64_t));
+			if (!js->prev_buckets[d])
+				return -ENOMEM;
+		}
+		for (int i = 0; i < res->jobs[k].nr_threads; i++, w++) {
+			ret = init_worker(st, &res->jobs[k], js, i, &st->workers[w]);
+			if (ret)
+				return fail(err, res->jobs[k].job.name, ret, "%s", strerror(-ret));
+		}
+	}
+	return 0;
+}
+
+static void teardown(struct run_state *st)
+{
+	for (int i = 0; i < st->nr_workers; i++)
+		free(st->workers[i].slots);
+	free(st->workers);
+	for (size_t k = 0; st->js && k < st->res->nr; k++) {
+		for (int i = 0; i < BQ_MAX_FILES; i++)
+			if (st->js[k].fds[i] >= 0)
+				close(st->js[k].fds[i]);
+		for (int d = 0; d < BQ_NR_DIRS; d++)
+			free(st->js[k].prev_buckets[d]);
+	}
+	free(st->js);
+	bq_held_release(&st->held);
+	pthread_mutex_destroy(&st->gate.lock);
+	pthread_cond_destroy(&st->gate.cond);
+}
+
+int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_opts *opts,
+	   struct bq_results *res, struct bq_parse_error *err)
+{
+	struct run_state st = { .ctx = ctx, .opts = opts, .res = res };
+	struct timespec wall;
+	int ret, started = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(err, 0, sizeof(*err));
+	pthread_mutex_init(&st.gate.lock, NULL);
+	pthread_cond_init(&st.gate.cond, NULL);
+	st.stop = opts->stop ? opts->stop : &st.local_stop;
+	if (!ctx || !bq_ctx_is_live(ctx))
+		return fail(err, "run", -EXDEV, "runs need the live system, not a captured tree");
+
+	ret = setup_jobs(&st, set, err);
+	if (!ret)
+		ret = start_workers(&st, &started, err);
+	if (started) {
+		ret = start_line(&st, started, ret, err);
+		clock_gettime(CLOCK_REALTIME, &wall);
+		res->start_unix_ns = (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec;
+		if (!ret)
+			monitor(&st);
+		for (int i = 0; i < started; i++)
+			pthread_join(st.workers[i].tid, NULL);
+		if (!ret) {
+			finish_jobs(&st);
+			progress(&st, bq_now_ns(), false);
+		}
+	}
+	res->interrupted = *st.stop != 0;
+	teardown(&st);
+	if (ret && !err->msg[0])
+		fail(err, "run", ret, "%s", strerror(-ret));
+	return ret;
+}
+
+void bq_job_sum(const struct bq_job_result *jr, struct bq_thread_result *sum)
+{
+	for (int i = 0; i < jr->nr_threads; i++) {
+		const struct bq_thread_result *t = &jr->threads[i];
+
+		for (int d = 0; d < BQ_NR_DIRS; d++) {
+			sum->d[d].ios += t->d[d].ios;
+			sum->d[d].bytes += t->d[d].bytes;
+			sum->d[d].errors += t->d[d].errors;
+			bq_hist_merge(&sum->d[d].lat, &t->d[d].lat);
+		}
+		sum->syncs += t->syncs;
+		sum->usr_ns += t->usr_ns;
+		sum->sys_ns += t->sys_ns;
+		sum->vol_cs += t->vol_cs;
+		sum->invol_cs += t->invol_cs;
+		sum->sqpoll_ns += t->sqpoll_ns;
+		for (int e = 0; e < t->nr_errors && sum->nr_errors < BQ_MAX_IO_ERRORS; e++)
+			sum->errors[sum->nr_errors++] = t->errors[e];
+	}
+}
+
+void bq_results_free(struct bq_results *res)
+{
+	for (size_t k = 0; k < res->nr; k++) {
+		struct bq_job_result *jr = &res->jobs[k];
+
+		for (int i = 0; jr->threads && i < jr->nr_threads; i++)
+			for (int d = 0; d < BQ_NR_DIRS; d++)
+				bq_hist_free(&jr->threads[i].d[d].lat);
+		free(jr->threads);
+		free(jr->targets);
+		free(jr->intervals);
+	}
+	free(res->jobs);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * target.c - open a job's targets: the guard for writes, files laid out
+ * first, sizes and block sizes checked, and whether polling can work
+ *
+ * Everything here runs before the first I/O, so every refusal is one
+ * clear message instead of a flood of failed I/Os.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "target.h"
+
+static int fail(struct bq_parse_error *err, const char *where, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(struct bq_parse_error *err, const char *where, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(err->where, sizeof(err->where), "%s", where);
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+bool bq_job_writes(const struct bq_job *j)
+{
+	return j->rw != BQ_RW_READ && j->rw != BQ_RW_RANDREAD;
+}
+
+/* Kernel name of the block device with this number, and its facts. */
+static int load_by_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
+{
+	char arg[32], name[64];
+	int ret;
+
+	snprintf(arg, sizeof(arg), "%u:%u", major(devt), minor(devt));
+	ret = bq_device_resolve(ctx, arg, name, sizeof(name));
+	if (!ret)
+		ret = bq_device_load(ctx, name, dev);
+	return ret;
+}
+
+/* Fill [from, to) of a new or short file with random data, as fio lays files out. */
+static int lay_out(int fd, uint64_t from, uint64_t to)
+{
+	struct bq_offgen rng;
+	struct bq_offgen_params p = { .nblocks = 1, .seed = 0x6c6179 };
+	size_t chunk = 1 << 20;
+	uint64_t *buf;
+	int ret = 0;
+
+	buf = malloc(chunk);
+	if (!buf)
+		return -ENOMEM;
+	bq_offgen_init(&rng, &p);
+	for (size_t i = 0; i < chunk / sizeof(*buf); i++)
+		buf[i] = bq_rand_next(&rng);
+	while (from < to) {
+		size_t n = to - from < chunk ? (size_t)(to - from) : chunk;
+		ssize_t w = pwrite(fd, buf, n, (off_t)from);
+
+		if (w <= 0) {
+			ret = w < 0 ? -errno : -EIO;
+			break;
+		}
+		from += (uint64_t)w;
+	}
+	free(buf);
+	if (!ret && fsync(fd))
+		ret = -errno;
+	return ret;
+}
+
+/* The guard decides; the descriptor it returns is kept to hold O_EXCL. */
+static int guard_target(struct bq_ctx *ctx, struct bq_held *held, const char *path,
+			const struct stat *st, const struct bq_guard_opts *gopts,
+			struct bq_parse_error *err)
+{
+	struct bq_guard_report rep;
+	char why[sizeof(err->msg)];
+	int fd;
+
+	for (int i = 0; i < held->nr; i++)
+		if (held->rdev[i] == st->st_rdev && held->ino[i] == st->st_ino)
+			return 0;
+	if (held->nr == BQ_MAX_HELD)
+		return fail(err, path, -E2BIG, "too many distinct targets");
+	fd = bq_guard_open(ctx, path, 0, gopts, &rep);
+	if (fd == -EBUSY) {
+		bq_guard_explain(path, &rep, why, sizeof(why));
+		return fail(err, path, -EBUSY, "refusing to write: %s", why);
+	}
+	if (fd < 0)
+		return fail(err, path, fd, "%s", strerror(-fd));
+	held->fd[held->nr] = fd;
+	held->rdev[held->nr] = st->st_rdev;
+	held->ino[held->nr] = st->st_ino;
+	held->nr++;
+	return 0;
+}
+
+static int open_flags(const struct bq_job *j)
+{
+	return (bq_job_writes(j) ? O_RDWR : O_RDONLY) | O_CLOEXEC |
+	       (j->direct ? O_DIRECT : 0) | (j->sync ? O_DSYNC : 0);
+}
+
+/* Create the file or grow it to @need bytes, filled with data. */
+static int grow_file(const char *path, uint64_t need, struct bq_target_info *ti,
+		     struct bq_parse_error *err)
+{
+	struct stat st;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return fail(err, path, -errno, "%s", strerror(errno));
+	if (fstat(fd, &st))
+		ret = fail(err, path, -errno, "%s", strerror(errno));
+	else if ((uint64_t)st.st_size < need)
+		ret = lay_out(fd, (uint64_t)st.st_size, need);
+	if (ret && !err->msg[0])
+		fail(err, path, ret, "laying out %llu bytes: %s", (unsigned long long)need,
+		     strerror(-ret));
+	ti->laid_out = !ret;
+	close(fd);
+	return ret;
+}
+
+/* Direct I/O alignment and thread placement follow the filesystem's device. */
+static void file_facts(struct bq_ctx *ctx, const struct stat *st, struct bq_target_info *ti)
+{
+	struct bq_device dev;
+
+	ti->size = (uint64_t)st->st_size;
+	ti->lbs = 512;
+	ti->numa_node = -1;
+	if (!load_by_devt(ctx, st->st_dev, &dev)) {
+		if (dev.q.logical_block_size)
+			ti->lbs = dev.q.logical_block_size;
+		ti->numa_node = dev.numa_node;
+		bq_device_release(&dev);
+	}
+}
+
+/**
+ * bq_target_open() - open one of a job's targets for its I/O
+ * @ctx: context
+ * @j: the job
+ * @path: the target
+ * @gopts: guard overrides
+ * @held: descriptors the guard opened, kept for the whole run
+ * @ti: receives the target's facts
+ * @fd: receives the descriptor the job's threads use
+ * @err: why not
+ *
+ * Return: 0 or -errno.
+ */
+int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
+		   const struct bq_guard_opts *gopts, struct bq_held *held,
+		   struct bq_target_info *ti, int *fd, struct bq_parse_error *err)
+{
+	uint64_t need = j->offset + j->size;
+	bool writes = bq_job_writes(j);
+	struct bq_device dev;
+	struct stat st;
+	int ret;
+
+	memset(ti, 0, sizeof(*ti));
+	bq_strlcpy(ti->path, path, sizeof(ti->path));
+	if (stat(path, &st)) {
+		if (errno != ENOENT)
+			return fail(err, path, -errno, "%s", strerror(errno));
+		if (!j->size)
+			return fail(err, path, -EINVAL,
+				    "no such file, and size= is not set to create it");
+		ret = grow_file(path, need, ti, err);
+		if (ret)
+			return ret;
+		if (stat(path, &st))
+			return fail(err, path, -errno, "%s", strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode))
+		return fail(err, path, -EISDIR, "is a directory, not a device or file");
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
+		return fail(err, path, -ENOTBLK, "neither a block device nor a regular file");
+	/* The guard looks before anything of the user's is written, growing included. */
+	if (writes) {
+		ret = guard_target(ctx, held, path, &st, gopts, err);
+		if (ret)
+			return ret;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if ((uint64_t)st.st_size < need) {
+			if (!writes)
+				return fail(err, path, -EINVAL,
+					    "%llu bytes, shorter than offset+size (%llu)",
+					    (unsigned long long)st.st_size,
+					    (unsigned long long)need);
+			ret = grow_file(path, need, ti, err);
+			if (ret)
+				return ret;
+			if (stat(path, &st))
+				return fail(err, path, -errno, "%s", strerror(errno));
+		}
+		file_facts(ctx, &st, ti);
+	}
+	*fd = open(path, open_flags(j));
+	if (*fd < 0) {
+		ret = -errno;
+		if (ret == -EINVAL && j->direct)
+			return fail(err, path, ret, "direct I/O is not supported here");
+		return fail(err, path, ret, "%s", strerror(-ret));
+	}
+	if (S_ISBLK(st.st_mode)) {
+		unsigned long long bytes = 0;
+		int lbs = 512;
+
+		ti->is_blk = true;
+		if (ioctl(*fd, BLKGETSIZE64, &bytes) || ioctl(*fd, BLKSSZGET, &lbs))
+			return fail(err, path, -errno, "reading its size: %s", strerror(errno));
+		ti->size = bytes;
+		ti->lbs = (uint32_t)lbs;
+		ti->numa_node = -1;
+		if (!load_by_devt(ctx, st.st_rdev, &dev)) {
+			bq_strlcpy(ti->devname, dev.name, sizeof(ti->devname));
+			ti->numa_node = dev.numa_node;
+			bq_device_release(&dev);
+		}
+	}
+	return 0;
+}
+
+static bool device_can_poll(struct bq_ctx *ctx, dev_t devt, char *why, size_t len)
+{
+	struct bq_device dev;
+	bool ok = false;
+
+	if (load_by_devt(ctx, devt, &dev)) {
+		snprintf(why, len, "cannot read the device's queue limits");
+		return false;
+	}
+	if (dev.kind == BQ_DEV_MD || dev.kind == BQ_DEV_DM)
+		snprintf(why, len, "%s is a stacked (%s) device, which cannot poll", dev.name,
+			 bq_dev_kind_name(dev.kind));
+	else if (dev.q.io_poll == 1)
+		ok = true;
+	else if (dev.kind == BQ_DEV_NVME)
+		snprintf(why, len, "%s has no poll queues: load nvme with poll_queues=N "
+			 "(nvme.poll_queues=N on the kernel command line)", dev.name);
+	else if (dev.kind == BQ_DEV_NULLB)
+		snprintf(why, len, "%s has no poll queues: load null_blk with poll_queues=N",
+			 dev.name);
+	else
+		snprintf(why, len, "%s cannot poll (queue/io_poll=0)", dev.name);
+	bq_device_release(&dev);
+	return ok;
+}
+
+/**
+ * bq_poll_decide() - whether a job's completions will be polled
+ * @ctx: context
+ * @j: the job
+ * @targets: its opened targets
+ * @nr: how many
+ * @polled: receives the decision
+ * @note: receives why, for the output
+ * @len: size of @note
+ * @err: why poll=on cannot be honoured
+ *
+ * Return: 0, or -EOPNOTSUPP when poll=on (or hipri=1) asks for the impossible.
+ */
+int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
+		   const struct bq_target_info *targets, int nr, bool *polled,
+		   char *note, size_t len, struct bq_parse_error *err)
+{
+	char why[256] = "";
+	bool ok = true;
+
+	*polled = false;
+	if (j->poll == BQ_POLL_OFF) {
+		snprintf(note, len, "interrupts (poll=off)");
+		return 0;
+	}
+	if (j->engine != BQ_ENGINE_IO_URING) {
+		ok = false;
+		snprintf(why, sizeof(why), "polled I/O needs ioengine=io_uring");
+	} else if (!j->direct) {
+		ok = false;
+		snprintf(why, sizeof(why), "polled I/O needs direct=1");
+	}
+	for (int i = 0; ok && i < nr; i++) {
+		struct stat st;
+
+		if (stat(targets[i].path, &st)) {
+			ok = false;
+			snprintf(why, sizeof(why), "%s: %s", targets[i].path, strerror(errno));
+			break;
+		}
+		ok = device_can_poll(ctx, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, why,
+				     sizeof(why));
+	}
+	if (ok) {
+		*polled = true;
+		snprintf(note, len, "polled (IORING_SETUP_IOPOLL)");
+		return 0;
+	}
+	if (j->poll == BQ_POLL_ON)
+		return fail(err, "poll=on", -EOPNOTSUPP, "%s", why);
+	snprintf(note, len, "interrupts: %s", why);
+	return 0;
+}
+
+void bq_held_release(struct bq_held *held)
+{
+	for (int i = 0; i < held->nr; i++)
+		close(held->fd[i]);
+	held->nr = 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * target.h - private: opening a job's targets before a run
+ */
+#ifndef BLKQUAL_TARGET_H
+#define BLKQUAL_TARGET_H
+
+#include <sys/types.h>
+
+#include "blkqual.h"
+
+#define BQ_MAX_HELD 256
+
+/**
+ * struct bq_held - targets the guard opened (O_EXCL for devices), held
+ * for the whole run so nothing can claim them meanwhile
+ */
+struct bq_held {
+	int fd[BQ_MAX_HELD];
+	dev_t rdev[BQ_MAX_HELD];
+	ino_t ino[BQ_MAX_HELD];
+	int nr;
+};
+
+bool bq_job_writes(const struct bq_job *j);
+int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
+		   const struct bq_guard_opts *gopts, struct bq_held *held,
+		   struct bq_target_info *ti, int *fd, struct bq_parse_error *err);
+int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
+		   const struct bq_target_info *targets, int nr, bool *polled,
+		   char *note, size_t len, struct bq_parse_error *err);
+void bq_held_release(struct bq_held *held);
+
+#endif /* BLKQUAL_TARGET_H */

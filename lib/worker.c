@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * worker.c - what every engine's thread does around its I/O loop:
+ * pinning, buffers on the right node, the start line, errors, fsync,
+ * CPU accounting
+ */
+#include <errno.h>
+#include <numa.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
+}
+
+static void rusage_mark(struct rusage_mark *m)
+{
+	struct rusage ru;
+
+	memset(m, 0, sizeof(*m));
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return;
+	m->usr_ns = tv_ns(&ru.ru_utime);
+	m->sys_ns = tv_ns(&ru.ru_stime);
+	m->vol_cs = (uint64_t)ru.ru_nvcsw;
+	m->invol_cs = (uint64_t)ru.ru_nivcsw;
+}
+
+void worker_sleep_until(uint64_t t_ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(t_ns / 1000000000ULL),
+		.tv_nsec = (long)(t_ns % 1000000000ULL),
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* Random bytes, so devices that compress or deduplicate get no free ride. */
+static void fill_buffers(struct bq_worker *w)
+{
+	uint64_t *p = (uint64_t *)w->bufs;
+
+	for (size_t i = 0; i < w->buf_total / sizeof(*p); i++)
+		p[i] = bq_rand_next(&w->rng);
+}
+
+/**
+ * worker_prepare() - pin the thread, allocate its buffers on its node
+ * @w: the worker
+ *
+ * Return: 0 or -errno (with @w->setup_msg saying what failed).
+ */
+int worker_prepare(struct bq_worker *w)
+{
+	cpu_set_t set;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (w->cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set)) {
+			snprintf(w->setup_msg, sizeof(w->setup_msg), "cannot pin to CPU %d", w->cpu);
+			return -EINVAL;
+		}
+	}
+	w->buf_total = (w->buf_len * w->depth + page - 1) / page * page;
+	if (!w->buf_total)
+		return 0;
+	/* numa_alloc_onnode() maps fresh pages bound to the node. */
+	if (w->node >= 0 && numa_available() >= 0)
+		w->bufs = numa_alloc_onnode(w->buf_total, w->node);
+	else
+		w->bufs = numa_alloc_local(w->buf_total);
+	if (!w->bufs) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg), "cannot allocate %zu bytes of buffers",
+			 w->buf_total);
+		return -ENOMEM;
+	}
+	fill_buffers(w);
+	return 0;
+}
+
+static void set_deadlines(struct bq_worker *w, uint64_t start)
+{
+	const struct bq_job *j = w->job;
+
+	w->ramp_end_ns = start + j->ramp_ns;
+	w->ramping = j->ramp_ns > 0;
+	w->end_ns = j->runtime_ns ? start + j->ramp_ns + j->runtime_ns : 0;
+	w->next_submit_ns = start;
+	if (j->rate_iops)
+		w->rate_period_ns = 1000000000ULL / j->rate_iops;
+}
+
+/**
+ * worker_start_line() - report set-up, wait for every thread, start together
+ * @w: the worker
+ * @setup_err: 0, or why this thread cannot run
+ * @msg: what failed, or NULL
+ *
+ * Return: true to run, false when any thread failed to set up.
+ */
+bool worker_start_line(struct bq_worker *w, int setup_err, const char *msg)
+{
+	if (setup_err) {
+		w->setup_err = setup_err;
+		if (msg && msg != w->setup_msg)
+			snprintf(w->setup_msg, sizeof(w->setup_msg), "%s", msg);
+	}
+	pthread_mutex_lock(&w->gate->lock);
+	w->gate->arrived++;
+	pthread_cond_broadcast(&w->gate->cond);
+	while (!w->gate->state)
+		pthread_cond_wait(&w->gate->cond, &w->gate->lock);
+	pthread_mutex_unlock(&w->gate->lock);
+	if (w->gate->state < 0)
+		return false;
+	if (w->job->startdelay_ns)
+		worker_sleep_until(w->gate->t0 + w->job->startdelay_ns);
+	set_deadlines(w, w->gate->t0 + w->job->startdelay_ns);
+	rusage_mark(&w->ru_start);
+	return true;
+}
+
+void worker_finish(struct bq_worker *w)
+{
+	struct rusage_mark end;
+
+	rusage_mark(&end);
+	w->res->usr_ns = end.usr_ns - w->ru_start.usr_ns;
+	w->res->sys_ns = end.sys_ns - w->ru_start.sys_ns;
+	w->res->vol_cs = end.vol_cs - w->ru_start.vol_cs;
+	w->res->invol_cs = end.invol_cs - w->ru_start.invol_cs;
+	if (w->bufs)
+		numa_free(w->bufs, w->buf_total);
+	w->bufs = NULL;
+	w->finished_ns = bq_now_ns();
+	atomic_store(&w->done, true);
+}
+
+/**
+ * worker_record_error() - count a failed I/O, keep the first few in full
+ * @w: the worker
+ * @s: the I/O
+ * @err: positive errno
+ */
+void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err)
+{
+	struct bq_thread_result *r = w->res;
+
+	r->d[s->dir].errors++;
+	if (r->nr_errors < BQ_MAX_IO_ERRORS)
+		r->errors[r->nr_errors++] = (struct bq_io_error){
+			.offset = s->offset, .len = s->len, .err = err,
+			.dir = s->dir, .file = s->file,
+		};
+	if (!w->job->continue_on_error)
+		w->stopping = true;
+}
+
+/**
+ * worker_end_ramp() - ramp_time is over: forget what was measured so far
+ * @w: the worker
+ * @now: the time
+ */
+void worker_end_ramp(struct bq_worker *w, uint64_t now)
+{
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		w->res->d[d].ios = 0;
+		w->res->d[d].bytes = 0;
+		w->res->d[d].errors = 0;
+		bq_hist_reset(&w->res->d[d].lat);
+	}
+	w->ramping = false;
+	rusage_mark(&w->ru_start);
+	(void)now;
+}
+
+bool worker_sync_due(const struct bq_worker *w)
+{
+	return w->job->fsync_every && w->writes_since_sync >= w->job->fsync_every;
+}
+
+/**
+ * worker_sync() - fsync=N: flush what was written, with nothing in flight
+ * @w: the worker
+ *
+ * Return: 0 or -errno.
+ */
+int worker_sync(struct bq_worker *w)
+{
+	int ret = 0;
+
+	for (int i = 0; i < w->nr_files; i++)
+		if (w->fds[i] >= 0 && fsync(w->fds[i]))
+			ret = -errno;
+	w->writes_since_sync = 0;
+	w->res->syncs++;
+	return ret;
+}

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_run.c - blkqual run: fio-compatible jobs on the I/O engine
+ *
+ * Three ways to say the same job: blkqual options (--rw=randread), fio's
+ * single-dash command line (-rw=randread -name=x) and fio job files.  The
+ * run-level options below are blkqual's (and fio's --output-format and
+ * --output); everything else is a job option for the parser.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "inventory.h"
+#include "run_report.h"
+
+static volatile int stop_signal;
+
+static void on_signal(int sig)
+{
+	/* A second Ctrl-C means now: nothing more will be written. */
+	if (stop_signal)
+		_exit(128 + sig);
+	stop_signal = sig;
+}
+
+struct run_cli {
+	struct cli cli;
+	const char *output_file;
+	const char *csv_file;
+	const char *cpus;
+	uint64_t interval_ns;
+	const char *force[64];
+	size_t nr_force;
+	bool sqpoll;
+	bool status;
+	char **job_args;
+	int nr_job_args;
+};
+
+/* "--key=value" or "--key value"; NULL when @argv[*i] is not --@key. */
+static const char *run_option(int argc, char **argv, int *i, const char *key, bool *bad)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(key);
+
+	/* fio spells these with two dashes; one dash is accepted as for job options. */
+	a += a[1] == '-' ? 2 : 1;
+	if (strncmp(a, key, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*bad = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static bool is_flag(const char *arg, const char *name)
+{
+	return !strcmp(arg, name);
+}
+
+static int parse_run_args(struct run_cli *rc, int argc, char **argv)
+{
+	struct cli *cli = &rc->cli;
+
+	rc->job_args = calloc((size_t)argc + 1, sizeof(char *));
+	if (!rc->job_args)
+		return cli_usage_error(cli, "out of memory");
+	rc->status = isatty(STDERR_FILENO);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		bool bad = false;
+
+		if (is_flag(a, "-h") || is_flag(a, "--help")) {
+			printf("usage: %s\n", cli->usage);
+			exit(0);
+		}
+		if (a[0] != '-' || !a[1]) {
+			rc->job_args[rc->nr_job_args++] = argv[i];
+			continue;
+		}
+		if (is_flag(a, "-o")) {
+			if (i + 1 >= argc)
+				return cli_usage_error(cli, "option '-o' needs a value");
+			if (cli_parse_output(cli, argv[++i]))
+				return EXIT_BADINPUT;
+		} else if ((v = run_option(argc, argv, &i, "output-format", &bad))) {
+			if (cli_parse_output(cli, !strcmp(v, "normal") ? "table" : v))
+				return EXIT_BADINPUT;
+		} else if ((v = run_option(argc, argv, &i, "output", &bad))) {
+			rc->output_file = v;
+		} else if ((v = run_option(argc, argv, &i, "csv", &bad))) {
+			rc->csv_file = v;
+		} else if ((v = run_option(argc, argv, &i, "interval", &bad))) {
+			if (bq_parse_time(v, 1000000000ULL, &rc->interval_ns) || !rc->interval_ns)
+				return cli_usage_error(cli, "--interval=%s: not a duration", v);
+		} else if ((v = run_option(argc, argv, &i, "force-destroy", &bad))) {
+			if (rc->nr_force == ARRAY_LEN(rc->force))
+				return cli_usage_error(cli, "too many --force-destroy options");
+			rc->force[rc->nr_force++] = v;
+		} else if ((v = run_option(argc, argv, &i, "cpus", &bad))) {
+			rc->cpus = v;
+		} else if (is_flag(a, "--sqpoll")) {
+			rc->sqpoll = true;
+		} else if (is_flag(a, "--no-status")) {
+			rc->status = false;
+		} else if (bad) {
+			return cli_usage_error(cli, "option '%s' needs a value", a);
+		} else {
+			rc->job_args[rc->nr_job_args++] = argv[i];
+		}
+		if (bad)
+			return cli_usage_error(cli, "option '%s' needs a value", a);
+	}
+	if (!rc->nr_job_args)
+		return cli_usage_error(cli, "no job given (usage: %s)", cli->usage);
+	return 0;
+}
+
+/* --cpus and --sqpoll apply to every job, over what the jobs say. */
+static int apply_run_options(struct run_cli *rc, struct bq_jobset *set)
+{
+	for (size_t k = 0; k < set->nr; k++) {
+		struct bq_job *j = &set->jobs[k];
+		struct bq_parse_error err = { 0 };
+
+		if (rc->sqpoll)
+			j->sqpoll = true;
+		if (rc->cpus && strcmp(rc->cpus, "auto") &&
+		    bq_job_set(j, "cpus_allowed", rc->cpus, &err))
+			return cli_usage_error(&rc->cli, "--cpus=%s: %s", rc->cpus, err.msg);
+		if (rc->cpus && !strcmp(rc->cpus, "auto"))
+			j->cpus_allowed[0] = '\0';
+	}
+	return 0;
+}
+
+static void status_line(void *arg, const struct bq_progress *p)
+{
+	struct run_cli *rc = arg;
+	static uint64_t last_ios, last_bytes, last_ns;
+	char bw[32];
+	double dt = (double)(p->elapsed_ns - last_ns) / 1e9;
+
+	if (!rc->status || dt <= 0)
+		return;
+	fmt_size(bw, sizeof(bw), dt > 0 ? (uint64_t)((double)(p->bytes - last_bytes) / dt) : 0);
+	fprintf(stderr, "\r[%.0fs elapsed%s", (double)p->elapsed_ns / 1e9, p->eta_ns ? ", " : "");
+	if (p->eta_ns)
+		fprintf(stderr, "%.0fs left", (double)p->eta_ns / 1e9);
+	fprintf(stderr, "] %.0f IOPS, %s/s   ", dt > 0 ? (double)(p->ios - last_ios) / dt : 0, bw);
+	last_ios = p->ios;
+	last_bytes = p->bytes;
+	last_ns = p->elapsed_ns;
+}
+
+struct live_report {
+	struct run_cli *rc;
+	struct bq_results *res;
+};
+
+/* Write to a temp file beside the target and rename: whole or absent. */
+static int write_atomically(const char *path, int (*emit)(FILE *, void *), void *arg)
+{
+	char tmp[4096];
+	FILE *f;
+	int fd, ret;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		goto out_unlink;
+	}
+	ret = emit(f, arg);
+	if (fflush(f) || fsync(fileno(f)))
+		ret = ret ? ret : -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (!ret) {
+		/* mkstemp made it 0600; results are ordinary files. */
+		chmod(path, 0644);
+		return 0;
+	}
+out_unlink:
+	unlink(tmp);
+	return ret;
+}
+
+struct emit_args {
+	struct bq_ctx *ctx;
+	const struct bq_results *res;
+	enum cli_output format;
+};
+
+static int emit_results(FILE *f, void *arg)
+{
+	struct emit_args *a = arg;
+
+	if (a->format == OUTPUT_JSON) {
+		json_object *doc = report_json(a->ctx, a->res);
+		const char *s = doc ? json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+					JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
+
+		if (s)
+			fprintf(f, "%s\n", s);
+		json_object_put(doc);
+		return s ? 0 : -ENOMEM;
+	}
+	report_human(f, a->res);
+	return 0;
+}
+
+static int emit_csv(FILE *f, void *arg)
+{
+	struct emit_args *a = arg;
+
+	return report_csv(f, a->res);
+}
+
+static int status_of(const struct bq_results *res)
+{
+	if (res->interrupted)
+		return 128 + stop_signal;
+	for (size_t k = 0; k < res->nr; k++)
+		for (int i = 0; i < res->jobs[k].nr_threads; i++)
+			if (res->jobs[k].threads[i].d[BQ_READ].errors ||
+			    res->jobs[k].threads[i].d[BQ_WRITE].errors)
+				return EXIT_REFUSED;
+	return 0;
+}
+
+static void progress_cb(void *arg, const struct bq_progress *p)
+{
+	struct live_report *lr = arg;
+
+	status_line(lr->rc, p);
+	if (p->interval_done && lr->rc->cli.output == OUTPUT_TABLE) {
+		if (lr->rc->status)
+			fputs("\r\033[K", stderr);
+		report_interval_lines(stdout, lr->res);
+	}
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_cli rc = {
+		.cli = {
+			.cmd = "run",
+			.usage = "blkqual run [-o table|json] [--output FILE] [--csv FILE] "
+				 "[--interval T] [--cpus auto|LIST] [--sqpoll] [--force-destroy DEV]... "
+				 "JOB-OPTIONS|JOBFILE...",
+		},
+	};
+	struct bq_guard_opts gopts = { .force_destroy = rc.force };
+	struct bq_parse_error perr = { 0 };
+	struct live_report lr = { .rc = &rc };
+	struct bq_run_opts ropts = { .guard = &gopts, .stop = &stop_signal };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct bq_jobset set = { 0 };
+	struct bq_results res;
+	struct bq_ctx *ctx;
+	struct emit_args ea;
+	int ret, status;
+
+	ret = parse_run_args(&rc, argc, argv);
+	if (ret)
+		goto out_free_args;
+	gopts.nr_force = rc.nr_force;
+	ret = bq_jobs_from_args(rc.nr_job_args, rc.job_args, &set, &perr);
+	if (ret) {
+		ret = cli_usage_error(&rc.cli, "%s: %s", perr.where, perr.msg);
+		goto out_free_args;
+	}
+	ret = apply_run_options(&rc, &set);
+	if (ret)
+		goto out_free_jobs;
+	ret = cli_open_ctx(&rc.cli, &ctx);
+	if (ret)
+		goto out_free_jobs;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	lr.res = &res;
+	ropts.interval_ns = rc.interval_ns;
+	ropts.progress = progress_cb;
+	ropts.arg = &lr;
+	ret = bq_run(ctx, &set, &ropts, &res, &perr);
+	if (rc.status)
+		fputs("\r\033[K", stderr);
+	if (ret) {
+		cli_error(&rc.cli, "%s: %s", perr.where, perr.msg);
+		ret = ret == -EBUSY ? EXIT_REFUSED : EXIT_BADINPUT;
+		goto out_free_results;
+	}
+	status = status_of(&res);
+	ea = (struct emit_args){ .ctx = ctx, .res = &res, .format = rc.cli.output };
+	if (rc.output_file) {
+		ret = write_atomically(rc.output_file, emit_results, &ea);
+		if (ret)
+			cli_error(&rc.cli, "writing %s: %s", rc.output_file, strerror(-ret));
+	} else {
+		ret = emit_results(stdout, &ea);
+	}
+	if (!ret && rc.csv_file) {
+		ret = write_atomically(rc.csv_file, emit_csv, &ea);
+		if (ret)
+			cli_error(&rc.cli, "writing %s: %s", rc.csv_file, strerror(-ret));
+	}
+	ret = ret ? EXIT_REFUSED : status;
+out_free_results:
+	bq_results_free(&res);
+	bq_ctx_free(ctx);
+out_free_jobs:
+	bq_jobset_free(&set);
+out_free_args:
+	free(rc.job_args);
+	return ret;
+}

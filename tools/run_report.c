@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * run_report.c - a run's results for people (fio-like), for programs
+ * (one JSON document) and for spreadsheets (the interval series as CSV)
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "inventory.h"
+#include "run_report.h"
+
+static const double percentiles[] = {
+	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 99.9999,
+};
+
+static const char *const dir_names[BQ_NR_DIRS] = { "read", "write" };
+
+static const char *rw_name(enum bq_rw rw)
+{
+	static const char *const names[] = {
+		[BQ_RW_READ] = "read", [BQ_RW_WRITE] = "write", [BQ_RW_RANDREAD] = "randread",
+		[BQ_RW_RANDWRITE] = "randwrite", [BQ_RW_RW] = "rw", [BQ_RW_RANDRW] = "randrw",
+	};
+
+	return (size_t)rw < ARRAY_LEN(names) ? names[rw] : "?";
+}
+
+static const char *engine_name(enum bq_engine e)
+{
+	static const char *const names[] = {
+		[BQ_ENGINE_IO_URING] = "io_uring", [BQ_ENGINE_LIBAIO] = "libaio",
+		[BQ_ENGINE_PSYNC] = "psync", [BQ_ENGINE_NOP] = "nop",
+		[BQ_ENGINE_URING_CMD] = "io_uring_cmd",
+	};
+
+	return (size_t)e < ARRAY_LEN(names) ? names[e] : "?";
+}
+
+/**
+ * job_total() - a job's threads summed; release with job_total_free()
+ * @jr: the job
+ * @sum: receives the sum
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int job_total(const struct bq_job_result *jr, struct bq_thread_result *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	for (int d = 0; d < BQ_NR_DIRS; d++)
+		if (bq_hist_init(&sum->d[d].lat))
+			return -ENOMEM;
+	bq_job_sum(jr, sum);
+	return 0;
+}
+
+void job_total_free(struct bq_thread_result *sum)
+{
+	for (int d = 0; d < BQ_NR_DIRS; d++)
+		bq_hist_free(&sum->d[d].lat);
+}
+
+static double per_second(uint64_t n, uint64_t ns)
+{
+	return ns ? (double)n * 1e9 / (double)ns : 0;
+}
+
+static void fmt_count(char *buf, size_t len, double v)
+{
+	if (v >= 1e6)
+		snprintf(buf, len, "%.2fM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+static void fmt_lat(char *buf, size_t len, double ns)
+{
+	if (ns >= 1e9)
+		snprintf(buf, len, "%.2fs", ns / 1e9);
+	else if (ns >= 1e6)
+		snprintf(buf, len, "%.2fms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else
+		snprintf(buf, len, "%.0fns", ns);
+}
+
+static void print_dir(FILE *out, const struct bq_dir_result *d, int dir, uint64_t runtime)
+{
+	char iops[32], bw[32], total[32], a[32], b[32], c[32], e[32];
+
+	if (!d->ios && !d->errors)
+		return;
+	fmt_count(iops, sizeof(iops), per_second(d->ios, runtime));
+	fmt_size(bw, sizeof(bw), (uint64_t)per_second(d->bytes, runtime));
+	fmt_size(total, sizeof(total), d->bytes);
+	fprintf(out, "  %s: IOPS=%s, BW=%s/s (%.1fMB/s) (%s in %.3fs)%s\n", dir_names[dir], iops, bw,
+		per_second(d->bytes, runtime) / 1e6, total, (double)runtime / 1e9,
+		d->errors ? ", with errors" : "");
+	if (!d->lat.count)
+		return;
+	fmt_lat(a, sizeof(a), (double)d->lat.min);
+	fmt_lat(b, sizeof(b), (double)d->lat.max);
+	fmt_lat(c, sizeof(c), bq_hist_mean(&d->lat));
+	fmt_lat(e, sizeof(e), bq_hist_stdev(&d->lat));
+	fprintf(out, "    lat: min=%s max=%s avg=%s stdev=%s\n", a, b, c, e);
+	fprintf(out, "    percentiles:");
+	for (size_t i = 0; i < ARRAY_LEN(percentiles); i++) {
+		fmt_lat(a, sizeof(a), (double)bq_hist_percentile(&d->lat, percentiles[i]));
+		fprintf(out, "%s p%g=%s", i && !(i % 6) ? "\n                " : "", percentiles[i], a);
+	}
+	fputc('\n', out);
+}
+
+static void print_errors(FILE *out, const struct bq_job_result *jr,
+			 const struct bq_thread_result *sum)
+{
+	uint64_t n = sum->d[BQ_READ].errors + sum->d[BQ_WRITE].errors;
+
+	if (!n)
+		return;
+	fprintf(out, "  errors: %" PRIu64 " I/Os failed; the first:\n", n);
+	for (int i = 0; i < sum->nr_errors; i++) {
+		const struct bq_io_error *e = &sum->errors[i];
+
+		fprintf(out, "    %s of %u bytes at offset %" PRIu64 " of %s: %s\n",
+			dir_names[e->dir], e->len, e->offset,
+			jr->nr_targets ? jr->targets[e->file].path : "-", strerror(e->err));
+	}
+}
+
+static void print_disk(FILE *out, const struct bq_job_result *jr)
+{
+	for (int i = 0; i < jr->nr_targets; i++) {
+		const struct bq_target_info *t = &jr->targets[i];
+		const struct bq_diskstats *d = &t->delta;
+
+		if (!t->have_stats)
+			continue;
+		fprintf(out, "  disk stats (%s): ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64
+			", ticks=%" PRIu64 "/%" PRIu64 "ms, in_queue=%" PRIu64 "ms, util=%.1f%%\n",
+			t->devname, d->ios[0], d->ios[1], d->merges[0], d->merges[1], d->ticks_ms[0],
+			d->ticks_ms[1], d->time_in_queue_ms,
+			jr->runtime_ns ? 100.0 * (double)d->io_ticks_ms * 1e6 / (double)jr->runtime_ns : 0);
+	}
+}
+
+static void print_job(FILE *out, const struct bq_job_result *jr)
+{
+	const struct bq_job *j = &jr->job;
+	struct bq_thread_result sum;
+	uint64_t cpu_ns, ios;
+
+	fprintf(out, "%s: rw=%s, bs=%u/%u, ioengine=%s, iodepth=%u, numjobs=%u%s\n", j->name,
+		rw_name(j->rw), j->bs[BQ_READ], j->bs[BQ_WRITE], engine_name(j->engine), j->iodepth,
+		j->numjobs, j->direct ? ", direct" : "");
+	for (int i = 0; i < jr->nr_targets; i++) {
+		char size[32];
+
+		fmt_size(size, sizeof(size), jr->targets[i].size);
+		fprintf(out, "  target: %s (%s%s%s, logical block %u, NUMA node %d)%s\n",
+			jr->targets[i].path, jr->targets[i].devname[0] ? jr->targets[i].devname : "file",
+			", ", size, jr->targets[i].lbs, jr->targets[i].numa_node,
+			jr->targets[i].laid_out ? ", laid out first" : "");
+	}
+	fprintf(out, "  completions: %s\n", jr->poll_note[0] ? jr->poll_note : "interrupts");
+	fprintf(out, "  threads:");
+	for (int i = 0; i < jr->nr_threads; i++)
+		fprintf(out, " CPU %d (node %d)%s", jr->threads[i].cpu, jr->threads[i].node,
+			i + 1 < jr->nr_threads ? "," : "\n");
+	if (jr->notes[0])
+		fprintf(out, "  note: %s\n", jr->notes);
+	if (job_total(jr, &sum))
+		return;
+	for (int d = 0; d < BQ_NR_DIRS; d++)
+		print_dir(out, &sum.d[d], d, jr->runtime_ns);
+	cpu_ns = sum.usr_ns + sum.sys_ns;
+	ios = sum.d[BQ_READ].ios + sum.d[BQ_WRITE].ios;
+	fprintf(out, "  cpu: usr=%.1f%% sys=%.1f%% ctx=%" PRIu64 " (%.2fM I/Os per CPU-second)",
+		jr->runtime_ns ? 100.0 * (double)sum.usr_ns / (double)jr->runtime_ns : 0,
+		jr->runtime_ns ? 100.0 * (double)sum.sys_ns / (double)jr->runtime_ns : 0,
+		sum.vol_cs + sum.invol_cs, cpu_ns ? (double)ios * 1e3 / (double)cpu_ns : 0);
+	if (j->sqpoll)
+		fprintf(out, ", sqpoll=%.1f%%",
+			jr->runtime_ns ? 100.0 * (double)sum.sqpoll_ns / (double)jr->runtime_ns : 0);
+	fputc('\n', out);
+	if (sum.syncs)
+		fprintf(out, "  fsync: %" PRIu64 " calls\n", sum.syncs);
+	print_disk(out, jr);
+	print_errors(out, jr, &sum);
+	job_total_free(&sum);
+}
+
+void report_human(FILE *out, const struct bq_results *res)
+{
+	for (size_t k = 0; k < res->nr; k++) {
+		print_job(out, &res->jobs[k]);
+		if (k + 1 < res->nr)
+			fputc('\n', out);
+	}
+	if (res->interrupted)
+		fprintf(out, "\nrun interrupted: the figures cover the time until the stop\n");
+}
+
+/**
+ * report_interval_line() - the newest interval of each job, as a line
+ * @out: where to
+ * @res: results so far
+ */
+void report_interval_lines(FILE *out, const struct bq_results *res)
+{
+	for (size_t k = 0; k < res->nr; k++) {
+		const struct bq_job_result *jr = &res->jobs[k];
+		const struct bq_interval *iv, *prev;
+		uint64_t span;
+
+		if (!jr->nr_intervals)
+			continue;
+		iv = &jr->intervals[jr->nr_intervals - 1];
+		prev = jr->nr_intervals > 1 ? &jr->intervals[jr->nr_intervals - 2] : NULL;
+		span = iv->t_ns - (prev ? prev->t_ns : 0);
+		for (int d = 0; d < BQ_NR_DIRS; d++) {
+			char iops[32], bw[32], mean[32], p99[32];
+
+			if (!iv->ios[d] && !(d == BQ_READ && !iv->ios[BQ_WRITE]))
+				continue;
+			fmt_count(iops, sizeof(iops), per_second(iv->ios[d], span));
+			fmt_size(bw, sizeof(bw), (uint64_t)per_second(iv->bytes[d], span));
+			fmt_lat(mean, sizeof(mean), iv->mean_ns[d]);
+			fmt_lat(p99, sizeof(p99), (double)iv->p99_ns[d]);
+			fprintf(out, "%8.1fs %-12s %-5s %8s IOPS %9s/s  mean %8s  p99 %8s\n",
+				(double)iv->t_ns / 1e9, jr->job.name, dir_names[d], iops, bw, mean, p99);
+		}
+	}
+	fflush(out);
+}
+
+int report_csv(FILE *out, const struct bq_results *res)
+{
+	fprintf(out, "time_s,job,direction,iops,bytes_per_s,mean_ns,p99_ns\n");
+	for (size_t k = 0; k < res->nr; k++) {
+		const struct bq_job_result *jr = &res->jobs[k];
+
+		for (size_t i = 0; i < jr->nr_intervals; i++) {
+			const struct bq_interval *iv = &jr->intervals[i];
+			uint64_t span = iv->t_ns - (i ? jr->intervals[i - 1].t_ns : 0);
+
+			for (int d = 0; d < BQ_NR_DIRS; d++)
+				fprintf(out, "%.3f,%s,%s,%.1f,%.0f,%.0f,%" PRIu64 "\n",
+					(double)iv->t_ns / 1e9, jr->job.name, dir_names[d],
+					per_second(iv->ios[d], span), per_second(iv->bytes[d], span),
+					iv->mean_ns[d], iv->p99_ns[d]);
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static json_object *u64(uint64_t v)
+{
+	return json_object_new_uint64(v);
+}
+
+static json_object *dbl(double v)
+{
+	return json_object_new_double(isfinite(v) ? v : 0);
+}
+
+static json_object *dir_json(const struct bq_dir_result *d, uint64_t runtime)
+{
+	json_object *o = json_object_new_object(), *lat, *pct;
+
+	json_object_object_add(o, "ios", u64(d->ios));
+	json_object_object_add(o, "bytes", u64(d->bytes));
+	json_object_object_add(o, "errors", u64(d->errors));
+	json_object_object_add(o, "iops", dbl(per_second(d->ios, runtime)));
+	json_object_object_add(o, "bytes_per_second", dbl(per_second(d->bytes, runtime)));
+	if (!d->lat.count) {
+		json_object_object_add(o, "lat_ns", NULL);
+		return o;
+	}
+	lat = json_object_new_object();
+	pct = json_object_new_object();
+	json_object_object_add(lat, "count", u64(d->lat.count));
+	json_object_object_add(lat, "min", u64(d->lat.min));
+	json_object_object_add(lat, "max", u64(d->lat.max));
+	json_object_object_add(lat, "mean", dbl(bq_hist_mean(&d->lat)));
+	json_object_object_add(lat, "stdev", dbl(bq_hist_stdev(&d->lat)));
+	for (size_t i = 0; i < ARRAY_LEN(percentiles); i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "%g", percentiles[i]);
+		json_object_object_add(pct, key, u64(bq_hist_percentile(&d->lat, percentiles[i])));
+	}
+	json_object_object_add(lat, "percentiles", pct);
+	json_object_object_add(o, "lat_ns", lat);
+	return o;
+}
+
+static json_object *job_options_json(const struct bq_job *j)
+{
+	json_object *o = json_object_new_object(), *files = json_object_new_array();
+
+	json_object_object_add(o, "name", json_object_new_string(j->name));
+	for (int i = 0; i < j->nr_files; i++)
+		json_object_array_add(files, json_object_new_string(j->filenames[i]));
+	json_object_object_add(o, "filename", files);
+	json_object_object_add(o, "rw", json_object_new_string(rw_name(j->rw)));
+	json_object_object_add(o, "rwmixread", u64(j->rwmixread));
+	json_object_object_add(o, "bs_read", u64(j->bs[BQ_READ]));
+	json_object_object_add(o, "bs_write", u64(j->bs[BQ_WRITE]));
+	json_object_object_add(o, "ba", u64(j->ba));
+	json_object_object_add(o, "iodepth", u64(j->iodepth));
+	json_object_object_add(o, "numjobs", u64(j->numjobs));
+	json_object_object_add(o, "size", u64(j->size));
+	json_object_object_add(o, "offset", u64(j->offset));
+	json_object_object_add(o, "io_size", u64(j->io_size));
+	json_object_object_add(o, "runtime_ns", u64(j->runtime_ns));
+	json_object_object_add(o, "time_based", json_object_new_boolean(j->time_based));
+	json_object_object_add(o, "ramp_time_ns", u64(j->ramp_ns));
+	json_object_object_add(o, "direct", json_object_new_boolean(j->direct));
+	json_object_object_add(o, "sync", json_object_new_boolean(j->sync));
+	json_object_object_add(o, "fsync", u64(j->fsync_every));
+	json_object_object_add(o, "randrepeat", json_object_new_boolean(j->randrepeat));
+	json_object_object_add(o, "randseed", u64(j->randseed));
+	json_object_object_add(o, "norandommap", json_object_new_boolean(j->norandommap));
+	json_object_object_add(o, "random_distribution",
+			       json_object_new_string(j->dist == BQ_DIST_ZIPF ? "zipf" :
+						      j->dist == BQ_DIST_PARETO ? "pareto" : "random"));
+	json_object_object_add(o, "distribution_param", dbl(j->dist_param));
+	json_object_object_add(o, "rate_iops", u64(j->rate_iops));
+	json_object_object_add(o, "ioengine", json_object_new_string(engine_name(j->engine)));
+	json_object_object_add(o, "poll", json_object_new_string(j->poll == BQ_POLL_ON ? "on" :
+				j->poll == BQ_POLL_OFF ? "off" : "auto"));
+	json_object_object_add(o, "fixedbufs", json_object_new_boolean(j->fixedbufs));
+	json_object_object_add(o, "registerfiles", json_object_new_boolean(j->registerfiles));
+	json_object_object_add(o, "sqthread_poll", json_object_new_boolean(j->sqpoll));
+	json_object_object_add(o, "gtod_reduce", json_object_new_boolean(j->gtod_reduce));
+	json_object_object_add(o, "cpus_allowed", json_object_new_string(j->cpus_allowed));
+	json_object_object_add(o, "continue_on_error", json_object_new_boolean(j->continue_on_error));
+	return o;
+}
+
+static json_object *targets_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < jr->nr_targets; i++) {
+		const struct bq_target_info *t = &jr->targets[i];
+		json_object *o = json_object_new_object();
+		struct bq_device dev;
+
+		json_object_object_add(o, "path", json_object_new_string(t->path));
+		json_object_object_add(o, "size", u64(t->size));
+		json_object_object_add(o, "logical_block_size", u64(t->lbs));
+		json_object_object_add(o, "numa_node", json_object_new_int(t->numa_node));
+		json_object_object_add(o, "laid_out", json_object_new_boolean(t->laid_out));
+		if (t->devname[0] && !bq_device_load(ctx, t->devname, &dev)) {
+			json_object_object_add(o, "device", device_to_json(&dev));
+			bq_device_release(&dev);
+		}
+		if (t->have_stats) {
+			const struct bq_diskstats *d = &t->delta;
+			json_object *s = json_object_new_object();
+
+			json_object_object_add(s, "read_ios", u64(d->ios[0]));
+			json_object_object_add(s, "write_ios", u64(d->ios[1]));
+			json_object_object_add(s, "read_merges", u64(d->merges[0]));
+			json_object_object_add(s, "write_merges", u64(d->merges[1]));
+			json_object_object_add(s, "read_sectors", u64(d->sectors[0]));
+			json_object_object_add(s, "write_sectors", u64(d->sectors[1]));
+			json_object_object_add(s, "read_ticks_ms", u64(d->ticks_ms[0]));
+			json_object_object_add(s, "write_ticks_ms", u64(d->ticks_ms[1]));
+			json_object_object_add(s, "in_flight", u64(d->in_flight));
+			json_object_object_add(s, "io_ticks_ms", u64(d->io_ticks_ms));
+			json_object_object_add(s, "time_in_queue_ms", u64(d->time_in_queue_ms));
+			json_object_object_add(s, "util_pct", dbl(jr->runtime_ns ?
+				100.0 * (double)d->io_ticks_ms * 1e6 / (double)jr->runtime_ns : 0));
+			json_object_object_add(o, "disk_stats", s);
+		}
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *errors_json(const struct bq_job_result *jr, const struct bq_thread_result *sum)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < sum->nr_errors; i++) {
+		const struct bq_io_error *e = &sum->errors[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "direction", json_object_new_string(dir_names[e->dir]));
+		json_object_object_add(o, "target", json_object_new_string(jr->nr_targets ?
+				       jr->targets[e->file].path : ""));
+		json_object_object_add(o, "offset", u64(e->offset));
+		json_object_object_add(o, "length", u64(e->len));
+		json_object_object_add(o, "errno", json_object_new_int(e->err));
+		json_object_object_add(o, "error", json_object_new_string(strerror(e->err)));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *intervals_json(const struct bq_job_result *jr)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < jr->nr_intervals; i++) {
+		const struct bq_interval *iv = &jr->intervals[i];
+		uint64_t span = iv->t_ns - (i ? jr->intervals[i - 1].t_ns : 0);
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "t_ns", u64(iv->t_ns));
+		for (int d = 0; d < BQ_NR_DIRS; d++) {
+			json_object *x = json_object_new_object();
+
+			json_object_object_add(x, "ios", u64(iv->ios[d]));
+			json_object_object_add(x, "iops", dbl(per_second(iv->ios[d], span)));
+			json_object_object_add(x, "bytes_per_second", dbl(per_second(iv->bytes[d], span)));
+			json_object_object_add(x, "mean_ns", dbl(iv->mean_ns[d]));
+			json_object_object_add(x, "p99_ns", u64(iv->p99_ns[d]));
+			json_object_object_add(o, dir_names[d], x);
+		}
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *thread_json(const struct bq_thread_result *t, uint64_t runtime)
+{
+	json_object *o = json_object_new_object(), *cpu = json_object_new_object();
+	uint64_t ios = t->d[BQ_READ].ios + t->d[BQ_WRITE].ios, cpu_ns = t->usr_ns + t->sys_ns;
+
+	json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
+	json_object_object_add(o, "node", json_object_new_int(t->node));
+	for (int d = 0; d < BQ_NR_DIRS; d++)
+		json_object_object_add(o, dir_names[d], dir_json(&t->d[d], runtime));
+	json_object_object_add(cpu, "usr_ns", u64(t->usr_ns));
+	json_object_object_add(cpu, "sys_ns", u64(t->sys_ns));
+	json_object_object_add(cpu, "voluntary_ctx", u64(t->vol_cs));
+	json_object_object_add(cpu, "involuntary_ctx", u64(t->invol_cs));
+	json_object_object_add(cpu, "sqpoll_ns", u64(t->sqpoll_ns));
+	json_object_object_add(cpu, "ios_per_cpu_second", dbl(cpu_ns ? (double)ios * 1e9 /
+							   (double)cpu_ns : 0));
+	json_object_object_add(o, "cpu_usage", cpu);
+	json_object_object_add(o, "fsyncs", u64(t->syncs));
+	json_object_object_add(o, "ring_flags", u64(t->ring_flags));
+	return o;
+}
+
+static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
+{
+	json_object *o = json_object_new_object(), *placement = json_object_new_array();
+	json_object *threads = json_object_new_array(), *compl = json_object_new_object();
+	struct bq_thread_result sum;
+
+	json_object_object_add(o, "name", json_object_new_string(jr->job.name));
+	json_object_object_add(o, "options", job_options_json(&jr->job));
+	json_object_object_add(o, "targets", targets_json(ctx, jr));
+	json_object_object_add(compl, "polled", json_object_new_boolean(jr->polled));
+	json_object_object_add(compl, "note", json_object_new_string(jr->poll_note));
+	json_object_object_add(o, "completions", compl);
+	for (int i = 0; i < jr->nr_threads; i++) {
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "thread", json_object_new_int(i));
+		json_object_object_add(p, "cpu", json_object_new_int(jr->threads[i].cpu));
+		json_object_object_add(p, "node", json_object_new_int(jr->threads[i].node));
+		json_object_array_add(placement, p);
+		json_object_array_add(threads, thread_json(&jr->threads[i], jr->runtime_ns));
+	}
+	json_object_object_add(o, "placement", placement);
+	json_object_object_add(o, "runtime_ns", u64(jr->runtime_ns));
+	if (!job_total(jr, &sum)) {
+		json_object *total = thread_json(&sum, jr->runtime_ns);
+
+		json_object_object_del(total, "cpu");
+		json_object_object_del(total, "node");
+		json_object_object_add(o, "total", total);
+		json_object_object_add(o, "errors", errors_json(jr, &sum));
+		job_total_free(&sum);
+	}
+	json_object_object_add(o, "threads", threads);
+	json_object_object_add(o, "intervals", intervals_json(jr));
+	if (jr->notes[0])
+		json_object_object_add(o, "note", json_object_new_string(jr->notes));
+	return o;
+}
+
+/**
+ * report_json() - the whole run as one JSON document
+ * @ctx: context, for the device inventory of each target and the host
+ * @res: the results
+ *
+ * Return: the document (json_object_put() it), or NULL without memory.
+ */
+json_object *report_json(struct bq_ctx *ctx, const struct bq_results *res)
+{
+	json_object *root = json_object_new_object(), *jobs = json_object_new_array();
+	struct bq_host host;
+
+	json_object_object_add(root, "schema_version", json_object_new_int(1));
+	json_object_object_add(root, "blkqual_version", json_object_new_string(BLKQUAL_VERSION));
+	json_object_object_add(root, "start_unix_ns", u64(res->start_unix_ns));
+	json_object_object_add(root, "interrupted", json_object_new_boolean(res->interrupted));
+	if (!bq_host_scan(ctx, &host)) {
+		json_object_object_add(root, "host", host_to_json(&host));
+		bq_host_release(&host);
+	}
+	for (size_t k = 0; k < res->nr; k++)
+		json_object_array_add(jobs, job_json(ctx, &res->jobs[k]));
+	json_object_object_add(root, "jobs", jobs);
+	return root;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * run_report.h - printing a run's results
+ */
+#ifndef BLKQUAL_RUN_REPORT_H
+#define BLKQUAL_RUN_REPORT_H
+
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "blkqual.h"
+
+int job_total(const struct bq_job_result *jr, struct bq_thread_result *sum);
+void job_total_free(struct bq_thread_result *sum);
+void report_human(FILE *out, const struct bq_results *res);
+void report_interval_lines(FILE *out, const struct bq_results *res);
+int report_csv(FILE *out, const struct bq_results *res);
+json_object *report_json(struct bq_ctx *ctx, const struct bq_results *res);
+
+#endif /* BLKQUAL_RUN_REPORT_H */
