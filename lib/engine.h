@@ -243,6 +243,9 @@ static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s,
 		bq_hist_add(&d->lat, now - s->start_ns);
 	if (s->dir == BQ_WRITE)
 		w->writes_since_sync++;
+	/* thinktime: the next I/O waits this long after a completion. */
+	if (__builtin_expect(w->job->thinktime_ns != 0, 0))
+		w->next_submit_ns = (now ? now : bq_now_ns()) + w->job->thinktime_ns;
 }
 
 /**
@@ -252,10 +255,12 @@ static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s,
  */
 static inline bool worker_may_submit(struct bq_worker *w, uint64_t now)
 {
-	if (!w->rate_period_ns)
+	if (!w->rate_period_ns && !w->job->thinktime_ns)
 		return true;
 	if (now < w->next_submit_ns)
 		return false;
+	if (!w->rate_period_ns)
+		return true;
 	w->next_submit_ns += w->rate_period_ns;
 	/* After a stall, do not burst to catch up more than one period. */
 	if (w->next_submit_ns < now)

@@ -77,7 +77,7 @@ static int aio_loop(struct bq_worker *w, struct aio_state *a)
 		if (!inflight) {
 			if (!issuing)
 				return 0;
-			if (w->rate_period_ns && now < w->next_submit_ns)
+			if (now < w->next_submit_ns)
 				worker_sleep_until(w->next_submit_ns);
 			continue;
 		}

@@ -203,7 +203,7 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 		if (!inflight) {
 			if (!issuing)
 				break;
-			if (w->rate_period_ns && now < w->next_submit_ns)
+			if (now < w->next_submit_ns)
 				worker_sleep_until(w->next_submit_ns);
 			continue;
 		}

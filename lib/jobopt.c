@@ -1078,8 +1078,11 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 {
 	int ret;
 
-	if (job->nr_files < 1 || job->nr_files > BQ_MAX_FILES)
+	/* The nop engine measures the tool itself: it needs no target. */
+	if (job->engine != BQ_ENGINE_NOP && job->nr_files < 1)
 		return bq_parse_fail(err, -EINVAL, "no filename given");
+	if (job->nr_files > BQ_MAX_FILES)
+		return bq_parse_fail(err, -EINVAL, "more than %d filenames", BQ_MAX_FILES);
 	for (int i = 0; i < job->nr_files; i++)
 		if (!job->filenames[i] || !*job->filenames[i])
 			return bq_parse_fail(err, -EINVAL, "filename %d is empty", i + 1);

@@ -94,6 +94,16 @@ static void bs_bounds(const struct bq_job *j, uint32_t *lo, uint32_t *hi)
 	}
 }
 
+/* The bytes of a target a job covers: size=, size=N% or the rest of it. */
+static uint64_t job_span(const struct bq_job *j, const struct bq_target_info *ti)
+{
+	uint64_t rest = ti->size > j->offset ? ti->size - j->offset : 0;
+
+	if (j->size_pct)
+		return rest / 100 * j->size_pct / ti->lbs * ti->lbs;
+	return j->size ? j->size : rest;
+}
+
 static bool all_sizes_aligned(const struct bq_job *j, uint32_t lbs)
 {
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
@@ -137,7 +147,7 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 		if (j->offset >= ti->size)
 			return fail(err, ti->path, -EINVAL, "offset=%llu is past the end (%llu bytes)",
 				    (unsigned long long)j->offset, (unsigned long long)ti->size);
-		span = j->size ? j->size : ti->size - j->offset;
+		span = job_span(j, ti);
 		if (j->offset + span > ti->size)
 			return fail(err, ti->path, -EINVAL,
 				    "offset+size=%llu is past the end (%llu bytes)",
@@ -312,7 +322,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		if (j->engine == BQ_ENGINE_NOP)
 			f->span = j->size ? j->size : 1ULL << 30;
 		else
-			f->span = j->size ? j->size : jr->targets[i].size - j->offset;
+			f->span = job_span(j, &jr->targets[i]);
 		p.nblocks = f->span / w->unit ? f->span / w->unit : 1;
 		ret = bq_offgen_init(&f->gen, &p);
 		if (ret)
@@ -605,7 +615,7 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 
 static void teardown(struct run_state *st)
 {
-	for (int i = 0; i < st->nr_workers; i++)
+	for (int i = 0; st->workers && i < st->nr_workers; i++)
 		free(st->workers[i].slots);
 	free(st->workers);
 	for (size_t k = 0; st->js && k < st->res->nr; k++) {

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <numa.h>
+#include <numaif.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,9 +62,14 @@ static void fill_buffers(struct bq_worker *w)
  */
 int worker_prepare(struct bq_worker *w)
 {
-	cpu_set_t set;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	cpu_set_t set;
 
+	char name[16];
+
+	/* "bq:JOB.N" shows in top and lets tests find the worker threads. */
+	snprintf(name, sizeof(name), "bq:%.8s.%d", w->job->name, w->index);
+	pthread_setname_np(pthread_self(), name);
 	if (w->cpu >= 0) {
 		CPU_ZERO(&set);
 		CPU_SET(w->cpu, &set);
@@ -86,6 +92,10 @@ int worker_prepare(struct bq_worker *w)
 		return -ENOMEM;
 	}
 	fill_buffers(w);
+	/* Ask the kernel where the (now touched) pages really are. */
+	w->res->buf_node = -1;
+	if (get_mempolicy(&w->res->buf_node, NULL, 0, w->bufs, MPOL_F_NODE | MPOL_F_ADDR))
+		w->res->buf_node = -1;
 	return 0;
 }
 

@@ -441,6 +441,7 @@ static json_object *thread_json(const struct bq_thread_result *t, uint64_t runti
 
 	json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
 	json_object_object_add(o, "node", json_object_new_int(t->node));
+	json_object_object_add(o, "buffer_node", json_object_new_int(t->buf_node));
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		json_object_object_add(o, dir_names[d], dir_json(&t->d[d], runtime));
 	json_object_object_add(cpu, "usr_ns", u64(t->usr_ns));
@@ -474,6 +475,7 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 		json_object_object_add(p, "thread", json_object_new_int(i));
 		json_object_object_add(p, "cpu", json_object_new_int(jr->threads[i].cpu));
 		json_object_object_add(p, "node", json_object_new_int(jr->threads[i].node));
+		json_object_object_add(p, "buffer_node", json_object_new_int(jr->threads[i].buf_node));
 		json_object_array_add(placement, p);
 		json_object_array_add(threads, thread_json(&jr->threads[i], jr->runtime_ns));
 	}
@@ -484,6 +486,7 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 
 		json_object_object_del(total, "cpu");
 		json_object_object_del(total, "node");
+		json_object_object_del(total, "buffer_node");
 		json_object_object_add(o, "total", total);
 		json_object_object_add(o, "errors", errors_json(jr, &sum));
 		job_total_free(&sum);

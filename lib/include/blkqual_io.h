@@ -525,7 +525,8 @@ struct bq_dir_result {
 /**
  * struct bq_thread_result - one thread of a job
  * @cpu: CPU it was pinned to
- * @node: NUMA node of that CPU (its buffers live there too)
+ * @node: NUMA node of that CPU
+ * @buf_node: node the kernel placed the thread's I/O buffers on (-1: unknown)
  * @d: per direction
  * @syncs: fsync calls made (fsync=N)
  * @usr_ns: user CPU time of the thread
@@ -539,6 +540,7 @@ struct bq_dir_result {
 struct bq_thread_result {
 	int cpu;
 	int node;
+	int buf_node;
 	struct bq_dir_result d[BQ_NR_DIRS];
 	uint64_t syncs;
 	uint64_t usr_ns;

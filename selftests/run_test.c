@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * run_test.c - blkqual run on a scratch loop device: the numbers are true
+ * (the I/O count equals the device's own counters), every engine counts
+ * the same, polling is refused or falls back cleanly, writes pass the
+ * guard, threads are pinned where the output says, an interrupted run
+ * still reports, and the JSON is one valid document.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "helpers/json.h"
+#include "helpers/run.h"
+#include "helpers/scratchdev.h"
+
+FIXTURE(dev)
+{
+	struct prep p;
+	struct scratch s;
+	char opt[96];
+};
+
+FIXTURE_SETUP(dev)
+{
+	scratch_init(&self->s);
+	scratch_device(&self->p, &self->s, SCRATCH_SIZE);
+	snprintf(self->opt, sizeof(self->opt), "--filename=%s", self->s.dev);
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	scratch_destroy(&self->s);
+}
+
+/* Run blkqual with up to 12 arguments; parse stdout as JSON when asked. */
+static json_object *run_json(struct __test_metadata *_metadata, struct run_result *r,
+			     const char *const *args)
+{
+	const char *argv[20] = { blkqual_path(), "run", "--no-status", "-o", "json" };
+	json_object *root;
+	int n = 5;
+
+	for (int i = 0; args[i] && n < 19; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	if (run_argv(argv, r))
+		return NULL;
+	if (r->status) {
+		TH_LOG("exit %d: %s", r->status, r->err);
+		return NULL;
+	}
+	root = json_tokener_parse(r->out);
+	if (!root)
+		TH_LOG("not JSON: %.200s", r->out);
+	return root;
+}
+
+static json_object *job0(json_object *root)
+{
+	return json_object_array_get_idx(json_object_object_get(root, "jobs"), 0);
+}
+
+TEST_F(dev, io_count_matches_diskstats)
+{
+	const char *args[] = { self->opt, "--rw=randread", "--bs=4k", "--iodepth=32",
+			       "--direct=1", "--runtime=2", "--time_based", "--name=truth", NULL };
+	long long ios, disk;
+	struct run_result r;
+	json_object *root, *j;
+
+	PREP_READY(&self->p);
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	j = job0(root);
+	ios = json_int(j, "total.read.ios", -1);
+	disk = json_int(json_object_array_get_idx(json_object_object_get(j, "targets"), 0),
+			"disk_stats.read_ios", -1);
+	TH_LOG("blkqual counted %lld reads, the device %lld", ios, disk);
+	ASSERT_LT(1000, ios);
+	/* Within 1%: the device may merge a few adjacent random reads. */
+	EXPECT_LE(llabs(ios - disk) * 100, ios);
+	EXPECT_EQ(1, json_int(root, "schema_version", 0));
+	EXPECT_LT(0, json_int(j, "total.read.lat_ns.percentiles.99", 0));
+	EXPECT_NE(NULL, json_object_object_get(root, "host"));
+	EXPECT_STREQ("loop", json_str(json_object_array_get_idx(json_object_object_get(j,
+		"targets"), 0), "device.kind"));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST_F(dev, size_based_sequential_read_is_exact)
+{
+	const char *args[] = { self->opt, "--rw=read", "--bs=1m", "--size=64m", "--direct=1",
+			       "--name=seq", NULL };
+	struct run_result r;
+	json_object *root;
+
+	PREP_READY(&self->p);
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	EXPECT_EQ(64, json_int(job0(root), "total.read.ios", -1));
+	EXPECT_EQ(64LL << 20, json_int(job0(root), "total.read.bytes", -1));
+	EXPECT_EQ(0, json_int(job0(root), "total.write.ios", -1));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST_F(dev, every_engine_counts_the_same)
+{
+	static const char *const engines[] = { "io_uring", "libaio", "psync" };
+
+	PREP_READY(&self->p);
+	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
+		char engine[32];
+		const char *args[] = { self->opt, "--rw=randread", "--bs=4k", "--io_size=16m",
+				       "--iodepth=16", "--direct=1", engine, "--name=e", NULL };
+		struct run_result r;
+		json_object *root;
+
+		snprintf(engine, sizeof(engine), "--ioengine=%s", engines[i]);
+		root = run_json(_metadata, &r, args);
+		ASSERT_NE(NULL, root) TH_LOG("%s", engines[i]);
+		EXPECT_EQ(4096, json_int(job0(root), "total.read.ios", -1)) TH_LOG("%s", engines[i]);
+		json_object_put(root);
+		run_result_free(&r);
+	}
+}
+
+TEST(nop_engine_needs_no_device)
+{
+	const char *args[] = { "--ioengine=nop", "--bs=4k", "--size=64m", "--iodepth=32",
+			       "--name=nop", NULL };
+	struct run_result r;
+	json_object *root;
+
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	EXPECT_EQ(16384, json_int(job0(root), "total.read.ios", -1));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST_F(dev, polling_refused_or_fallen_back)
+{
+	const char *args[] = { self->opt, "--rw=randread", "--bs=4k", "--io_size=1m",
+			       "--direct=1", "--name=p", NULL };
+	struct run_result r;
+	json_object *root;
+
+	PREP_READY(&self->p);
+	/* poll=on cannot work on a loop device: one line, before any I/O. */
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", self->opt, "--rw=randread",
+				 "--direct=1", "--poll=on", "--name=p", NULL));
+	EXPECT_EQ(2, r.status);
+	EXPECT_EQ(1, count_lines(r.err)) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "cannot poll")) TH_LOG("%s", r.err);
+	EXPECT_STREQ("", r.out);
+	run_result_free(&r);
+	/* auto falls back to interrupts and says why. */
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	EXPECT_FALSE(json_object_get_boolean(json_object_object_get(json_object_object_get(
+		job0(root), "completions"), "polled")));
+	EXPECT_NE(NULL, strstr(json_str(job0(root), "completions.note"), "cannot poll"));
+	EXPECT_EQ(256, json_int(job0(root), "total.read.ios", -1));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST_F(dev, writes_pass_the_guard)
+{
+	char force[96];
+	struct run_result r;
+
+	PREP_READY(&self->p);
+	if (need_program("mkfs.ext4"))
+		SKIP(return, "%s", need_program("mkfs.ext4"));
+	ASSERT_EQ(0, run_quiet("mkfs.ext4 -F -q %s", self->s.dev));
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", self->opt, "--rw=write", "--bs=64k",
+				 "--io_size=1m", "--direct=1", "--name=w", NULL));
+	EXPECT_EQ(1, r.status);
+	EXPECT_EQ(1, count_lines(r.err));
+	EXPECT_NE(NULL, strstr(r.err, "refusing to write")) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "ext4"));
+	run_result_free(&r);
+	snprintf(force, sizeof(force), "--force-destroy=%s", self->s.dev);
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", force, self->opt, "--rw=write",
+				 "--bs=64k", "--io_size=1m", "--direct=1", "--fsync=4", "--name=w",
+				 "-o", "json", NULL));
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	run_result_free(&r);
+}
+
+TEST_F(dev, fsync_every_n_writes)
+{
+	const char *args[] = { self->opt, "--rw=write", "--bs=4k", "--io_size=64k", "--fsync=4",
+			       "--direct=1", "--name=f", NULL };
+	struct run_result r;
+	json_object *root;
+
+	PREP_READY(&self->p);
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	EXPECT_EQ(16, json_int(job0(root), "total.write.ios", -1));
+	EXPECT_EQ(4, json_int(job0(root), "total.fsyncs", -1));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+/* The same job three ways: the results carry identical options. */
+TEST_F(dev, three_forms_agree)
+{
+	char jobfile[300], fio_filename[96];
+	const char *a1[] = { self->opt, "--rw=randread", "--bs=4k", "--iodepth=8", "--direct=1",
+			     "--io_size=2m", "--name=same", NULL };
+	const char *a2[] = { fio_filename, "-rw=randread", "-bs=4k", "-iodepth=8", "-direct=1",
+			     "-io_size=2m", "-name=same", NULL };
+	const char *a3[] = { jobfile, NULL };
+	json_object *r1, *r2, *r3;
+	struct run_result x, y, z;
+	FILE *f;
+
+	PREP_READY(&self->p);
+	snprintf(fio_filename, sizeof(fio_filename), "-filename=%s", self->s.dev);
+	snprintf(jobfile, sizeof(jobfile), "%s/same.fio", self->s.dir);
+	f = fopen(jobfile, "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "; the same job as a file\n[global]\ndirect=1\nbs=4k\n\n[same]\n"
+		"filename=%s\nrw=randread\niodepth=8 # comment\nio_size=2m\n", self->s.dev);
+	fclose(f);
+	r1 = run_json(_metadata, &x, a1);
+	r2 = run_json(_metadata, &y, a2);
+	r3 = run_json(_metadata, &z, a3);
+	unlink(jobfile);
+	ASSERT_NE(NULL, r1);
+	ASSERT_NE(NULL, r2);
+	ASSERT_NE(NULL, r3);
+	EXPECT_STREQ(json_object_to_json_string(json_object_object_get(job0(r1), "options")),
+		     json_object_to_json_string(json_object_object_get(job0(r2), "options")));
+	EXPECT_STREQ(json_object_to_json_string(json_object_object_get(job0(r1), "options")),
+		     json_object_to_json_string(json_object_object_get(job0(r3), "options")));
+	EXPECT_EQ(512, json_int(job0(r3), "total.read.ios", -1));
+	json_object_put(r1);
+	json_object_put(r2);
+	json_object_put(r3);
+	run_result_free(&x);
+	run_result_free(&y);
+	run_result_free(&z);
+}
+
+/* CPUs each "bq:" worker thread of @pid may run on, as one CPU each. */
+static int worker_cpus(pid_t pid, int *cpus, int max)
+{
+	char dir[64], path[400], line[256];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) && n < max) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/comm", dir, de->d_name);
+		f = fopen(path, "r");
+		if (!f || !fgets(line, sizeof(line), f) || strncmp(line, "bq:", 3)) {
+			if (f)
+				fclose(f);
+			continue;
+		}
+		fclose(f);
+		snprintf(path, sizeof(path), "%s/%s/status", dir, de->d_name);
+		f = fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f))
+			if (!strncmp(line, "Cpus_allowed_list:", 18))
+				cpus[n++] = strchr(line, '-') || strchr(line, ',') ? -1 :
+					    atoi(line + 18);
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+static pid_t spawn(const char *const *argv, const char *out)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+TEST_F(dev, threads_pinned_where_reported)
+{
+	char out[300];
+	const char *argv[] = { blkqual_path(), "run", "--no-status", "-o", "json", self->opt,
+			       "--rw=randread", "--bs=4k", "--numjobs=2", "--cpus=0-1",
+			       "--runtime=3", "--time_based", "--direct=1", "--name=pin", NULL };
+	int cpus[8], n = 0, status;
+	json_object *root;
+	char *text;
+	pid_t pid;
+
+	PREP_READY(&self->p);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	snprintf(out, sizeof(out), "%s/pin.json", self->s.dir);
+	pid = spawn(argv, out);
+	ASSERT_LT(0, pid);
+	for (int tries = 0; tries < 40 && n < 2; tries++) {
+		usleep(50000);
+		n = worker_cpus(pid, cpus, 8);
+	}
+	ASSERT_EQ(2, n);
+	/* One CPU each, and not the same one. */
+	EXPECT_LE(0, cpus[0]);
+	EXPECT_LE(0, cpus[1]);
+	EXPECT_NE(cpus[0], cpus[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	text = slurp(out);
+	root = text ? json_tokener_parse(text) : NULL;
+	ASSERT_NE(NULL, root);
+	/* The placement the results report is the one the kernel enforced. */
+	for (int i = 0; i < 2; i++) {
+		json_object *p = json_object_array_get_idx(json_object_object_get(job0(root),
+							   "placement"), i);
+		long long cpu = json_int(p, "cpu", -1);
+
+		EXPECT_TRUE(cpu == cpus[0] || cpu == cpus[1]) TH_LOG("thread %d on %lld", i, cpu);
+	}
+	json_object_put(root);
+	free(text);
+	unlink(out);
+}
+
+TEST_F(dev, interrupted_run_still_reports)
+{
+	char out[300], file[300];
+	const char *argv[] = { blkqual_path(), "run", "--no-status", "-o", "json", "--output",
+			       file, self->opt, "--rw=randread", "--bs=4k", "--runtime=60",
+			       "--time_based", "--direct=1", "--name=int", NULL };
+	json_object *root;
+	int status;
+	char *text;
+	pid_t pid;
+
+	PREP_READY(&self->p);
+	snprintf(out, sizeof(out), "%s/int.log", self->s.dir);
+	snprintf(file, sizeof(file), "%s/int.json", self->s.dir);
+	pid = spawn(argv, out);
+	ASSERT_LT(0, pid);
+	sleep(1);
+	kill(pid, SIGINT);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(128 + SIGINT, WEXITSTATUS(status));
+	text = slurp(file);
+	ASSERT_NE(NULL, text) TH_LOG("no result file after SIGINT");
+	root = json_tokener_parse(text);
+	ASSERT_NE(NULL, root);
+	EXPECT_TRUE(json_object_get_boolean(json_object_object_get(root, "interrupted")));
+	EXPECT_LT(100, json_int(job0(root), "total.read.ios", 0));
+	EXPECT_GT(30e9, (double)json_int(job0(root), "runtime_ns", 0));
+	json_object_put(root);
+	free(text);
+	unlink(file);
+	unlink(out);
+}
+
+TEST_F(dev, intervals_and_csv)
+{
+	char csv[300];
+	const char *args[] = { self->opt, "--rw=randread", "--bs=4k", "--runtime=2",
+			       "--time_based", "--direct=1", "--interval=500ms", "--csv", csv,
+			       "--name=iv", NULL };
+	struct run_result r;
+	json_object *root, *iv;
+	char *text;
+
+	PREP_READY(&self->p);
+	snprintf(csv, sizeof(csv), "%s/iv.csv", self->s.dir);
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	iv = json_object_object_get(job0(root), "intervals");
+	EXPECT_LE(3, (int)json_object_array_length(iv));
+	EXPECT_GE(5, (int)json_object_array_length(iv));
+	EXPECT_LT(0, json_int(json_object_array_get_idx(iv, 1), "read.ios", 0));
+	text = slurp(csv);
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(0, strncmp(text, "time_s,job,direction,", 21));
+	EXPECT_LE(7, count_lines(text));
+	free(text);
+	unlink(csv);
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST_F(dev, misaligned_direct_io_refused)
+{
+	struct run_result r;
+
+	PREP_READY(&self->p);
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", self->opt, "--rw=read", "--bs=4k",
+				 "--offset=100", "--direct=1", "--name=m", NULL));
+	EXPECT_EQ(2, r.status);
+	EXPECT_EQ(1, count_lines(r.err)) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "logical block size")) TH_LOG("%s", r.err);
+	run_result_free(&r);
+}
+
+TEST(file_target_laid_out)
+{
+	char dir[] = "/tmp/blkqual-run.XXXXXX", name[96], opt[128];
+	const char *args[] = { opt, "--rw=randread", "--bs=4k", "--size=8m", "--name=file",
+			       NULL };
+	struct run_result r;
+	json_object *root;
+	struct stat st;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(name, sizeof(name), "%s/data", dir);
+	snprintf(opt, sizeof(opt), "--filename=%s", name);
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	EXPECT_EQ(2048, json_int(job0(root), "total.read.ios", -1));
+	EXPECT_TRUE(json_object_get_boolean(json_object_object_get(json_object_array_get_idx(
+		json_object_object_get(job0(root), "targets"), 0), "laid_out")));
+	ASSERT_EQ(0, stat(name, &st));
+	EXPECT_EQ(8 << 20, st.st_size);
+	json_object_put(root);
+	run_result_free(&r);
+	unlink(name);
+	rmdir(dir);
+}
+
+TEST_HARNESS_MAIN
