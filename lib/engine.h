@@ -108,6 +108,8 @@ struct bq_worker {
 	uint64_t rate_period_ns;
 	uint64_t next_submit_ns;
 	unsigned int writes_since_sync;
+	uint64_t depth_sum;
+	uint64_t depth_samples;
 	bool stopping;			/* an error without continue_on_error */
 
 	volatile int *stop;
@@ -266,6 +268,26 @@ static inline bool worker_may_submit(struct bq_worker *w, uint64_t now)
 	if (w->next_submit_ns < now)
 		w->next_submit_ns = now;
 	return true;
+}
+
+/*
+ * Completions to wait for per system call.  Half the queue by default:
+ * the device never sees fewer than iodepth/2 I/Os while the tester enters
+ * the kernel a fraction as often as fio's wait-for-one (mean_depth in the
+ * results shows what the device really had); iodepth_batch_complete_min=1
+ * keeps the queue full as fio does.
+ */
+static inline unsigned int worker_batch(const struct bq_worker *w)
+{
+	unsigned int b = w->job->batch_complete ? w->job->batch_complete : w->depth / 2;
+
+	return b < 1 ? 1 : b > w->depth ? w->depth : b;
+}
+
+static inline void worker_depth_sample(struct bq_worker *w, unsigned int inflight)
+{
+	w->depth_sum += inflight;
+	w->depth_samples++;
 }
 
 bool worker_sync_due(const struct bq_worker *w);

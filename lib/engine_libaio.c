@@ -81,6 +81,7 @@ static int aio_loop(struct bq_worker *w, struct aio_state *a)
 				worker_sleep_until(w->next_submit_ns);
 			continue;
 		}
+		worker_depth_sample(w, inflight);
 		n = io_getevents(a->ctx, inflight < a->batch_wait ? 1 : a->batch_wait,
 				 (long)w->depth, a->events, NULL);
 		if (n == -EINTR)
@@ -96,6 +97,7 @@ static int aio_loop(struct bq_worker *w, struct aio_state *a)
 			a->free_slots[a->nr_free++] = (uint16_t)idx;
 		}
 		inflight -= (unsigned int)n;
+		worker_depth_sample(w, inflight);
 	}
 }
 
@@ -114,7 +116,7 @@ static int aio_setup(struct bq_worker *w, struct aio_state *a)
 	for (unsigned int i = 0; i < w->depth; i++)
 		a->free_slots[i] = (uint16_t)(w->depth - 1 - i);
 	a->nr_free = w->depth;
-	a->batch_wait = w->depth >= 8 ? w->depth / 4 : 1;
+	a->batch_wait = worker_batch(w);
 	ret = io_setup((int)w->depth, &a->ctx);
 	if (ret)
 		snprintf(w->setup_msg, sizeof(w->setup_msg), "io_setup: %s (fs.aio-max-nr?)",

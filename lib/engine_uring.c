@@ -208,6 +208,7 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			continue;
 		}
 		wait_nr = inflight < u->batch_wait ? 1 : u->batch_wait;
+		worker_depth_sample(w, inflight);
 		ret = io_uring_submit_and_wait(&u->ring, wait_nr);
 		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY && ret != -ETIME)
 			return ret;
@@ -225,6 +226,8 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 		}
 		io_uring_cq_advance(&u->ring, seen);
 		inflight -= seen;
+		/* Sampled at the top and the bottom of each sawtooth. */
+		worker_depth_sample(w, inflight);
 	}
 	return 0;
 }
@@ -239,8 +242,7 @@ static int slots_init(struct bq_worker *w, struct uring_state *u)
 	for (unsigned int i = 0; i < w->depth; i++)
 		u->free_slots[i] = (uint16_t)(w->depth - 1 - i);
 	u->nr_free = w->depth;
-	/* Wait for a quarter of the queue per call: fewer system calls, the queue stays busy. */
-	u->batch_wait = w->depth >= 8 ? w->depth / 4 : 1;
+	u->batch_wait = worker_batch(w);
 	return 0;
 }
 

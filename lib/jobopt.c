@@ -763,6 +763,8 @@ static const struct job_opt job_opts[] = {
 	OPT("ba", OPT_VALUE, set_ba),
 	OPT("blockalign", OPT_VALUE, set_ba),
 	OPT_AT("iodepth", OPT_VALUE, set_uint, iodepth, 1, 65536),
+	OPT_AT("iodepth_batch_complete_min", OPT_VALUE, set_uint, batch_complete, 1, 65536),
+	OPT_AT("iodepth_batch_complete", OPT_VALUE, set_uint, batch_complete, 1, 65536),
 	OPT_AT("numjobs", OPT_VALUE, set_uint, numjobs, 1, 4096),
 	OPT("size", OPT_VALUE, set_size),
 	OPT_AT("offset", OPT_VALUE, set_bytes, offset, 0, 0),
@@ -829,8 +831,7 @@ static const char *const fio_only_opts[] = {
 	"dedupe_mode", "dedupe_working_set_percentage", "dedupe_global", "iomem", "mem",
 	"iomem_align", "mem_align", "hugepage-size", "lockmem",
 	/* queueing */
-	"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete",
-	"iodepth_batch_complete_min", "iodepth_batch_complete_max", "iodepth_low",
+	"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete_max", "iodepth_low",
 	"serialize_overlap", "io_submit_mode",
 	/* rate and latency targets */
 	"rate", "rate_min", "rate_iops_min", "ratecycle", "rate_process",

@@ -686,6 +686,7 @@ void bq_job_sum(const struct bq_job_result *jr, struct bq_thread_result *sum)
 		sum->vol_cs += t->vol_cs;
 		sum->invol_cs += t->invol_cs;
 		sum->sqpoll_ns += t->sqpoll_ns;
+		sum->mean_depth += t->mean_depth / jr->nr_threads;
 		for (int e = 0; e < t->nr_errors && sum->nr_errors < BQ_MAX_IO_ERRORS; e++)
 			sum->errors[sum->nr_errors++] = t->errors[e];
 	}

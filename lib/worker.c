@@ -150,6 +150,8 @@ void worker_finish(struct bq_worker *w)
 	w->res->sys_ns = end.sys_ns - w->ru_start.sys_ns;
 	w->res->vol_cs = end.vol_cs - w->ru_start.vol_cs;
 	w->res->invol_cs = end.invol_cs - w->ru_start.invol_cs;
+	if (w->depth_samples)
+		w->res->mean_depth = (double)w->depth_sum / (double)w->depth_samples;
 	if (w->bufs)
 		numa_free(w->bufs, w->buf_total);
 	w->bufs = NULL;

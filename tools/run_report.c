@@ -189,6 +189,9 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 		fprintf(out, ", sqpoll=%.1f%%",
 			jr->runtime_ns ? 100.0 * (double)sum.sqpoll_ns / (double)jr->runtime_ns : 0);
 	fputc('\n', out);
+	if (sum.mean_depth > 0)
+		fprintf(out, "  depth: %.1f in flight on average (iodepth=%u)\n", sum.mean_depth,
+			j->iodepth);
 	if (sum.syncs)
 		fprintf(out, "  fsync: %" PRIu64 " calls\n", sum.syncs);
 	print_disk(out, jr);
@@ -317,6 +320,7 @@ static json_object *job_options_json(const struct bq_job *j)
 	json_object_object_add(o, "bs_write", u64(j->bs[BQ_WRITE]));
 	json_object_object_add(o, "ba", u64(j->ba));
 	json_object_object_add(o, "iodepth", u64(j->iodepth));
+	json_object_object_add(o, "iodepth_batch_complete_min", u64(j->batch_complete));
 	json_object_object_add(o, "numjobs", u64(j->numjobs));
 	json_object_object_add(o, "size", u64(j->size));
 	json_object_object_add(o, "offset", u64(j->offset));
@@ -453,6 +457,7 @@ static json_object *thread_json(const struct bq_thread_result *t, uint64_t runti
 							   (double)cpu_ns : 0));
 	json_object_object_add(o, "cpu_usage", cpu);
 	json_object_object_add(o, "fsyncs", u64(t->syncs));
+	json_object_object_add(o, "mean_depth", dbl(t->mean_depth));
 	json_object_object_add(o, "ring_flags", u64(t->ring_flags));
 	return o;
 }

@@ -115,6 +115,7 @@ struct bq_job {
 	uint32_t ba;			/* alignment of random offsets; 0: bs */
 
 	unsigned int iodepth;
+	unsigned int batch_complete;	/* completions to wait for per call; 0: iodepth/2 */
 	unsigned int numjobs;
 	uint64_t size;
 	unsigned int size_pct;		/* size=N%: percent of the target; 0: use size */
@@ -534,6 +535,7 @@ struct bq_dir_result {
  * @vol_cs: voluntary context switches
  * @invol_cs: involuntary context switches
  * @sqpoll_ns: CPU time of its SQPOLL kernel thread, 0 without SQPOLL
+ * @mean_depth: I/Os in flight on average (sampled before and after each wait)
  * @ring_flags: io_uring setup flags the kernel accepted
  * @errors: the first failed I/Os, @nr_errors of them
  */
@@ -548,6 +550,7 @@ struct bq_thread_result {
 	uint64_t vol_cs;
 	uint64_t invol_cs;
 	uint64_t sqpoll_ns;
+	double mean_depth;
 	unsigned int ring_flags;
 	struct bq_io_error errors[BQ_MAX_IO_ERRORS];
 	int nr_errors;
