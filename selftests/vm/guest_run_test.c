@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * guest_run_test.c - blkqual run on real drivers (VM guest): polled I/O
+ * really polls on NVMe and null_blk, threads and buffers land on the
+ * device's NUMA node, md cannot poll, and the counts match the device's.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "helpers/json.h"
+#include "helpers/loopdev.h"
+#include "helpers/run.h"
+
+#define NEED_GUEST() do { \
+	if (access("/sys/block/nvme1n1", F_OK) || access("/sys/block/nullb0", F_OK)) \
+		SKIP(return, "not in the blkqual VM; run 'make check-vm'"); \
+} while (0)
+
+#define IORING_SETUP_IOPOLL_BIT 1u
+
+static json_object *run(struct __test_metadata *_metadata, struct run_result *r,
+			const char *dev, const char *poll)
+{
+	char filename[64], pollopt[32];
+	json_object *root;
+
+	snprintf(filename, sizeof(filename), "--filename=%s", dev);
+	snprintf(pollopt, sizeof(pollopt), "--poll=%s", poll);
+	if (run_blkqual(r, "run", "--no-status", "-o", "json", filename, "--rw=randread",
+			"--bs=4k", "--iodepth=8", "--io_size=4m", "--direct=1", pollopt,
+			"--name=vm", NULL))
+		return NULL;
+	if (r->status) {
+		TH_LOG("%s: exit %d: %s", dev, r->status, r->err);
+		return NULL;
+	}
+	root = json_tokener_parse(r->out);
+	return root;
+}
+
+static json_object *job0(json_object *root)
+{
+	return json_object_array_get_idx(json_object_object_get(root, "jobs"), 0);
+}
+
+static json_object *thread0(json_object *root)
+{
+	return json_object_array_get_idx(json_object_object_get(job0(root), "threads"), 0);
+}
+
+static bool polled(json_object *root)
+{
+	return json_object_get_boolean(json_object_object_get(
+		json_object_object_get(job0(root), "completions"), "polled"));
+}
+
+TEST(nvme_on_node1_polls_from_node1)
+{
+	struct run_result r;
+	json_object *root, *place;
+
+	NEED_GUEST();
+	/* nvme1n1 sits behind the pxb-pcie bridge on node 1 (see vm.sh). */
+	root = run(_metadata, &r, "/dev/nvme1n1", "on");
+	ASSERT_NE(NULL, root);
+	EXPECT_TRUE(polled(root));
+	EXPECT_TRUE(json_int(thread0(root), "ring_flags", 0) & IORING_SETUP_IOPOLL_BIT);
+	EXPECT_EQ(1024, json_int(job0(root), "total.read.ios", -1));
+	EXPECT_EQ(0, json_int(job0(root), "total.read.errors", -1));
+	place = json_object_array_get_idx(json_object_object_get(job0(root), "placement"), 0);
+	EXPECT_EQ(1, json_int(place, "node", -2));
+	EXPECT_EQ(1, json_int(place, "cpu", -2));
+	/* Where the kernel really put the buffers, not where we asked. */
+	EXPECT_EQ(1, json_int(place, "buffer_node", -2));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST(null_blk_polls)
+{
+	struct run_result r;
+	json_object *root;
+
+	NEED_GUEST();
+	root = run(_metadata, &r, "/dev/nullb0", "on");
+	ASSERT_NE(NULL, root);
+	EXPECT_TRUE(polled(root));
+	EXPECT_TRUE(json_int(thread0(root), "ring_flags", 0) & IORING_SETUP_IOPOLL_BIT);
+	EXPECT_EQ(1024, json_int(job0(root), "total.read.ios", -1));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST(auto_polls_where_it_can)
+{
+	struct run_result r;
+	json_object *root;
+
+	NEED_GUEST();
+	root = run(_metadata, &r, "/dev/nvme0n1", "auto");
+	ASSERT_NE(NULL, root);
+	EXPECT_TRUE(polled(root));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST(md_cannot_poll)
+{
+	struct run_result r;
+	json_object *root;
+
+	NEED_GUEST();
+	ASSERT_EQ(0, run_quiet("mdadm --create /dev/md0 --run --level=0 --chunk=256 "
+			       "--metadata=1.2 --raid-devices=4 "
+			       "/dev/nullb0 /dev/nullb1 /dev/nullb2 /dev/nullb3"));
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--filename=/dev/md0",
+				 "--rw=randread", "--direct=1", "--poll=on", "--name=md", NULL));
+	EXPECT_EQ(2, r.status);
+	EXPECT_NE(NULL, strstr(r.err, "cannot poll")) TH_LOG("%s", r.err);
+	run_result_free(&r);
+	root = run(_metadata, &r, "/dev/md0", "auto");
+	run_quiet("mdadm --stop /dev/md0");
+	run_quiet("mdadm --zero-superblock /dev/nullb0 /dev/nullb1 /dev/nullb2 /dev/nullb3");
+	ASSERT_NE(NULL, root);
+	EXPECT_FALSE(polled(root));
+	EXPECT_NE(NULL, strstr(json_str(job0(root), "completions.note"), "stacked"));
+	EXPECT_EQ(1024, json_int(job0(root), "total.read.ios", -1));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST(nvme_counts_match_the_device)
+{
+	struct run_result r;
+	json_object *root, *target;
+
+	NEED_GUEST();
+	root = run(_metadata, &r, "/dev/nvme0n1", "off");
+	ASSERT_NE(NULL, root);
+	target = json_object_array_get_idx(json_object_object_get(job0(root), "targets"), 0);
+	EXPECT_EQ(1024, json_int(job0(root), "total.read.ios", -1));
+	EXPECT_EQ(1024, json_int(target, "disk_stats.read_ios", -1));
+	EXPECT_STREQ("nvme", json_str(target, "device.kind"));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST_HARNESS_MAIN
