@@ -455,4 +455,108 @@ TEST(file_target_laid_out)
 	rmdir(dir);
 }
 
+/*
+ * The jobs people run with fio, as a matrix: every one must move exactly
+ * the bytes it says, and the device must have seen exactly those bytes
+ * (sectors, not requests: large I/Os are split and adjacent ones merged).
+ */
+FIXTURE(job)
+{
+	struct prep p;
+	struct scratch s;
+};
+
+FIXTURE_VARIANT(job)
+{
+	const char *rw;
+	const char *bs;
+	const char *engine;
+	const char *numjobs;
+	const char *iodepth;
+	long long io_size;
+};
+
+FIXTURE_VARIANT_ADD(job, read_4k_psync)
+{
+	.rw = "read", .bs = "4k", .engine = "psync", .numjobs = "1", .iodepth = "1",
+	.io_size = 8 << 20,
+};
+
+FIXTURE_VARIANT_ADD(job, randread_4k_uring_64_jobs)
+{
+	.rw = "randread", .bs = "4k", .engine = "io_uring", .numjobs = "64", .iodepth = "4",
+	.io_size = 2 << 20,
+};
+
+FIXTURE_VARIANT_ADD(job, write_1m_uring)
+{
+	.rw = "write", .bs = "1m", .engine = "io_uring", .numjobs = "4", .iodepth = "8",
+	.io_size = 32 << 20,
+};
+
+FIXTURE_VARIANT_ADD(job, randwrite_64k_libaio)
+{
+	.rw = "randwrite", .bs = "64k", .engine = "libaio", .numjobs = "8", .iodepth = "16",
+	.io_size = 8 << 20,
+};
+
+FIXTURE_VARIANT_ADD(job, read_32m_uring)
+{
+	.rw = "read", .bs = "32m", .engine = "io_uring", .numjobs = "2", .iodepth = "2",
+	.io_size = 128 << 20,
+};
+
+FIXTURE_VARIANT_ADD(job, randrw_16k_psync)
+{
+	.rw = "randrw", .bs = "16k", .engine = "psync", .numjobs = "4", .iodepth = "1",
+	.io_size = 4 << 20,
+};
+
+FIXTURE_SETUP(job)
+{
+	scratch_init(&self->s);
+	scratch_device(&self->p, &self->s, SCRATCH_SIZE);
+}
+
+FIXTURE_TEARDOWN(job)
+{
+	scratch_destroy(&self->s);
+}
+
+TEST_F_TIMEOUT(job, bytes_match_the_device, 120)
+{
+	char filename[96], rw[32], bs[32], engine[32], numjobs[32], iodepth[32], io_size[48];
+	const char *args[] = { filename, rw, bs, engine, numjobs, iodepth, io_size, "--direct=1",
+			       "--group_reporting", "--name=matrix", NULL };
+	long long bytes[2], sectors[2], want;
+	struct run_result r;
+	json_object *root, *target;
+
+	PREP_READY(&self->p);
+	snprintf(filename, sizeof(filename), "--filename=%s", self->s.dev);
+	snprintf(rw, sizeof(rw), "--rw=%s", variant->rw);
+	snprintf(bs, sizeof(bs), "--bs=%s", variant->bs);
+	snprintf(engine, sizeof(engine), "--ioengine=%s", variant->engine);
+	snprintf(numjobs, sizeof(numjobs), "--numjobs=%s", variant->numjobs);
+	snprintf(iodepth, sizeof(iodepth), "--iodepth=%s", variant->iodepth);
+	snprintf(io_size, sizeof(io_size), "--io_size=%lld", variant->io_size);
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	target = json_object_array_get_idx(json_object_object_get(job0(root), "targets"), 0);
+	bytes[0] = json_int(job0(root), "total.read.bytes", -1);
+	bytes[1] = json_int(job0(root), "total.write.bytes", -1);
+	sectors[0] = json_int(target, "disk_stats.read_sectors", -1);
+	sectors[1] = json_int(target, "disk_stats.write_sectors", -1);
+	want = variant->io_size * atoi(variant->numjobs);
+	EXPECT_EQ(want, bytes[0] + bytes[1]);
+	EXPECT_EQ(0, json_int(job0(root), "total.read.errors", -1) +
+		     json_int(job0(root), "total.write.errors", -1));
+	EXPECT_EQ(bytes[0], sectors[0] * 512) TH_LOG("read: blkqual %lld, device %lld",
+						    bytes[0], sectors[0] * 512);
+	EXPECT_EQ(bytes[1], sectors[1] * 512) TH_LOG("write: blkqual %lld, device %lld",
+						    bytes[1], sectors[1] * 512);
+	json_object_put(root);
+	run_result_free(&r);
+}
+
 TEST_HARNESS_MAIN
