@@ -417,6 +417,26 @@ TEST_F(dev, intervals_and_csv)
 	run_result_free(&r);
 }
 
+TEST_F(dev, sqpoll_cpu_is_reported)
+{
+	const char *args[] = { self->opt, "--rw=randread", "--bs=4k", "--iodepth=16",
+			       "--runtime=1", "--time_based", "--direct=1", "--sqpoll", "--name=sq",
+			       NULL };
+	struct run_result r;
+	json_object *root, *t;
+
+	PREP_READY(&self->p);
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	t = json_object_array_get_idx(json_object_object_get(job0(root), "threads"), 0);
+	EXPECT_TRUE(json_int(t, "ring_flags", 0) & 2) TH_LOG("no IORING_SETUP_SQPOLL");
+	/* The poller's CPU time is the kernel thread's, not in the tester's usr/sys. */
+	EXPECT_LT(0, json_int(t, "cpu_usage.sqpoll_ns", 0));
+	EXPECT_LT(1000, json_int(job0(root), "total.read.ios", 0));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
 TEST_F(dev, misaligned_direct_io_refused)
 {
 	struct run_result r;
