@@ -2,7 +2,8 @@
 /*
  * engine_uring.c - io_uring: registered files and buffers, batched
  * submit-and-wait, DEFER_TASKRUN where the kernel has it, polled or
- * interrupt completions, optional SQPOLL; also the nop engine
+ * interrupt completions, optional SQPOLL; also the nop engine and NVMe
+ * passthrough (io_uring_cmd: URING_CMD on /dev/ngXnY, 128-byte SQEs)
  *
  * One clock read stamps every I/O of a submission batch, and one stamps
  * every completion of a reap round.  With DEFER_TASKRUN (and with IOPOLL)
@@ -21,16 +22,39 @@
 
 #include "engine.h"
 
+#if defined(HAVE_IORING_OP_URING_CMD) && defined(HAVE_IORING_SETUP_SQE128) && \
+	defined(HAVE_NVME_URING_CMD)
+#include <sys/ioctl.h>
+#include <linux/nvme_ioctl.h>
+#define HAVE_PASSTHRU 1
+#endif
+
+enum uring_kind {
+	URING_RW,
+	URING_NOP,
+	URING_CMD,
+};
+
+/*
+ * Set in user_data (above the slot index) when a passthrough I/O could not
+ * be expressed as a command; it goes in as a NOP and completes as EINVAL.
+ */
+#define CMD_REJECTED (1ULL << 32)
+
 struct uring_state {
 	struct io_uring ring;
+	enum uring_kind kind;
 	bool fixed_files;
 	bool fixed_bufs;
-	bool nop;
 	unsigned int batch_wait;
 	uint16_t *free_slots;
 	unsigned int nr_free;
 	pid_t tid;
 	uint64_t sqpoll_start;
+	struct {
+		uint32_t nsid;
+		uint32_t lbs;
+	} ns[BQ_MAX_FILES];		/* per file, for io_uring_cmd */
 };
 
 static const unsigned int optional_flags[] = {
@@ -55,6 +79,11 @@ static int ring_setup(struct bq_worker *w, struct uring_state *u)
 
 	if (w->polled)
 		base |= IORING_SETUP_IOPOLL;
+#ifdef HAVE_PASSTHRU
+	/* An NVMe command fills the 80-byte cmd area; its completion has a 16-byte extra. */
+	if (u->kind == URING_CMD)
+		base |= IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
+#endif
 	if (w->job->sqpoll) {
 		base |= IORING_SETUP_SQPOLL;
 		if (w->sqpoll_cpu >= 0)
@@ -88,7 +117,8 @@ static void register_resources(struct bq_worker *w, struct uring_state *u)
 	if (w->job->registerfiles && w->nr_files &&
 	    !io_uring_register_files(&u->ring, w->fds, (unsigned int)w->nr_files))
 		u->fixed_files = true;
-	if (w->job->fixedbufs && w->bufs) {
+	/* Fixed buffers need IORING_URING_CMD_FIXED (Linux 6.1); commands carry plain addresses. */
+	if (w->job->fixedbufs && w->bufs && u->kind != URING_CMD) {
 		struct iovec *iov = calloc(w->depth, sizeof(*iov));
 
 		if (!iov)
@@ -104,15 +134,45 @@ static void register_resources(struct bq_worker *w, struct uring_state *u)
 	}
 }
 
+/* nop and io_uring_cmd; returns the SQE's user_data. */
+static uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
+			   const struct bq_slot *s, unsigned int idx, int fd, void *buf)
+{
+#ifdef HAVE_PASSTHRU
+	if (u->kind == URING_CMD) {
+		io_uring_prep_rw(IORING_OP_URING_CMD, sqe, fd, NULL, 0, 0);
+		sqe->cmd_op = NVME_URING_CMD_IO;
+		/*
+		 * Sizes were checked against the LBA size before the start;
+		 * what can still fail is a tail shortened by io_size.  It
+		 * must not reach the device, so it completes as a failed NOP.
+		 */
+		if (bq_nvme_rw_cmd((struct nvme_uring_cmd *)sqe->cmd, s->dir == BQ_WRITE,
+				   u->ns[s->file].nsid, s->offset, s->len, u->ns[s->file].lbs,
+				   buf)) {
+			io_uring_prep_nop(sqe);
+			return idx | CMD_REJECTED;
+		}
+		if (u->fixed_files)
+			sqe->flags |= IOSQE_FIXED_FILE;
+		return idx;
+	}
+#endif
+	io_uring_prep_nop(sqe);
+	return idx;
+}
+
 static void prep(struct bq_worker *w, struct uring_state *u, struct io_uring_sqe *sqe,
 		 const struct bq_slot *s, unsigned int idx)
 {
 	int fd = u->fixed_files ? s->file : w->fds[s->file];
 	void *buf = w->bufs + (size_t)idx * w->buf_len;
 
-	if (u->nop) {
-		io_uring_prep_nop(sqe);
-	} else if (s->dir == BQ_READ) {
+	if (__builtin_expect(u->kind != URING_RW, 0)) {
+		sqe->user_data = prep_other(u, sqe, s, idx, fd, buf);
+		return;
+	}
+	if (s->dir == BQ_READ) {
 		if (u->fixed_bufs)
 			io_uring_prep_read_fixed(sqe, fd, buf, s->len, s->offset, (int)idx);
 		else
@@ -123,9 +183,22 @@ static void prep(struct bq_worker *w, struct uring_state *u, struct io_uring_sqe
 		else
 			io_uring_prep_write(sqe, fd, buf, s->len, s->offset);
 	}
-	if (u->fixed_files && !u->nop)
+	if (u->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	sqe->user_data = idx;
+}
+
+/*
+ * nop and io_uring_cmd complete with 0 on success; a passthrough command
+ * the device failed completes with its (positive) NVMe status.
+ */
+static inline int other_res(uint64_t user_data, int res, const struct bq_slot *s)
+{
+	if (user_data & CMD_REJECTED)
+		return -EINVAL;
+	if (!res)
+		return (int)s->len;
+	return res > 0 ? -EIO : res;
 }
 
 /* CPU time of this ring's SQPOLL kernel thread, "iou-sqp-<tid>". */
@@ -218,8 +291,8 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			const struct bq_slot *s = &w->slots[idx];
 			int res = cqe->res;
 
-			if (u->nop && res == 0)
-				res = (int)s->len;
+			if (__builtin_expect(u->kind != URING_RW, 0))
+				res = other_res(cqe->user_data, res, s);
 			worker_complete(w, s, res, done_t);
 			u->free_slots[u->nr_free++] = (uint16_t)idx;
 			seen++;
@@ -246,20 +319,41 @@ static int slots_init(struct bq_worker *w, struct uring_state *u)
 	return 0;
 }
 
-static int uring_run_common(struct bq_worker *w, bool nop)
+/* What each file's commands need: its namespace and LBA size. */
+static int passthru_init(struct bq_worker *w, struct uring_state *u)
 {
-	struct uring_state u = { .nop = nop, .tid = gettid() };
+#ifdef HAVE_PASSTHRU
+	for (int i = 0; i < w->nr_files; i++) {
+		u->ns[i].nsid = w->jr->targets[i].nsid;
+		u->ns[i].lbs = w->jr->targets[i].lbs;
+	}
+	return 0;
+#else
+	snprintf(w->setup_msg, sizeof(w->setup_msg),
+		 "io_uring_cmd: blkqual was built without IORING_OP_URING_CMD, "
+		 "IORING_SETUP_SQE128 or struct nvme_uring_cmd (liburing or kernel headers "
+		 "too old)");
+	return -EOPNOTSUPP;
+#endif
+}
+
+static int uring_run_common(struct bq_worker *w, enum uring_kind kind)
+{
+	struct uring_state u = { .kind = kind, .tid = gettid() };
 	bool ring_up = false;
 	int ret;
 
 	ret = worker_prepare(w);
 	if (!ret)
 		ret = slots_init(w, &u);
+	if (!ret && kind == URING_CMD)
+		ret = passthru_init(w, &u);
 	if (!ret) {
 		ret = ring_setup(w, &u);
 		if (ret)
-			snprintf(w->setup_msg, sizeof(w->setup_msg), "io_uring setup: %s",
-				 strerror(-ret));
+			snprintf(w->setup_msg, sizeof(w->setup_msg), "io_uring setup: %s%s",
+				 strerror(-ret), kind == URING_CMD && ret == -EINVAL ?
+				 " (io_uring_cmd needs Linux 5.19 or newer)" : "");
 		else
 			ring_up = true;
 	}
@@ -286,12 +380,12 @@ static int uring_run_common(struct bq_worker *w, bool nop)
 
 static int uring_run(struct bq_worker *w)
 {
-	return uring_run_common(w, false);
+	return uring_run_common(w, w->job->engine == BQ_ENGINE_URING_CMD ? URING_CMD : URING_RW);
 }
 
 static int nop_run(struct bq_worker *w)
 {
-	return uring_run_common(w, true);
+	return uring_run_common(w, URING_NOP);
 }
 
 const struct bq_engine_ops bq_engine_uring = {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * nvme_absent.c - NVMe identify and SMART when built without libnvme
+ * nvme_absent.c - NVMe identify, SMART and namespace facts when built
+ * without libnvme
  */
 #include <errno.h>
 #include <string.h>
@@ -16,5 +17,16 @@ void bq_nvme_health_decode(const void *id_ctrl, const void *id_ns,
 int bq_nvme_health_read(struct bq_ctx *ctx, const struct bq_device *dev,
 			struct bq_nvme_health *h)
 {
+	return -EOPNOTSUPP;
+}
+
+void bq_nvme_ns_decode(const void *id_ns, struct bq_nvme_ns *ns)
+{
+	memset(ns, 0, sizeof(*ns));
+}
+
+int bq_nvme_ns_read(int fd, struct bq_nvme_ns *ns)
+{
+	memset(ns, 0, sizeof(*ns));
 	return -EOPNOTSUPP;
 }

@@ -63,19 +63,16 @@ void bq_nvme_health_decode(const void *id_ctrl, const void *id_ns,
 
 	if (id_ns) {
 		const struct nvme_id_ns *ns = id_ns;
-		/* FLBAS bits 3:0 index the format, bits 6:5 extend it past 16. */
-		int idx = (ns->flbas & NVME_NS_FLBAS_LOWER_MASK) |
-			  ((ns->flbas & NVME_NS_FLBAS_HIGHER_MASK) >> 1);
+		struct bq_nvme_ns fmt;
 
-		h->nsze = le64toh(ns->nsze);
+		bq_nvme_ns_decode(id_ns, &fmt);
+		h->nsze = fmt.nsze;
 		h->ncap = le64toh(ns->ncap);
 		h->nuse = le64toh(ns->nuse);
 		h->nr_lbaf = ns->nlbaf + 1;
-		h->cur_lbaf = idx;
-		if (idx < (int)ARRAY_SIZE(ns->lbaf) && ns->lbaf[idx].ds < 32) {
-			h->lba_size = 1u << ns->lbaf[idx].ds;
-			h->lba_meta = le16toh(ns->lbaf[idx].ms);
-		}
+		h->cur_lbaf = fmt.lbaf;
+		h->lba_size = fmt.lba_size;
+		h->lba_meta = fmt.lba_meta;
 	}
 
 	h->critical_warning = s->critical_warning;

@@ -66,6 +66,7 @@ static const struct bq_engine_ops *engine_ops(enum bq_engine e)
 	case BQ_ENGINE_NOP:
 		return &bq_engine_nop;
 	case BQ_ENGINE_IO_URING:
+	case BQ_ENGINE_URING_CMD:
 		return &bq_engine_uring;
 	default:
 		return NULL;
@@ -120,6 +121,7 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 			    struct job_state *js, struct bq_parse_error *err)
 {
 	const struct bq_job *j = &jr->job;
+	bool passthru = j->engine == BQ_ENGINE_URING_CMD;
 	uint32_t lo, hi;
 	int ret;
 
@@ -127,6 +129,10 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 		return 0;
 	if (!j->nr_files)
 		return fail(err, j->name, -EINVAL, "no filename= given");
+	/* A character device has no fsync and no O_DSYNC; NVMe Flush and FUA are not done. */
+	if (passthru && (j->sync || j->fsync_every))
+		return fail(err, j->sync ? "sync" : "fsync", -EOPNOTSUPP,
+			    "not supported with ioengine=io_uring_cmd");
 	jr->targets = calloc((size_t)j->nr_files, sizeof(*jr->targets));
 	if (!jr->targets)
 		return -ENOMEM;
@@ -140,10 +146,15 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 		jr->nr_targets = i + 1;
 		if (ret)
 			return ret;
-		if (j->direct && !all_sizes_aligned(j, ti->lbs))
+		if ((j->direct || passthru) && !all_sizes_aligned(j, ti->lbs))
 			return fail(err, ti->path, -EINVAL,
 				    "block sizes, offset and ba must be multiples of the logical "
-				    "block size %u for direct I/O", ti->lbs);
+				    "block size %u for %s", ti->lbs,
+				    passthru ? "NVMe passthrough" : "direct I/O");
+		if (ti->max_io && hi > ti->max_io)
+			return fail(err, ti->path, -EINVAL,
+				    "block size %u is larger than one command can carry here "
+				    "(%u bytes)", hi, ti->max_io);
 		if (j->offset >= ti->size)
 			return fail(err, ti->path, -EINVAL, "offset=%llu is past the end (%llu bytes)",
 				    (unsigned long long)j->offset, (unsigned long long)ti->size);
@@ -556,6 +567,30 @@ static void finish_jobs(struct run_state *st)
 	}
 }
 
+/*
+ * The kernel counts passthrough commands in a block device's disk stats
+ * only where queue/iostats_passthrough (Linux 6.14) is set; say so rather
+ * than show an idle device.
+ */
+static void passthru_stats_note(struct run_state *st, struct bq_job_result *jr)
+{
+	for (int i = 0; i < jr->nr_targets; i++) {
+		const char *name = jr->targets[i].devname;
+		char path[PATH_MAX];
+		int on = 0;
+
+		if (!name[0] || bq_path(path, sizeof(path), st->ctx->sysfs,
+					"/block/%s/queue/iostats_passthrough", name))
+			continue;
+		if (!bq_read_int(path, &on) && on == 1)
+			continue;
+		snprintf(jr->notes, sizeof(jr->notes),
+			 "the disk stats of %s leave passthrough I/O out%s", name,
+			 access(path, F_OK) ? "" : " (queue/iostats_passthrough=0)");
+		return;
+	}
+}
+
 static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		      struct bq_parse_error *err)
 {
@@ -588,6 +623,8 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 			snprintf(jr->notes, sizeof(jr->notes),
 				 "psync does one I/O at a time: iodepth=%u has no effect",
 				 jr->job.iodepth);
+		if (jr->job.engine == BQ_ENGINE_URING_CMD)
+			passthru_stats_note(st, jr);
 	}
 	st->workers = calloc((size_t)st->nr_workers, sizeof(*st->workers));
 	if (!st->workers)

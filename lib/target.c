@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * target.c - open a job's targets: the guard for writes, files laid out
- * first, sizes and block sizes checked, and whether polling can work
+ * first, sizes and block sizes checked, and whether polling can work;
+ * for io_uring_cmd, NVMe generic devices and their block counterparts
  *
  * Everything here runs before the first I/O, so every refusal is one
  * clear message instead of a flood of failed I/Os.
@@ -83,10 +84,14 @@ static int lay_out(int fd, uint64_t from, uint64_t to)
 	return ret;
 }
 
-/* The guard decides; the descriptor it returns is kept to hold O_EXCL. */
-static int guard_target(struct bq_ctx *ctx, struct bq_held *held, const char *path,
-			const struct stat *st, const struct bq_guard_opts *gopts,
-			struct bq_parse_error *err)
+/*
+ * The guard decides about @path; the descriptor it returns is kept to hold
+ * O_EXCL.  @where is the target as the user named it, which differs from
+ * @path when an NVMe generic device is guarded through its block device.
+ */
+static int guard_target(struct bq_ctx *ctx, struct bq_held *held, const char *where,
+			const char *path, const struct stat *st,
+			const struct bq_guard_opts *gopts, struct bq_parse_error *err)
 {
 	struct bq_guard_report rep;
 	char why[sizeof(err->msg)];
@@ -96,14 +101,18 @@ static int guard_target(struct bq_ctx *ctx, struct bq_held *held, const char *pa
 		if (held->rdev[i] == st->st_rdev && held->ino[i] == st->st_ino)
 			return 0;
 	if (held->nr == BQ_MAX_HELD)
-		return fail(err, path, -E2BIG, "too many distinct targets");
+		return fail(err, where, -E2BIG, "too many distinct targets");
 	fd = bq_guard_open(ctx, path, 0, gopts, &rep);
 	if (fd == -EBUSY) {
 		bq_guard_explain(path, &rep, why, sizeof(why));
-		return fail(err, path, -EBUSY, "refusing to write: %s", why);
+		if (strcmp(where, path))
+			return fail(err, where, -EBUSY, "refusing to write: %s: %s", path, why);
+		return fail(err, where, -EBUSY, "refusing to write: %s", why);
 	}
+	if (fd < 0 && strcmp(where, path))
+		return fail(err, where, fd, "%s: %s", path, strerror(-fd));
 	if (fd < 0)
-		return fail(err, path, fd, "%s", strerror(-fd));
+		return fail(err, where, fd, "%s", strerror(-fd));
 	held->fd[held->nr] = fd;
 	held->rdev[held->nr] = st->st_rdev;
 	held->ino[held->nr] = st->st_ino;
@@ -155,6 +164,134 @@ static void file_facts(struct bq_ctx *ctx, const struct stat *st, struct bq_targ
 	}
 }
 
+#define NEED_NG "io_uring_cmd needs an NVMe generic device (/dev/ngXnY)"
+
+/*
+ * Kernel name of an NVMe generic device, or -ENODEV for any other
+ * character device.  sysfs knows the device by its number whatever the
+ * node is called; the node's own name is the fallback when sysfs does not.
+ */
+static int ng_name(struct bq_ctx *ctx, const char *path, const struct stat *st, char *name,
+		   size_t len)
+{
+	char link[PATH_MAX], target[PATH_MAX], class[PATH_MAX];
+	const char *base;
+	struct stat cst;
+	ssize_t n;
+	int ret;
+
+	ret = bq_path(link, sizeof(link), ctx->sysfs, "/dev/char/%u:%u", major(st->st_rdev),
+		      minor(st->st_rdev));
+	if (ret)
+		return ret;
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0) {
+		base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		if (strncmp(base, "ng", 2))
+			return -ENODEV;
+		bq_strlcpy(name, base, len);
+		return 0;
+	}
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	ret = bq_path(class, sizeof(class), ctx->sysfs, "/class/nvme-generic/%s", base);
+	if (ret)
+		return ret;
+	if (stat(class, &cst))
+		return -ENODEV;
+	bq_strlcpy(name, base, len);
+	return 0;
+}
+
+/* Namespace facts from Identify; the block layer's may be absent or zero. */
+static int passthru_facts(int fd, const char *path, struct bq_target_info *ti,
+			  struct bq_parse_error *err)
+{
+	struct bq_nvme_ns ns;
+	int ret;
+
+	ret = bq_nvme_ns_read(fd, &ns);
+	if (ret == -EOPNOTSUPP)
+		return fail(err, path, ret, "io_uring_cmd needs blkqual built with libnvme");
+	if (ret)
+		return fail(err, path, ret, "Identify Namespace: %s", strerror(-ret));
+	if (!ns.nsze || ns.lba_size < 512)
+		return fail(err, path, -EINVAL, "namespace %u has no capacity or no usable LBA "
+			    "format", ns.nsid);
+	/* Without a metadata buffer the controller would have nowhere to put it. */
+	if (ns.lba_meta)
+		return fail(err, path, -EOPNOTSUPP, "LBA format %d has %u bytes of metadata per "
+			    "block; io_uring_cmd moves data only", ns.lbaf, ns.lba_meta);
+	if (ns.nsze > UINT64_MAX / ns.lba_size)
+		return fail(err, path, -EOVERFLOW, "namespace size overflows");
+	ti->size = ns.nsze * ns.lba_size;
+	ti->lbs = ns.lba_size;
+	ti->nsid = ns.nsid;
+	ti->max_io = ns.lba_size > UINT32_MAX / BQ_NVME_MAX_BLOCKS ? UINT32_MAX :
+		     BQ_NVME_MAX_BLOCKS * ns.lba_size;
+	return 0;
+}
+
+/*
+ * io_uring_cmd's target: an NVMe generic device.  The guard, NUMA node,
+ * transfer limit and disk stats come from the namespace's block device,
+ * which is the same data under another name.
+ */
+static int passthru_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
+			 const struct bq_guard_opts *gopts, struct bq_held *held,
+			 struct bq_target_info *ti, int *fd, struct bq_parse_error *err)
+{
+	bool writes = bq_job_writes(j), have_blk;
+	char ng[64], blk[64];
+	struct bq_device dev;
+	struct stat st;
+	int ret;
+
+	if (stat(path, &st))
+		return fail(err, path, -errno, "%s", strerror(errno));
+	if (!S_ISCHR(st.st_mode) || ng_name(ctx, path, &st, ng, sizeof(ng)) ||
+	    bq_nvme_ng_to_blk(ng, blk, sizeof(blk)))
+		return fail(err, path, -EINVAL, NEED_NG);
+	have_blk = !bq_device_load(ctx, blk, &dev);
+	if (writes) {
+		struct stat bst;
+
+		if (!have_blk || stat(dev.path, &bst) || !S_ISBLK(bst.st_mode)) {
+			ret = fail(err, path, -EBUSY, "refusing to write: its block device %s, "
+				   "which the safety checks examine, cannot be found", blk);
+			goto out_release_dev;
+		}
+		ret = guard_target(ctx, held, path, dev.path, &bst, gopts, err);
+		if (ret)
+			goto out_release_dev;
+	}
+	/* No O_DIRECT: passthrough never touches the page cache, and open() refuses it. */
+	*fd = open(path, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (*fd < 0) {
+		ret = fail(err, path, -errno, "%s", strerror(errno));
+		goto out_release_dev;
+	}
+	ret = passthru_facts(*fd, path, ti, err);
+	if (ret)
+		goto out_release_dev;
+	ti->numa_node = -1;
+	if (have_blk) {
+		uint64_t hw = (uint64_t)dev.q.max_hw_sectors_kb * 1024;
+
+		/* The block layer splits large I/O; a passthrough command it cannot split. */
+		if (hw && hw < ti->max_io)
+			ti->max_io = (uint32_t)hw;
+		bq_strlcpy(ti->devname, dev.name, sizeof(ti->devname));
+		ti->numa_node = dev.numa_node;
+	}
+out_release_dev:
+	if (have_blk)
+		bq_device_release(&dev);
+	return ret;
+}
+
 /**
  * bq_target_open() - open one of a job's targets for its I/O
  * @ctx: context
@@ -165,6 +302,9 @@ static void file_facts(struct bq_ctx *ctx, const struct stat *st, struct bq_targ
  * @ti: receives the target's facts
  * @fd: receives the descriptor the job's threads use
  * @err: why not
+ *
+ * A block device or a regular file; for ioengine=io_uring_cmd, only an
+ * NVMe generic device (/dev/ngXnY), guarded through its block device.
  *
  * Return: 0 or -errno.
  */
@@ -180,6 +320,8 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 
 	memset(ti, 0, sizeof(*ti));
 	bq_strlcpy(ti->path, path, sizeof(ti->path));
+	if (j->engine == BQ_ENGINE_URING_CMD)
+		return passthru_open(ctx, j, path, gopts, held, ti, fd, err);
 	if (stat(path, &st)) {
 		if (errno != ENOENT)
 			return fail(err, path, -errno, "%s", strerror(errno));
@@ -194,11 +336,17 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 	}
 	if (S_ISDIR(st.st_mode))
 		return fail(err, path, -EISDIR, "is a directory, not a device or file");
-	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		char ng[64];
+
+		if (S_ISCHR(st.st_mode) && !ng_name(ctx, path, &st, ng, sizeof(ng)))
+			return fail(err, path, -ENOTBLK, "an NVMe generic device: use "
+				    "ioengine=io_uring_cmd");
 		return fail(err, path, -ENOTBLK, "neither a block device nor a regular file");
+	}
 	/* The guard looks before anything of the user's is written, growing included. */
 	if (writes) {
-		ret = guard_target(ctx, held, path, &st, gopts, err);
+		ret = guard_target(ctx, held, path, path, &st, gopts, err);
 		if (ret)
 			return ret;
 	}
@@ -243,12 +391,23 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 	return 0;
 }
 
-static bool device_can_poll(struct bq_ctx *ctx, dev_t devt, char *why, size_t len)
+/*
+ * Whether I/O to a target can be polled: its block device decides; a
+ * file's is the one it lives on, an NVMe generic device's is the
+ * namespace's block device, whose queues it shares.
+ */
+static bool device_can_poll(struct bq_ctx *ctx, const struct bq_target_info *ti,
+			    const struct stat *st, char *why, size_t len)
 {
 	struct bq_device dev;
 	bool ok = false;
+	int ret;
 
-	if (load_by_devt(ctx, devt, &dev)) {
+	if (S_ISCHR(st->st_mode))
+		ret = ti->devname[0] ? bq_device_load(ctx, ti->devname, &dev) : -ENOENT;
+	else
+		ret = load_by_devt(ctx, S_ISBLK(st->st_mode) ? st->st_rdev : st->st_dev, &dev);
+	if (ret) {
 		snprintf(why, len, "cannot read the device's queue limits");
 		return false;
 	}
@@ -294,10 +453,11 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		snprintf(note, len, "interrupts (poll=off)");
 		return 0;
 	}
-	if (j->engine != BQ_ENGINE_IO_URING) {
+	if (j->engine != BQ_ENGINE_IO_URING && j->engine != BQ_ENGINE_URING_CMD) {
 		ok = false;
-		snprintf(why, sizeof(why), "polled I/O needs ioengine=io_uring");
-	} else if (!j->direct) {
+		snprintf(why, sizeof(why), "polled I/O needs ioengine=io_uring or io_uring_cmd");
+	} else if (!j->direct && j->engine != BQ_ENGINE_URING_CMD) {
+		/* Passthrough never goes through the page cache: direct is implied. */
 		ok = false;
 		snprintf(why, sizeof(why), "polled I/O needs direct=1");
 	}
@@ -309,8 +469,7 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 			snprintf(why, sizeof(why), "%s: %s", targets[i].path, strerror(errno));
 			break;
 		}
-		ok = device_can_poll(ctx, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, why,
-				     sizeof(why));
+		ok = device_can_poll(ctx, &targets[i], &st, why, sizeof(why));
 	}
 	if (ok) {
 		*polled = true;

@@ -65,6 +65,10 @@ probe IORING_OP_URING_CMD '#include <liburing.h>
 int x = IORING_OP_URING_CMD;'
 probe IORING_SETUP_SQE128 '#include <liburing.h>
 int x = IORING_SETUP_SQE128;'
+probe NVME_URING_CMD '#include <sys/ioctl.h>
+#include <linux/nvme_ioctl.h>
+struct nvme_uring_cmd c;
+unsigned long x = NVME_URING_CMD_IO;'
 probe IO_URING_REGISTER_RING_FD '#include <liburing.h>
 int f(struct io_uring *r) { return io_uring_register_ring_fd(r); }'
 probe BLKID_PROBE_SET_DEVICE_FD '#include <blkid.h>

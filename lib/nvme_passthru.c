@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * nvme_passthru.c - NVMe Read and Write commands for io_uring's URING_CMD,
+ * and the block device behind an NVMe generic (ngXnY) character device
+ *
+ * Nothing here needs libnvme or a device: the engine calls the builder
+ * once per I/O, and the tests check its bytes directly.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+#ifdef HAVE_NVME_URING_CMD
+#include <linux/nvme_ioctl.h>
+#endif
+
+#define NVME_CMD_WRITE 0x01
+#define NVME_CMD_READ 0x02
+
+int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64_t offset,
+		   uint32_t len, uint32_t lba_size, void *buf)
+{
+#ifdef HAVE_NVME_URING_CMD
+	unsigned int shift;
+	uint64_t slba;
+	uint32_t nlb;
+
+	/* LBA data sizes are 2^LBADS; a shift keeps the divisions off the I/O path. */
+	if (!lba_size || lba_size & (lba_size - 1))
+		return -EINVAL;
+	shift = (unsigned int)__builtin_ctz(lba_size);
+	if (!len || (len & (lba_size - 1)) || (offset & (lba_size - 1)))
+		return -EINVAL;
+	nlb = len >> shift;
+	if (nlb > BQ_NVME_MAX_BLOCKS)
+		return -EINVAL;
+	slba = offset >> shift;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->opcode = write ? NVME_CMD_WRITE : NVME_CMD_READ;
+	cmd->nsid = nsid;
+	cmd->addr = (uint64_t)(uintptr_t)buf;
+	cmd->data_len = len;
+	cmd->cdw10 = (uint32_t)slba;
+	cmd->cdw11 = (uint32_t)(slba >> 32);
+	cmd->cdw12 = nlb - 1;
+	return 0;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
+/* "ngXnY" with X and Y decimal instance numbers, nothing after. */
+static bool is_ng_name(const char *s)
+{
+	const char *p = s + 2;
+	size_t n;
+
+	if (strncmp(s, "ng", 2))
+		return false;
+	n = strspn(p, "0123456789");
+	if (!n || p[n] != 'n')
+		return false;
+	p += n + 1;
+	n = strspn(p, "0123456789");
+	return n && !p[n];
+}
+
+int bq_nvme_ng_to_blk(const char *ng, char *blk, size_t len)
+{
+	const char *base = strrchr(ng, '/');
+	size_t dir;
+	int n;
+
+	base = base ? base + 1 : ng;
+	if (!is_ng_name(base))
+		return -EINVAL;
+	dir = (size_t)(base - ng);
+	n = snprintf(blk, len, "%.*snvme%s", (int)dir, ng, base + 2);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * nvme_passthru_ns.c - what passthrough I/O needs to know about a
+ * namespace (ID, size, LBA format), read through libnvme
+ *
+ * The block layer's view (size, logical block size) may be missing or
+ * zero for a namespace the kernel cannot use as a block device, while
+ * its generic device still works; Identify Namespace is the truth.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+
+#include <nvme/ioctl.h>
+#include <nvme/types.h>
+
+#include "internal.h"
+
+void bq_nvme_ns_decode(const void *id_ns, struct bq_nvme_ns *ns)
+{
+	const struct nvme_id_ns *id = id_ns;
+	/* FLBAS bits 3:0 index the format, bits 6:5 extend it past 16 (NVMe 2.0). */
+	int idx = (id->flbas & NVME_NS_FLBAS_LOWER_MASK) |
+		  ((id->flbas & NVME_NS_FLBAS_HIGHER_MASK) >> 1);
+
+	memset(ns, 0, sizeof(*ns));
+	ns->nsze = le64toh(id->nsze);
+	ns->lbaf = idx;
+	if (idx < (int)ARRAY_SIZE(id->lbaf) && id->lbaf[idx].ds < 32) {
+		ns->lba_size = 1u << id->lbaf[idx].ds;
+		ns->lba_meta = le16toh(id->lbaf[idx].ms);
+	}
+}
+
+int bq_nvme_ns_read(int fd, struct bq_nvme_ns *ns)
+{
+	struct nvme_id_ns id;
+	uint32_t nsid;
+	int ret;
+
+	memset(ns, 0, sizeof(*ns));
+	if (nvme_get_nsid(fd, &nsid))
+		return errno ? -errno : -EIO;
+	ret = nvme_identify_ns(fd, nsid, &id);
+	/* libnvme returns -1 with errno, or a positive NVMe status. */
+	if (ret < 0)
+		return errno ? -errno : -EIO;
+	if (ret > 0)
+		return -EIO;
+	bq_nvme_ns_decode(&id, ns);
+	ns->nsid = nsid;
+	return 0;
+}
