@@ -39,6 +39,7 @@ struct run_cli {
 	const char *force[64];
 	size_t nr_force;
 	bool sqpoll;
+	bool continue_on_error;
 	bool status;
 	char **job_args;
 	int nr_job_args;
@@ -113,6 +114,8 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 			rc->cpus = v;
 		} else if (is_flag(a, "--sqpoll")) {
 			rc->sqpoll = true;
+		} else if (is_flag(a, "--continue-on-error")) {
+			rc->continue_on_error = true;
 		} else if (is_flag(a, "--no-status")) {
 			rc->status = false;
 		} else if (bad) {
@@ -128,7 +131,7 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 	return 0;
 }
 
-/* --cpus and --sqpoll apply to every job, over what the jobs say. */
+/* --cpus, --sqpoll and --continue-on-error apply to every job, over what the jobs say. */
 static int apply_run_options(struct run_cli *rc, struct bq_jobset *set)
 {
 	for (size_t k = 0; k < set->nr; k++) {
@@ -137,6 +140,8 @@ static int apply_run_options(struct run_cli *rc, struct bq_jobset *set)
 
 		if (rc->sqpoll)
 			j->sqpoll = true;
+		if (rc->continue_on_error)
+			j->continue_on_error = true;
 		if (rc->cpus && strcmp(rc->cpus, "auto") &&
 		    bq_job_set(j, "cpus_allowed", rc->cpus, &err))
 			return cli_usage_error(&rc->cli, "--cpus=%s: %s", rc->cpus, err.msg);
@@ -266,7 +271,8 @@ int cmd_run(int argc, char **argv)
 		.cli = {
 			.cmd = "run",
 			.usage = "blkqual run [-o table|json] [--output FILE] [--csv FILE] "
-				 "[--interval T] [--cpus auto|LIST] [--sqpoll] [--force-destroy DEV]... "
+				 "[--interval T] [--cpus auto|LIST] [--sqpoll] [--continue-on-error] "
+				 "[--force-destroy DEV]... "
 				 "JOB-OPTIONS|JOBFILE...",
 		},
 	};

@@ -155,6 +155,7 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 	const struct bq_job *j = &jr->job;
 	struct bq_thread_result sum;
 	uint64_t cpu_ns, ios;
+	char rate[32];
 
 	fprintf(out, "%s: rw=%s, bs=%u/%u, ioengine=%s, iodepth=%u, numjobs=%u%s\n", j->name,
 		rw_name(j->rw), j->bs[BQ_READ], j->bs[BQ_WRITE], engine_name(j->engine), j->iodepth,
@@ -182,10 +183,11 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 	/* An SQPOLL kernel thread works for the tester: its time counts too. */
 	cpu_ns = sum.usr_ns + sum.sys_ns + sum.sqpoll_ns;
 	ios = sum.d[BQ_READ].ios + sum.d[BQ_WRITE].ios;
-	fprintf(out, "  cpu: usr=%.1f%% sys=%.1f%% ctx=%" PRIu64 " (%.2fM I/Os per CPU-second)",
+	fmt_count(rate, sizeof(rate), cpu_ns ? (double)ios * 1e9 / (double)cpu_ns : 0);
+	fprintf(out, "  cpu: usr=%.1f%% sys=%.1f%% ctx=%" PRIu64 " (%s I/Os per CPU-second)",
 		jr->runtime_ns ? 100.0 * (double)sum.usr_ns / (double)jr->runtime_ns : 0,
 		jr->runtime_ns ? 100.0 * (double)sum.sys_ns / (double)jr->runtime_ns : 0,
-		sum.vol_cs + sum.invol_cs, cpu_ns ? (double)ios * 1e3 / (double)cpu_ns : 0);
+		sum.vol_cs + sum.invol_cs, rate);
 	if (j->sqpoll)
 		fprintf(out, ", sqpoll=%.1f%%",
 			jr->runtime_ns ? 100.0 * (double)sum.sqpoll_ns / (double)jr->runtime_ns : 0);

@@ -4,6 +4,7 @@
  * really polls on NVMe and null_blk, threads and buffers land on the
  * device's NUMA node, md cannot poll, and the counts match the device's.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 } while (0)
 
 #define IORING_SETUP_IOPOLL_BIT 1u
+#define SDEBUG_OPTS "/sys/bus/pseudo/drivers/scsi_debug/opts"
 
 static json_object *run(struct __test_metadata *_metadata, struct run_result *r,
 			const char *dev, const char *poll)
@@ -39,6 +41,17 @@ static json_object *run(struct __test_metadata *_metadata, struct run_result *r,
 	}
 	root = json_tokener_parse(r->out);
 	return root;
+}
+
+static int write_attr(const char *path, const char *value)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(value, f) < 0;
+	return fclose(f) || ret ? -1 : 0;
 }
 
 static json_object *job0(json_object *root)
@@ -144,6 +157,78 @@ TEST(nvme_counts_match_the_device)
 	EXPECT_EQ(1024, json_int(job0(root), "total.read.ios", -1));
 	EXPECT_EQ(1024, json_int(target, "disk_stats.read_ios", -1));
 	EXPECT_STREQ("nvme", json_str(target, "device.kind"));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+/*
+ * scsi_debug's medium-error option fails reads of sectors 0x1234 and the
+ * nine after: the run reports each failed I/O with its offset and keeps
+ * going with --continue-on-error; without it, it stops at the first.
+ */
+TEST(io_errors_reported_with_offsets)
+{
+	struct run_result r;
+	json_object *root, *errors, *e;
+	long long off;
+
+	NEED_GUEST();
+	/* The driver attribute, not the module parameter: only it arms injection. */
+	if (access(SDEBUG_OPTS, W_OK))
+		SKIP(return, "%s not writable", SDEBUG_OPTS);
+	ASSERT_EQ(0, write_attr(SDEBUG_OPTS, "2"));
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "-o", "json", "--filename=/dev/sda",
+				 "--rw=read", "--bs=4k", "--size=4m", "--direct=1",
+				 "--continue-on-error", "--name=err", NULL));
+	write_attr(SDEBUG_OPTS, "0");
+	EXPECT_EQ(1, r.status) TH_LOG("%s", r.err);
+	root = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, root);
+	errors = json_object_object_get(job0(root), "errors");
+	ASSERT_LT(0, (int)json_object_array_length(errors));
+	e = json_object_array_get_idx(errors, 0);
+	off = json_int(e, "offset", -1);
+	/* 0x1234 * 512 falls in the 4 KiB read that starts at 0x246000. */
+	EXPECT_EQ(0x246000, off);
+	EXPECT_EQ(4096, json_int(e, "length", -1));
+	EXPECT_NE(0, json_int(e, "errno", 0));
+	/* Kept going: every other read of the 4 MiB was done. */
+	EXPECT_EQ(1024, json_int(job0(root), "total.read.ios", 0) +
+			json_int(job0(root), "total.read.errors", 0));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+/* NVMe passthrough: io_uring URING_CMD on the generic char device, polled. */
+TEST(passthrough_reads_and_writes)
+{
+	struct run_result r;
+	json_object *root;
+
+	NEED_GUEST();
+	if (access("/dev/ng0n1", F_OK))
+		SKIP(return, "no /dev/ng0n1 (kernel without NVMe generic devices)");
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "-o", "json", "--name=pt",
+				 "--ioengine=io_uring_cmd", "--filename=/dev/ng0n1", "--rw=randread",
+				 "--bs=4k", "--iodepth=16", "--io_size=4m", "--poll=on", NULL));
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	root = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, root);
+	EXPECT_TRUE(polled(root));
+	EXPECT_EQ(1024, json_int(job0(root), "total.read.ios", -1));
+	EXPECT_EQ(0, json_int(job0(root), "total.read.errors", -1));
+	/* 128-byte SQEs and 32-byte CQEs, as NVMe commands need. */
+	EXPECT_EQ(0xc00, json_int(thread0(root), "ring_flags", 0) & 0xc00);
+	json_object_put(root);
+	run_result_free(&r);
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "-o", "json", "--name=ptw",
+				 "--ioengine=io_uring_cmd", "--filename=/dev/ng0n1", "--rw=randwrite",
+				 "--bs=4k", "--iodepth=16", "--io_size=4m", NULL));
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	root = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, root);
+	EXPECT_EQ(1024, json_int(job0(root), "total.write.ios", -1));
+	EXPECT_EQ(0, json_int(job0(root), "total.write.errors", -1));
 	json_object_put(root);
 	run_result_free(&r);
 }
