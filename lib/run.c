@@ -510,6 +510,12 @@ static void monitor(struct run_state *st)
 			wake = now + 50000000ULL;
 		worker_sleep_until(wake);
 	}
+	/* The last stretch, usually a whole interval that ended with the run. */
+	if (iv && bq_now_ns() > next_iv - iv + iv / 100) {
+		for (size_t k = 0; k < st->res->nr; k++)
+			sample_interval(st, k, bq_now_ns() - t0);
+		progress(st, bq_now_ns(), true);
+	}
 }
 
 static int start_workers(struct run_state *st, int *started, struct bq_parse_error *err)
