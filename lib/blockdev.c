@@ -16,55 +16,25 @@
 
 #include "internal.h"
 
-static uint32_t read_u32_at(const char *dir, const char *attr)
-{
-	char path[PATH_MAX];
-	uint64_t v = 0;
-
-	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_u64(path, &v))
-		return 0;
-	return (uint32_t)v;
-}
-
-static uint64_t read_u64_at(const char *dir, const char *attr)
-{
-	char path[PATH_MAX];
-	uint64_t v = 0;
-
-	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_u64(path, &v))
-		return 0;
-	return v;
-}
-
-static int read_int_at(const char *dir, const char *attr, int dflt)
-{
-	char path[PATH_MAX];
-	int v;
-
-	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_int(path, &v))
-		return dflt;
-	return v;
-}
-
 static void read_queue(const char *qdir, struct bq_queue_limits *q)
 {
 	char path[PATH_MAX];
 	struct bq_strv hctx = { 0 };
 
-	q->logical_block_size = read_u32_at(qdir, "logical_block_size");
-	q->physical_block_size = read_u32_at(qdir, "physical_block_size");
-	q->minimum_io_size = read_u32_at(qdir, "minimum_io_size");
-	q->optimal_io_size = read_u32_at(qdir, "optimal_io_size");
-	q->max_sectors_kb = read_u32_at(qdir, "max_sectors_kb");
-	q->max_hw_sectors_kb = read_u32_at(qdir, "max_hw_sectors_kb");
-	q->max_segments = read_u32_at(qdir, "max_segments");
-	q->dma_alignment = read_u32_at(qdir, "dma_alignment");
-	q->nr_requests = read_u32_at(qdir, "nr_requests");
-	q->discard_granularity = read_u64_at(qdir, "discard_granularity");
-	q->discard_max_bytes = read_u64_at(qdir, "discard_max_bytes");
-	q->write_zeroes_max_bytes = read_u64_at(qdir, "write_zeroes_max_bytes");
-	q->rotational = read_int_at(qdir, "rotational", -1);
-	q->io_poll = read_int_at(qdir, "io_poll", -1);
+	q->logical_block_size = (uint32_t)bq_attr_u64(qdir, "logical_block_size", 0);
+	q->physical_block_size = (uint32_t)bq_attr_u64(qdir, "physical_block_size", 0);
+	q->minimum_io_size = (uint32_t)bq_attr_u64(qdir, "minimum_io_size", 0);
+	q->optimal_io_size = (uint32_t)bq_attr_u64(qdir, "optimal_io_size", 0);
+	q->max_sectors_kb = (uint32_t)bq_attr_u64(qdir, "max_sectors_kb", 0);
+	q->max_hw_sectors_kb = (uint32_t)bq_attr_u64(qdir, "max_hw_sectors_kb", 0);
+	q->max_segments = (uint32_t)bq_attr_u64(qdir, "max_segments", 0);
+	q->dma_alignment = (uint32_t)bq_attr_u64(qdir, "dma_alignment", 0);
+	q->nr_requests = (uint32_t)bq_attr_u64(qdir, "nr_requests", 0);
+	q->discard_granularity = bq_attr_u64(qdir, "discard_granularity", 0);
+	q->discard_max_bytes = bq_attr_u64(qdir, "discard_max_bytes", 0);
+	q->write_zeroes_max_bytes = bq_attr_u64(qdir, "write_zeroes_max_bytes", 0);
+	q->rotational = bq_attr_int(qdir, "rotational", -1);
+	q->io_poll = bq_attr_int(qdir, "io_poll", -1);
 	if (bq_path(path, sizeof(path), qdir, "/scheduler") ||
 	    bq_read_bracketed(path, q->scheduler, sizeof(q->scheduler)))
 		q->scheduler[0] = '\0';
@@ -204,9 +174,9 @@ int bq_device_load_mt(struct bq_ctx *ctx, const char *name, const struct bq_moun
 		return ret;
 	read_queue(path, &dev->q);
 
-	dev->size = read_u64_at(sysdir, "size") * 512;
-	dev->read_only = read_int_at(sysdir, "ro", 0) == 1;
-	dev->removable = read_int_at(diskdir, "removable", 0) == 1;
+	dev->size = bq_attr_u64(sysdir, "size", 0) * 512;
+	dev->read_only = bq_attr_int(sysdir, "ro", 0) == 1;
+	dev->removable = bq_attr_int(diskdir, "removable", 0) == 1;
 
 	if (bq_path(path, sizeof(path), sysdir, "/holders") == 0)
 		ret = bq_list_dir(path, &dev->holders);

@@ -43,34 +43,6 @@ static bool has(const char *dir, const char *entry)
 	return !bq_path(path, sizeof(path), dir, "/%s", entry) && !stat(path, &st);
 }
 
-static void read_attr(const char *dir, const char *attr, char *buf, size_t len)
-{
-	char path[PATH_MAX];
-
-	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_str(path, buf, len))
-		buf[0] = '\0';
-}
-
-static uint64_t read_u64_attr(const char *dir, const char *attr)
-{
-	char path[PATH_MAX];
-	uint64_t v = 0;
-
-	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_u64(path, &v))
-		return 0;
-	return v;
-}
-
-static int read_int_attr(const char *dir, const char *attr, int dflt)
-{
-	char path[PATH_MAX];
-	int v;
-
-	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_int(path, &v))
-		return dflt;
-	return v;
-}
-
 static void link_basename(const char *dir, const char *link, char *buf, size_t len)
 {
 	char path[PATH_MAX], target[PATH_MAX];
@@ -130,18 +102,18 @@ static void fill_nvme(struct bq_ctx *ctx, const char *sysdir, const char *devrea
 
 	nvme_ctrl_dir(devreal, ctrl, sizeof(ctrl));
 	base_of(ctrl, n->ctrl, sizeof(n->ctrl));
-	read_attr(ctrl, "model", dev->model, sizeof(dev->model));
-	read_attr(ctrl, "serial", dev->serial, sizeof(dev->serial));
-	read_attr(ctrl, "firmware_rev", dev->firmware, sizeof(dev->firmware));
-	read_attr(ctrl, "transport", n->transport, sizeof(n->transport));
-	read_attr(ctrl, "address", n->address, sizeof(n->address));
-	read_attr(ctrl, "subsysnqn", n->subsysnqn, sizeof(n->subsysnqn));
-	n->cntlid = (uint32_t)read_u64_attr(ctrl, "cntlid");
-	n->queue_count = read_int_attr(ctrl, "queue_count", 0);
-	n->nsid = (uint32_t)read_u64_attr(sysdir, "nsid");
-	n->metadata_bytes = (uint32_t)read_u64_attr(sysdir, "metadata_bytes");
+	bq_attr_str(ctrl, "model", dev->model, sizeof(dev->model));
+	bq_attr_str(ctrl, "serial", dev->serial, sizeof(dev->serial));
+	bq_attr_str(ctrl, "firmware_rev", dev->firmware, sizeof(dev->firmware));
+	bq_attr_str(ctrl, "transport", n->transport, sizeof(n->transport));
+	bq_attr_str(ctrl, "address", n->address, sizeof(n->address));
+	bq_attr_str(ctrl, "subsysnqn", n->subsysnqn, sizeof(n->subsysnqn));
+	n->cntlid = (uint32_t)bq_attr_u64(ctrl, "cntlid", 0);
+	n->queue_count = bq_attr_int(ctrl, "queue_count", 0);
+	n->nsid = (uint32_t)bq_attr_u64(sysdir, "nsid", 0);
+	n->metadata_bytes = (uint32_t)bq_attr_u64(sysdir, "metadata_bytes", 0);
 	/* Poll queues are a module parameter; io_poll says whether this one polls. */
-	n->poll_queues = read_int_attr(ctx->sysfs, "module/nvme/parameters/poll_queues", -1);
+	n->poll_queues = bq_attr_int(ctx->sysfs, "module/nvme/parameters/poll_queues", -1);
 }
 
 static void fill_scsi(const char *devreal, struct bq_device *dev)
@@ -151,10 +123,10 @@ static void fill_scsi(const char *devreal, struct bq_device *dev)
 	char *slash;
 
 	base_of(devreal, s->hctl, sizeof(s->hctl));
-	read_attr(devreal, "vendor", s->vendor, sizeof(s->vendor));
-	read_attr(devreal, "model", s->model, sizeof(s->model));
-	read_attr(devreal, "rev", s->rev, sizeof(s->rev));
-	s->queue_depth = (uint32_t)read_u64_attr(devreal, "queue_depth");
+	bq_attr_str(devreal, "vendor", s->vendor, sizeof(s->vendor));
+	bq_attr_str(devreal, "model", s->model, sizeof(s->model));
+	bq_attr_str(devreal, "rev", s->rev, sizeof(s->rev));
+	s->queue_depth = (uint32_t)bq_attr_u64(devreal, "queue_depth", 0);
 	snprintf(dev->model, sizeof(dev->model), "%s%s%s", s->vendor,
 		 s->vendor[0] && s->model[0] ? " " : "", s->model);
 	bq_strlcpy(dev->firmware, s->rev, sizeof(dev->firmware));
@@ -173,7 +145,7 @@ static void fill_scsi(const char *devreal, struct bq_device *dev)
 		return;
 	base_of(host, s->host, sizeof(s->host));
 	if (!bq_path(path, sizeof(path), host, "/scsi_host/%s", s->host))
-		read_attr(path, "proc_name", s->host_driver, sizeof(s->host_driver));
+		bq_attr_str(path, "proc_name", s->host_driver, sizeof(s->host_driver));
 	/* The adapter's PCI function: right above a SAS host, above ataN for AHCI. */
 	bq_strlcpy(parent, host, sizeof(parent));
 	while ((slash = strrchr(parent, '/'))) {
@@ -193,11 +165,11 @@ static void fill_loop(const char *sysdir, struct bq_device *dev)
 
 	if (bq_path(loopdir, sizeof(loopdir), sysdir, "/loop"))
 		return;
-	read_attr(loopdir, "backing_file", l->backing_file, sizeof(l->backing_file));
-	l->offset = read_u64_attr(loopdir, "offset");
-	l->sizelimit = read_u64_attr(loopdir, "sizelimit");
-	l->direct_io = read_int_attr(loopdir, "dio", 0) == 1;
-	l->autoclear = read_int_attr(loopdir, "autoclear", 0) == 1;
+	bq_attr_str(loopdir, "backing_file", l->backing_file, sizeof(l->backing_file));
+	l->offset = bq_attr_u64(loopdir, "offset", 0);
+	l->sizelimit = bq_attr_u64(loopdir, "sizelimit", 0);
+	l->direct_io = bq_attr_int(loopdir, "dio", 0) == 1;
+	l->autoclear = bq_attr_int(loopdir, "autoclear", 0) == 1;
 }
 
 static void fill_md(const char *sysdir, struct bq_device *dev)
@@ -207,12 +179,12 @@ static void fill_md(const char *sysdir, struct bq_device *dev)
 
 	if (bq_path(mddir, sizeof(mddir), sysdir, "/md"))
 		return;
-	read_attr(mddir, "level", m->level, sizeof(m->level));
-	read_attr(mddir, "metadata_version", m->metadata, sizeof(m->metadata));
-	read_attr(mddir, "array_state", m->state, sizeof(m->state));
-	m->chunk_size = read_u64_attr(mddir, "chunk_size");
-	m->raid_disks = read_int_attr(mddir, "raid_disks", 0);
-	m->layout = read_int_attr(mddir, "layout", 0);
+	bq_attr_str(mddir, "level", m->level, sizeof(m->level));
+	bq_attr_str(mddir, "metadata_version", m->metadata, sizeof(m->metadata));
+	bq_attr_str(mddir, "array_state", m->state, sizeof(m->state));
+	m->chunk_size = bq_attr_u64(mddir, "chunk_size", 0);
+	m->raid_disks = bq_attr_int(mddir, "raid_disks", 0);
+	m->layout = bq_attr_int(mddir, "layout", 0);
 }
 
 static enum bq_dev_kind detect(const char *sysdir, const char *devreal, const char *name)
@@ -254,7 +226,7 @@ static void bus_facts(struct bq_ctx *ctx, const char *devreal, int *numa_node,
 	if (!realpath(stop, real_stop))
 		bq_strlcpy(real_stop, stop, sizeof(real_stop));
 	if (!bq_find_up(devreal, real_stop, "numa_node", found, sizeof(found)))
-		*numa_node = read_int_attr(found, "numa_node", -1);
+		*numa_node = bq_attr_int(found, "numa_node", -1);
 	if (driver && !bq_find_up(devreal, real_stop, "driver", found, sizeof(found)))
 		link_basename(found, "driver", driver, len);
 }
@@ -317,7 +289,7 @@ void bq_fill_kind(struct bq_ctx *ctx, const char *sysdir, struct bq_device *dev)
 		fill_scsi(devreal, dev);
 		break;
 	case BQ_DEV_VIRTIO:
-		read_attr(sysdir, "serial", dev->serial, sizeof(dev->serial));
+		bq_attr_str(sysdir, "serial", dev->serial, sizeof(dev->serial));
 		break;
 	case BQ_DEV_LOOP:
 		fill_loop(sysdir, dev);

@@ -36,6 +36,28 @@ int bq_parse_fail(struct bq_parse_error *err, int ret, const char *fmt, ...)
 	return ret;
 }
 
+/**
+ * bq_fail_at() - fill @err with where and why, return @ret
+ * @err: the error, may be NULL
+ * @where: "path:line", an option, a target
+ * @ret: what to return
+ * @fmt: printf format of the message
+ *
+ * Return: @ret.
+ */
+int bq_fail_at(struct bq_parse_error *err, const char *where, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return ret;
+	snprintf(err->where, sizeof(err->where), "%s", where);
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
 struct job_opt;
 
 typedef int (*opt_setter)(const struct job_opt *o, const char *key, const char *val,

@@ -42,20 +42,6 @@ struct run_state {
 	volatile int *stop;
 };
 
-static int fail(struct bq_parse_error *err, const char *where, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(struct bq_parse_error *err, const char *where, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	snprintf(err->where, sizeof(err->where), "%s", where);
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
 static const struct bq_engine_ops *engine_ops(enum bq_engine e)
 {
 	switch (e) {
@@ -128,10 +114,10 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 	if (j->engine == BQ_ENGINE_NOP)
 		return 0;
 	if (!j->nr_files)
-		return fail(err, j->name, -EINVAL, "no filename= given");
+		return bq_fail_at(err, j->name, -EINVAL, "no filename= given");
 	/* A character device has no fsync and no O_DSYNC; NVMe Flush and FUA are not done. */
 	if (passthru && (j->sync || j->fsync_every))
-		return fail(err, j->sync ? "sync" : "fsync", -EOPNOTSUPP,
+		return bq_fail_at(err, j->sync ? "sync" : "fsync", -EOPNOTSUPP,
 			    "not supported with ioengine=io_uring_cmd");
 	jr->targets = calloc((size_t)j->nr_files, sizeof(*jr->targets));
 	if (!jr->targets)
@@ -147,25 +133,25 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 		if (ret)
 			return ret;
 		if ((j->direct || passthru) && !all_sizes_aligned(j, ti->lbs))
-			return fail(err, ti->path, -EINVAL,
+			return bq_fail_at(err, ti->path, -EINVAL,
 				    "block sizes, offset and ba must be multiples of the logical "
 				    "block size %u for %s", ti->lbs,
 				    passthru ? "NVMe passthrough" : "direct I/O");
 		if (ti->max_io && hi > ti->max_io)
-			return fail(err, ti->path, -EINVAL,
+			return bq_fail_at(err, ti->path, -EINVAL,
 				    "block size %u is larger than one command can carry here "
 				    "(%u bytes)", hi, ti->max_io);
 		if (j->offset >= ti->size)
-			return fail(err, ti->path, -EINVAL, "offset=%llu is past the end (%llu bytes)",
+			return bq_fail_at(err, ti->path, -EINVAL, "offset=%llu is past the end (%llu bytes)",
 				    (unsigned long long)j->offset, (unsigned long long)ti->size);
 		span = job_span(j, ti);
 		if (j->offset + span > ti->size)
-			return fail(err, ti->path, -EINVAL,
+			return bq_fail_at(err, ti->path, -EINVAL,
 				    "offset+size=%llu is past the end (%llu bytes)",
 				    (unsigned long long)(j->offset + span),
 				    (unsigned long long)ti->size);
 		if (span < hi)
-			return fail(err, ti->path, -EINVAL,
+			return bq_fail_at(err, ti->path, -EINVAL,
 				    "the region (%llu bytes) is smaller than the block size %u",
 				    (unsigned long long)span, hi);
 	}
@@ -190,7 +176,7 @@ static int allowed_cpus(const struct bq_job *j, const struct bq_topology *t, int
 	n = bq_cpulist_parse(j->cpus_allowed, cpus, 8192);
 	if (n <= 0) {
 		free(cpus);
-		return fail(err, "cpus_allowed", -EINVAL, "'%s' is not a CPU list", j->cpus_allowed);
+		return bq_fail_at(err, "cpus_allowed", -EINVAL, "'%s' is not a CPU list", j->cpus_allowed);
 	}
 	for (int i = 0; i < n; i++) {
 		bool online = false;
@@ -200,7 +186,7 @@ static int allowed_cpus(const struct bq_job *j, const struct bq_topology *t, int
 				online = t->node_cpus[k][c] == cpus[i];
 		if (!online) {
 			free(cpus);
-			return fail(err, "cpus_allowed", -EINVAL, "CPU %d is not online", cpus[i]);
+			return bq_fail_at(err, "cpus_allowed", -EINVAL, "CPU %d is not online", cpus[i]);
 		}
 	}
 	*out = cpus;
@@ -225,7 +211,7 @@ static int place_threads(struct run_state *st, struct bq_parse_error *err)
 
 	ret = bq_topology_read(st->ctx, &topo);
 	if (ret)
-		return fail(err, "placement", ret, "cannot read the CPU topology: %s", strerror(-ret));
+		return bq_fail_at(err, "placement", ret, "cannot read the CPU topology: %s", strerror(-ret));
 	for (size_t k = 0; k < st->res->nr && !ret; k++) {
 		struct bq_job_result *jr = &st->res->jobs[k];
 		const struct bq_job *j = &jr->job;
@@ -242,7 +228,7 @@ static int place_threads(struct run_state *st, struct bq_parse_error *err)
 		if (ret)
 			goto next;
 		if (allowed && (int)j->numjobs > nr_allowed) {
-			ret = fail(err, "numjobs", -EINVAL, "numjobs=%u but cpus_allowed=%s names %d CPUs",
+			ret = bq_fail_at(err, "numjobs", -EINVAL, "numjobs=%u but cpus_allowed=%s names %d CPUs",
 				   j->numjobs, j->cpus_allowed, nr_allowed);
 			free(allowed);
 			goto next;
@@ -255,7 +241,7 @@ static int place_threads(struct run_state *st, struct bq_parse_error *err)
 		ret = bq_place(&topo, &req, cpu, node);
 		free(allowed);
 		if (ret) {
-			fail(err, "cpus_allowed", ret, "no CPU to run on");
+			bq_fail_at(err, "cpus_allowed", ret, "no CPU to run on");
 			goto next;
 		}
 		for (unsigned int i = 0; i < j->numjobs; i++, w++) {
@@ -526,7 +512,7 @@ static int start_workers(struct run_state *st, int *started, struct bq_parse_err
 		ret = -pthread_create(&st->workers[*started].tid, NULL, worker_main,
 				      &st->workers[*started]);
 		if (ret)
-			return fail(err, "threads", ret, "cannot start thread %d: %s", *started,
+			return bq_fail_at(err, "threads", ret, "cannot start thread %d: %s", *started,
 				    strerror(-ret));
 	}
 	return 0;
@@ -542,7 +528,7 @@ static int start_line(struct run_state *st, int started, int ret, struct bq_pars
 		struct bq_worker *w = &st->workers[i];
 
 		if (w->setup_err)
-			ret = fail(err, w->job->name, w->setup_err, "%s", w->setup_msg);
+			ret = bq_fail_at(err, w->job->name, w->setup_err, "%s", w->setup_msg);
 	}
 	if (!ret) {
 		for (size_t k = 0; k < st->res->nr; k++)
@@ -650,7 +636,7 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		for (int i = 0; i < res->jobs[k].nr_threads; i++, w++) {
 			ret = init_worker(st, &res->jobs[k], js, i, &st->workers[w]);
 			if (ret)
-				return fail(err, res->jobs[k].job.name, ret, "%s", strerror(-ret));
+				return bq_fail_at(err, res->jobs[k].job.name, ret, "%s", strerror(-ret));
 		}
 	}
 	return 0;
@@ -687,7 +673,7 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 	pthread_cond_init(&st.gate.cond, NULL);
 	st.stop = opts->stop ? opts->stop : &st.local_stop;
 	if (!ctx || !bq_ctx_is_live(ctx))
-		return fail(err, "run", -EXDEV, "runs need the live system, not a captured tree");
+		return bq_fail_at(err, "run", -EXDEV, "runs need the live system, not a captured tree");
 
 	ret = setup_jobs(&st, set, err);
 	if (!ret)
@@ -708,7 +694,7 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 	res->interrupted = *st.stop != 0;
 	teardown(&st);
 	if (ret && !err->msg[0])
-		fail(err, "run", ret, "%s", strerror(-ret));
+		bq_fail_at(err, "run", ret, "%s", strerror(-ret));
 	return ret;
 }
 

@@ -210,3 +210,40 @@ int bq_find_up(const char *start, const char *stop, const char *attr,
 	}
 	return -ENOENT;
 }
+
+/**
+ * bq_attr_u64() - an attribute of a sysfs directory as a number
+ * @dir: the directory
+ * @attr: attribute below it (may contain '/')
+ * @dflt: value when the attribute is missing or not a number
+ *
+ * Return: the value or @dflt.
+ */
+uint64_t bq_attr_u64(const char *dir, const char *attr, uint64_t dflt)
+{
+	char path[PATH_MAX];
+	uint64_t v;
+
+	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_u64(path, &v))
+		return dflt;
+	return v;
+}
+
+int bq_attr_int(const char *dir, const char *attr, int dflt)
+{
+	char path[PATH_MAX];
+	int v;
+
+	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_int(path, &v))
+		return dflt;
+	return v;
+}
+
+/* An attribute as a trimmed string; empty when missing. */
+void bq_attr_str(const char *dir, const char *attr, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	if (bq_path(path, sizeof(path), dir, "/%s", attr) || bq_read_str(path, buf, len))
+		buf[0] = '\0';
+}

@@ -21,20 +21,6 @@
 #include "internal.h"
 #include "target.h"
 
-static int fail(struct bq_parse_error *err, const char *where, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(struct bq_parse_error *err, const char *where, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	snprintf(err->where, sizeof(err->where), "%s", where);
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
 bool bq_job_writes(const struct bq_job *j)
 {
 	return j->rw != BQ_RW_READ && j->rw != BQ_RW_RANDREAD;
@@ -101,18 +87,18 @@ static int guard_target(struct bq_ctx *ctx, struct bq_held *held, const char *wh
 		if (held->rdev[i] == st->st_rdev && held->ino[i] == st->st_ino)
 			return 0;
 	if (held->nr == BQ_MAX_HELD)
-		return fail(err, where, -E2BIG, "too many distinct targets");
+		return bq_fail_at(err, where, -E2BIG, "too many distinct targets");
 	fd = bq_guard_open(ctx, path, 0, gopts, &rep);
 	if (fd == -EBUSY) {
 		bq_guard_explain(path, &rep, why, sizeof(why));
 		if (strcmp(where, path))
-			return fail(err, where, -EBUSY, "refusing to write: %s: %s", path, why);
-		return fail(err, where, -EBUSY, "refusing to write: %s", why);
+			return bq_fail_at(err, where, -EBUSY, "refusing to write: %s: %s", path, why);
+		return bq_fail_at(err, where, -EBUSY, "refusing to write: %s", why);
 	}
 	if (fd < 0 && strcmp(where, path))
-		return fail(err, where, fd, "%s: %s", path, strerror(-fd));
+		return bq_fail_at(err, where, fd, "%s: %s", path, strerror(-fd));
 	if (fd < 0)
-		return fail(err, where, fd, "%s", strerror(-fd));
+		return bq_fail_at(err, where, fd, "%s", strerror(-fd));
 	held->fd[held->nr] = fd;
 	held->rdev[held->nr] = st->st_rdev;
 	held->ino[held->nr] = st->st_ino;
@@ -135,13 +121,13 @@ static int grow_file(const char *path, uint64_t need, struct bq_target_info *ti,
 
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return fail(err, path, -errno, "%s", strerror(errno));
+		return bq_fail_at(err, path, -errno, "%s", strerror(errno));
 	if (fstat(fd, &st))
-		ret = fail(err, path, -errno, "%s", strerror(errno));
+		ret = bq_fail_at(err, path, -errno, "%s", strerror(errno));
 	else if ((uint64_t)st.st_size < need)
 		ret = lay_out(fd, (uint64_t)st.st_size, need);
 	if (ret && !err->msg[0])
-		fail(err, path, ret, "laying out %llu bytes: %s", (unsigned long long)need,
+		bq_fail_at(err, path, ret, "laying out %llu bytes: %s", (unsigned long long)need,
 		     strerror(-ret));
 	ti->laid_out = !ret;
 	close(fd);
@@ -214,18 +200,18 @@ static int passthru_facts(int fd, const char *path, struct bq_target_info *ti,
 
 	ret = bq_nvme_ns_read(fd, &ns);
 	if (ret == -EOPNOTSUPP)
-		return fail(err, path, ret, "io_uring_cmd needs blkqual built with libnvme");
+		return bq_fail_at(err, path, ret, "io_uring_cmd needs blkqual built with libnvme");
 	if (ret)
-		return fail(err, path, ret, "Identify Namespace: %s", strerror(-ret));
+		return bq_fail_at(err, path, ret, "Identify Namespace: %s", strerror(-ret));
 	if (!ns.nsze || ns.lba_size < 512)
-		return fail(err, path, -EINVAL, "namespace %u has no capacity or no usable LBA "
+		return bq_fail_at(err, path, -EINVAL, "namespace %u has no capacity or no usable LBA "
 			    "format", ns.nsid);
 	/* Without a metadata buffer the controller would have nowhere to put it. */
 	if (ns.lba_meta)
-		return fail(err, path, -EOPNOTSUPP, "LBA format %d has %u bytes of metadata per "
+		return bq_fail_at(err, path, -EOPNOTSUPP, "LBA format %d has %u bytes of metadata per "
 			    "block; io_uring_cmd moves data only", ns.lbaf, ns.lba_meta);
 	if (ns.nsze > UINT64_MAX / ns.lba_size)
-		return fail(err, path, -EOVERFLOW, "namespace size overflows");
+		return bq_fail_at(err, path, -EOVERFLOW, "namespace size overflows");
 	ti->size = ns.nsze * ns.lba_size;
 	ti->lbs = ns.lba_size;
 	ti->nsid = ns.nsid;
@@ -250,16 +236,16 @@ static int passthru_open(struct bq_ctx *ctx, const struct bq_job *j, const char 
 	int ret;
 
 	if (stat(path, &st))
-		return fail(err, path, -errno, "%s", strerror(errno));
+		return bq_fail_at(err, path, -errno, "%s", strerror(errno));
 	if (!S_ISCHR(st.st_mode) || ng_name(ctx, path, &st, ng, sizeof(ng)) ||
 	    bq_nvme_ng_to_blk(ng, blk, sizeof(blk)))
-		return fail(err, path, -EINVAL, NEED_NG);
+		return bq_fail_at(err, path, -EINVAL, NEED_NG);
 	have_blk = !bq_device_load(ctx, blk, &dev);
 	if (writes) {
 		struct stat bst;
 
 		if (!have_blk || stat(dev.path, &bst) || !S_ISBLK(bst.st_mode)) {
-			ret = fail(err, path, -EBUSY, "refusing to write: its block device %s, "
+			ret = bq_fail_at(err, path, -EBUSY, "refusing to write: its block device %s, "
 				   "which the safety checks examine, cannot be found", blk);
 			goto out_release_dev;
 		}
@@ -270,7 +256,7 @@ static int passthru_open(struct bq_ctx *ctx, const struct bq_job *j, const char 
 	/* No O_DIRECT: passthrough never touches the page cache, and open() refuses it. */
 	*fd = open(path, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (*fd < 0) {
-		ret = fail(err, path, -errno, "%s", strerror(errno));
+		ret = bq_fail_at(err, path, -errno, "%s", strerror(errno));
 		goto out_release_dev;
 	}
 	ret = passthru_facts(*fd, path, ti, err);
@@ -324,25 +310,25 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 		return passthru_open(ctx, j, path, gopts, held, ti, fd, err);
 	if (stat(path, &st)) {
 		if (errno != ENOENT)
-			return fail(err, path, -errno, "%s", strerror(errno));
+			return bq_fail_at(err, path, -errno, "%s", strerror(errno));
 		if (!j->size)
-			return fail(err, path, -EINVAL,
+			return bq_fail_at(err, path, -EINVAL,
 				    "no such file, and size= is not set to create it");
 		ret = grow_file(path, need, ti, err);
 		if (ret)
 			return ret;
 		if (stat(path, &st))
-			return fail(err, path, -errno, "%s", strerror(errno));
+			return bq_fail_at(err, path, -errno, "%s", strerror(errno));
 	}
 	if (S_ISDIR(st.st_mode))
-		return fail(err, path, -EISDIR, "is a directory, not a device or file");
+		return bq_fail_at(err, path, -EISDIR, "is a directory, not a device or file");
 	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
 		char ng[64];
 
 		if (S_ISCHR(st.st_mode) && !ng_name(ctx, path, &st, ng, sizeof(ng)))
-			return fail(err, path, -ENOTBLK, "an NVMe generic device: use "
+			return bq_fail_at(err, path, -ENOTBLK, "an NVMe generic device: use "
 				    "ioengine=io_uring_cmd");
-		return fail(err, path, -ENOTBLK, "neither a block device nor a regular file");
+		return bq_fail_at(err, path, -ENOTBLK, "neither a block device nor a regular file");
 	}
 	/* The guard looks before anything of the user's is written, growing included. */
 	if (writes) {
@@ -353,7 +339,7 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 	if (S_ISREG(st.st_mode)) {
 		if ((uint64_t)st.st_size < need) {
 			if (!writes)
-				return fail(err, path, -EINVAL,
+				return bq_fail_at(err, path, -EINVAL,
 					    "%llu bytes, shorter than offset+size (%llu)",
 					    (unsigned long long)st.st_size,
 					    (unsigned long long)need);
@@ -361,7 +347,7 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 			if (ret)
 				return ret;
 			if (stat(path, &st))
-				return fail(err, path, -errno, "%s", strerror(errno));
+				return bq_fail_at(err, path, -errno, "%s", strerror(errno));
 		}
 		file_facts(ctx, &st, ti);
 	}
@@ -369,8 +355,8 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 	if (*fd < 0) {
 		ret = -errno;
 		if (ret == -EINVAL && j->direct)
-			return fail(err, path, ret, "direct I/O is not supported here");
-		return fail(err, path, ret, "%s", strerror(-ret));
+			return bq_fail_at(err, path, ret, "direct I/O is not supported here");
+		return bq_fail_at(err, path, ret, "%s", strerror(-ret));
 	}
 	if (S_ISBLK(st.st_mode)) {
 		unsigned long long bytes = 0;
@@ -378,7 +364,7 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 
 		ti->is_blk = true;
 		if (ioctl(*fd, BLKGETSIZE64, &bytes) || ioctl(*fd, BLKSSZGET, &lbs))
-			return fail(err, path, -errno, "reading its size: %s", strerror(errno));
+			return bq_fail_at(err, path, -errno, "reading its size: %s", strerror(errno));
 		ti->size = bytes;
 		ti->lbs = (uint32_t)lbs;
 		ti->numa_node = -1;
@@ -477,7 +463,7 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		return 0;
 	}
 	if (j->poll == BQ_POLL_ON)
-		return fail(err, "poll=on", -EOPNOTSUPP, "%s", why);
+		return bq_fail_at(err, "poll=on", -EOPNOTSUPP, "%s", why);
 	snprintf(note, len, "interrupts: %s", why);
 	return 0;
 }

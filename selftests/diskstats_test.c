@@ -16,36 +16,15 @@
 
 #include "blkqual.h"
 #include "blkqual_io.h"
-
-static int mkdirs(char *path)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST) {
-			*p = '/';
-			return -1;
-		}
-		*p = '/';
-	}
-	return 0;
-}
+#include "helpers/tree.h"
 
 /* A stat file as the kernel prints it: %8 columns, one line. */
 static void put_stat(const char *dir, const char *name, const char *content)
 {
-	char path[PATH_MAX];
-	FILE *f;
+	char rel[128];
 
-	snprintf(path, sizeof(path), "%s/sys/class/block/%s/stat", dir, name);
-	if (mkdirs(path))
-		return;
-	f = fopen(path, "w");
-	if (f) {
-		fputs(content, f);
-		fclose(f);
-	}
+	snprintf(rel, sizeof(rel), "sys/class/block/%s/stat", name);
+	tree_put(dir, rel, content);
 }
 
 FIXTURE(tree)
@@ -97,11 +76,8 @@ FIXTURE_SETUP(tree)
 
 FIXTURE_TEARDOWN(tree)
 {
-	char cmd[128];
-
 	bq_ctx_free(self->ctx);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
-	if (self->dir[0] && system(cmd))
+	if (self->dir[0] && tree_remove(self->dir))
 		TH_LOG("could not remove %s", self->dir);
 }
 

@@ -18,6 +18,7 @@
 
 #include "blkqual.h"
 #include "blkqual_io.h"
+#include "helpers/tree.h"
 #include "helpers/run.h"
 
 #define MAX_THREADS 64
@@ -399,34 +400,12 @@ FIXTURE(tree)
 	struct bq_topology t;
 };
 
-static int mkdirs(char *path)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST) {
-			*p = '/';
-			return -1;
-		}
-		*p = '/';
-	}
-	return 0;
-}
-
 static void put(const char *dir, const char *rel, const char *content)
 {
-	char path[PATH_MAX];
-	FILE *f;
+	char path[256];
 
-	snprintf(path, sizeof(path), "%s/sys/%s", dir, rel);
-	if (mkdirs(path))
-		return;
-	f = fopen(path, "w");
-	if (f) {
-		fputs(content, f);
-		fclose(f);
-	}
+	snprintf(path, sizeof(path), "sys/%s", rel);
+	tree_put(dir, path, content);
 }
 
 FIXTURE_SETUP(tree)
@@ -444,12 +423,9 @@ FIXTURE_SETUP(tree)
 
 FIXTURE_TEARDOWN(tree)
 {
-	char cmd[128];
-
 	bq_topology_free(&self->t);
 	bq_ctx_free(self->ctx);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
-	if (self->dir[0] && system(cmd))
+	if (self->dir[0] && tree_remove(self->dir))
 		TH_LOG("could not remove %s", self->dir);
 }
 

@@ -14,22 +14,7 @@
 #include "kselftest_harness.h"
 
 #include "../lib/internal.h"
-
-static void put(const char *dir, const char *rel, const char *content)
-{
-	char path[PATH_MAX], cmd[PATH_MAX + 32];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	if (system(cmd))
-		return;
-	f = fopen(path, "w");
-	if (f) {
-		fputs(content, f);
-		fclose(f);
-	}
-}
+#include "helpers/tree.h"
 
 FIXTURE(tree)
 {
@@ -47,17 +32,17 @@ FIXTURE_SETUP(tree)
 	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
 	snprintf(proc, sizeof(proc), "%s/proc", self->dir);
 	snprintf(dev, sizeof(dev), "%s/dev", self->dir);
-	put(self->dir, "sys/attr/padded", "INTEL(R) \n");
-	put(self->dir, "sys/attr/scheduler", "none [mq-deadline] kyber\n");
-	put(self->dir, "sys/attr/plain", "write back\n");
-	put(self->dir, "sys/attr/num", "4096\n");
-	put(self->dir, "sys/attr/neg", "-1\n");
-	put(self->dir, "proc/self/mountinfo",
+	tree_put(self->dir, "sys/attr/padded", "INTEL(R) \n");
+	tree_put(self->dir, "sys/attr/scheduler", "none [mq-deadline] kyber\n");
+	tree_put(self->dir, "sys/attr/plain", "write back\n");
+	tree_put(self->dir, "sys/attr/num", "4096\n");
+	tree_put(self->dir, "sys/attr/neg", "-1\n");
+	tree_put(self->dir, "proc/self/mountinfo",
 	    "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/root rw\n"
 	    "30 22 7:3 / /mnt/with\\040space rw master:2 - xfs /dev/loop3 rw\n"
 	    "31 22 0:5 / /proc rw - proc proc rw\n"
 	    "garbage line without separator\n");
-	put(self->dir, "proc/swaps",
+	tree_put(self->dir, "proc/swaps",
 	    "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
 	    "/dev/zram0                              partition\t4194300\t\t0\t\t100\n"
 	    "/swap\\040file                          file\t\t1048572\t\t0\t\t-2\n");
@@ -68,11 +53,8 @@ FIXTURE_SETUP(tree)
 
 FIXTURE_TEARDOWN(tree)
 {
-	char cmd[128];
-
 	bq_ctx_free(self->ctx);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
-	if (self->dir[0] && system(cmd))
+	if (self->dir[0] && tree_remove(self->dir))
 		TH_LOG("could not remove %s", self->dir);
 }
 
