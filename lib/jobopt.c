@@ -623,18 +623,19 @@ static int set_distribution(const struct job_opt *o, const char *key, const char
 						     key, (int)len, val);
 		return bq_parse_fail(err, -EINVAL, "%s=%s: " DIST_HINT, key, val);
 	}
-	if (!colon)
-		return bq_parse_fail(err, -EINVAL, "%s=%s needs a parameter, like %s:1.2", key,
-				     val, val);
+	/* fio's defaults when no parameter is given. */
+	if (!colon) {
+		job->dist = dist;
+		job->dist_param = dist == BQ_DIST_ZIPF ? 1.1 : 0.2;
+		return 0;
+	}
 	if (strchr(colon + 1, ':'))
 		return bq_parse_fail(err, -EOPNOTSUPP,
 				     "%s=%s: a center argument is not supported", key, val);
 	if (parse_positive(colon + 1, &param))
 		return bq_parse_fail(err, -EINVAL, "%s=%s: parameter must be a number over 0",
 				     key, val);
-	/* The zipf generator divides by 1 - theta, and pareto's h is a fraction. */
-	if (dist == BQ_DIST_ZIPF && param == 1.0)
-		return bq_parse_fail(err, -EINVAL, "%s=%s: zipf theta must not be 1.0", key, val);
+	/* pareto's h is the fraction of hot blocks. */
 	if (dist == BQ_DIST_PARETO && param >= 1.0)
 		return bq_parse_fail(err, -EINVAL, "%s=%s: pareto h must be below 1.0", key, val);
 	job->dist = dist;

@@ -28,7 +28,7 @@ _Static_assert(ARRAY_SIZE(((struct bq_offgen *)0)->key) >= FEISTEL_ROUNDS,
 #define ZIPF_SQUEEZE	2	/* k - x below this accepts without libm */
 #define ZIPF_INV	3	/* 1 / (1 - theta); 0 for theta = 1 */
 
-#define PARETO_EXP	0	/* ln(1 - h) / ln(h) */
+#define PARETO_EXP	0	/* ln(h) / ln(1 - h) */
 #define PARETO_N	1	/* nblocks as a double */
 
 static inline uint64_t rotl(uint64_t x, int k)
@@ -288,7 +288,8 @@ int bq_offgen_init(struct bq_offgen *g, const struct bq_offgen_params *p)
 	if (p->dist == BQ_DIST_ZIPF) {
 		zipf_setup(g);
 	} else if (p->dist == BQ_DIST_PARETO) {
-		g->dist_c[PARETO_EXP] = log(1.0 - p->param) / log(p->param);
+		/* fio's meaning: a fraction h of the blocks gets 1 - h of the I/Os. */
+		g->dist_c[PARETO_EXP] = log(p->param) / log(1.0 - p->param);
 		g->dist_c[PARETO_N] = (double)p->nblocks;
 	}
 	return 0;

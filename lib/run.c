@@ -185,8 +185,10 @@ static int allowed_cpus(const struct bq_job *j, const struct bq_topology *t, int
 			for (int c = 0; c < t->node_nr_cpus[k] && !online; c++)
 				online = t->node_cpus[k][c] == cpus[i];
 		if (!online) {
+			int cpu = cpus[i];
+
 			free(cpus);
-			return bq_fail_at(err, "cpus_allowed", -EINVAL, "CPU %d is not online", cpus[i]);
+			return bq_fail_at(err, "cpus_allowed", -EINVAL, "CPU %d is not online", cpu);
 		}
 	}
 	*out = cpus;
@@ -199,63 +201,98 @@ static int job_dev_node(const struct bq_job_result *jr)
 	return jr->nr_targets ? jr->targets[0].numa_node : -1;
 }
 
-/*
- * Place every job's threads (and SQPOLL pollers).  Jobs without
- * cpus_allowed are placed together, so they spread over the CPUs; a job
- * with cpus_allowed is placed within its own list.
- */
-static int place_threads(struct run_state *st, struct bq_parse_error *err)
+static bool in_group(const struct bq_job_result *jr, const struct bq_job_result *only)
 {
-	struct bq_topology topo;
-	int ret, w = 0;
+	return only ? jr == only : !jr->job.cpus_allowed[0];
+}
 
-	ret = bq_topology_read(st->ctx, &topo);
-	if (ret)
-		return bq_fail_at(err, "placement", ret, "cannot read the CPU topology: %s", strerror(-ret));
-	for (size_t k = 0; k < st->res->nr && !ret; k++) {
-		struct bq_job_result *jr = &st->res->jobs[k];
-		const struct bq_job *j = &jr->job;
-		int n = (int)j->numjobs * (j->sqpoll ? 2 : 1), nr_allowed;
-		int *allowed, *node = calloc((size_t)n, sizeof(int)), *cpu = calloc((size_t)n, sizeof(int));
-		int *dev = calloc((size_t)n, sizeof(int));
-		struct bq_place_req req;
+/*
+ * Place the threads of @only, or of every job without cpus_allowed when
+ * @only is NULL: those are placed in one call so that they spread over the
+ * CPUs together.  Workers come first, SQPOLL pollers take what is left.
+ */
+static int place_group(struct run_state *st, const struct bq_topology *topo,
+		       const struct bq_job_result *only, struct bq_parse_error *err)
+{
+	int n = 0, at = 0, nr_allowed = 0, *allowed = NULL, *dev, *cpu, *node, ret;
+	struct bq_place_req req;
 
-		if (!node || !cpu || !dev) {
-			ret = -ENOMEM;
-			goto next;
-		}
-		ret = allowed_cpus(j, &topo, &allowed, &nr_allowed, err);
+	for (size_t k = 0; k < st->res->nr; k++)
+		if (in_group(&st->res->jobs[k], only))
+			n += (int)st->res->jobs[k].job.numjobs * (st->res->jobs[k].job.sqpoll ? 2 : 1);
+	if (!n)
+		return 0;
+	if (only) {
+		ret = allowed_cpus(&only->job, topo, &allowed, &nr_allowed, err);
 		if (ret)
-			goto next;
-		if (allowed && (int)j->numjobs > nr_allowed) {
-			ret = bq_fail_at(err, "numjobs", -EINVAL, "numjobs=%u but cpus_allowed=%s names %d CPUs",
-				   j->numjobs, j->cpus_allowed, nr_allowed);
+			return ret;
+		if ((int)only->job.numjobs > nr_allowed) {
 			free(allowed);
-			goto next;
+			return bq_fail_at(err, "numjobs", -EINVAL,
+					  "numjobs=%u but cpus_allowed=%s names %d CPUs",
+					  only->job.numjobs, only->job.cpus_allowed, nr_allowed);
 		}
-		for (int i = 0; i < n; i++)
-			dev[i] = job_dev_node(jr);
+	}
+	dev = calloc((size_t)n, sizeof(int));
+	cpu = calloc((size_t)n, sizeof(int));
+	node = calloc((size_t)n, sizeof(int));
+	ret = dev && cpu && node ? 0 : -ENOMEM;
+	for (int pass = 0; !ret && pass < 2; pass++)
+		for (size_t k = 0; k < st->res->nr; k++) {
+			const struct bq_job_result *jr = &st->res->jobs[k];
+
+			if (!in_group(jr, only) || (pass && !jr->job.sqpoll))
+				continue;
+			for (unsigned int i = 0; i < jr->job.numjobs; i++)
+				dev[at++] = job_dev_node(jr);
+		}
+	if (!ret) {
 		req = (struct bq_place_req){
 			.nr_threads = n, .dev_node = dev, .allowed = allowed, .nr_allowed = nr_allowed,
 		};
-		ret = bq_place(&topo, &req, cpu, node);
-		free(allowed);
-		if (ret) {
+		ret = bq_place(topo, &req, cpu, node);
+		if (ret)
 			bq_fail_at(err, "cpus_allowed", ret, "no CPU to run on");
-			goto next;
-		}
-		for (unsigned int i = 0; i < j->numjobs; i++, w++) {
-			st->workers[w].cpu = cpu[i];
-			st->workers[w].node = node[i];
-			st->workers[w].sqpoll_cpu = j->sqpoll ? cpu[j->numjobs + i] : -1;
-			jr->threads[i].cpu = cpu[i];
-			jr->threads[i].node = node[i];
-		}
-next:
-		free(node);
-		free(cpu);
-		free(dev);
 	}
+	at = 0;
+	for (int pass = 0; !ret && pass < 2; pass++)
+		for (size_t k = 0; k < st->res->nr; k++) {
+			struct bq_job_result *jr = &st->res->jobs[k];
+
+			if (!in_group(jr, only) || (pass && !jr->job.sqpoll))
+				continue;
+			for (unsigned int i = 0; i < jr->job.numjobs; i++, at++) {
+				struct bq_worker *w = &st->workers[st->js[k].first_worker + (int)i];
+
+				if (pass) {
+					w->sqpoll_cpu = cpu[at];
+					continue;
+				}
+				w->cpu = jr->threads[i].cpu = cpu[at];
+				w->node = jr->threads[i].node = node[at];
+				w->sqpoll_cpu = -1;
+			}
+		}
+	free(allowed);
+	free(dev);
+	free(cpu);
+	free(node);
+	return ret;
+}
+
+static int place_threads(struct run_state *st, struct bq_parse_error *err)
+{
+	struct bq_topology topo;
+	int ret;
+
+	ret = bq_topology_read(st->ctx, &topo);
+	if (ret)
+		return bq_fail_at(err, "placement", ret, "cannot read the CPU topology: %s",
+				  strerror(-ret));
+	ret = place_group(st, &topo, NULL, err);
+	for (size_t k = 0; !ret && k < st->res->nr; k++)
+		if (st->res->jobs[k].job.cpus_allowed[0])
+			ret = place_group(st, &topo, &st->res->jobs[k], err);
 	bq_topology_free(&topo);
 	return ret;
 }
@@ -275,7 +312,9 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 {
 	const struct bq_job *j = &jr->job;
 	uint64_t seed = j->randrepeat ? j->randseed : j->randseed ^ bq_now_ns();
-	struct bq_offgen_params rp = { .nblocks = 1, .seed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index };
+	struct bq_offgen_params rp = {
+		.nblocks = 1, .seed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index,
+	};
 	uint64_t total = 0;
 	uint32_t lo, hi;
 	int ret;
@@ -603,6 +642,7 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		jr->job = set->jobs[k];
 		if (!jr->job.numjobs)
 			jr->job.numjobs = 1;
+		st->js[k].first_worker = st->nr_workers;
 		st->nr_workers += (int)jr->job.numjobs;
 		jr->nr_threads = (int)jr->job.numjobs;
 		jr->threads = calloc(jr->job.numjobs, sizeof(*jr->threads));
@@ -627,7 +667,6 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 	for (size_t k = 0; k < set->nr; k++) {
 		struct job_state *js = &st->js[k];
 
-		js->first_worker = w;
 		for (int d = 0; d < BQ_NR_DIRS && st->opts->interval_ns; d++) {
 			js->prev_buckets[d] = calloc(BQ_HIST_BUCKETS, sizeof(uint64_t));
 			if (!js->prev_buckets[d])

@@ -186,10 +186,10 @@ void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err)
  */
 void worker_end_ramp(struct bq_worker *w, uint64_t now)
 {
+	/* Errors stay: a failed I/O is news whenever it happened. */
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
 		w->res->d[d].ios = 0;
 		w->res->d[d].bytes = 0;
-		w->res->d[d].errors = 0;
 		bq_hist_reset(&w->res->d[d].lat);
 	}
 	w->ramping = false;

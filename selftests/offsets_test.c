@@ -352,7 +352,8 @@ TEST(pareto_80_20)
 	uint32_t *hits;
 	double share;
 
-	ASSERT_EQ(0, gen_init(&g, PARETO, n, 0.8, 2));
+	/* pareto:0.2, as in fio: 20% of the blocks get 80% of the I/Os. */
+	ASSERT_EQ(0, gen_init(&g, PARETO, n, 0.2, 2));
 	hits = sorted_hits(&g, draws);
 	ASSERT_NE(NULL, hits);
 	/* Every block is hit, so "20% of the distinct blocks" is 200. */
@@ -370,7 +371,7 @@ TEST(pareto_90_10)
 	uint32_t *hits;
 	double share;
 
-	ASSERT_EQ(0, gen_init(&g, PARETO, n, 0.9, 4));
+	ASSERT_EQ(0, gen_init(&g, PARETO, n, 0.1, 4));
 	hits = sorted_hits(&g, draws);
 	ASSERT_NE(NULL, hits);
 	share = share_of_top(hits, n / 10, draws);
@@ -514,7 +515,7 @@ TEST(speed)
 	TH_LOG("  norandommap         %6.2f", ns_per_draw(UNIFORM, big, 0, draws));
 	TH_LOG("  zipf 1.2            %6.2f", ns_per_draw(ZIPF, big, 1.2, draws));
 	TH_LOG("  zipf 0.8            %6.2f", ns_per_draw(ZIPF, big, 0.8, draws));
-	TH_LOG("  pareto 0.8          %6.2f", ns_per_draw(PARETO, big, 0.8, draws));
+	TH_LOG("  pareto 0.2          %6.2f", ns_per_draw(PARETO, big, 0.2, draws));
 }
 
 TEST_HARNESS_MAIN

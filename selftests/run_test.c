@@ -437,6 +437,43 @@ TEST_F(dev, sqpoll_cpu_is_reported)
 	run_result_free(&r);
 }
 
+/* Two one-thread jobs spread over the CPUs instead of sharing the first. */
+TEST_F(dev, jobs_spread_over_cpus)
+{
+	const char *args[] = { self->opt, "--rw=randread", "--bs=4k", "--io_size=1m",
+			       "--direct=1", "--name=a", "--name=b", NULL };
+	struct run_result r;
+	json_object *root, *jobs;
+	long long cpu[2];
+
+	PREP_READY(&self->p);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	jobs = json_object_object_get(root, "jobs");
+	ASSERT_EQ(2, (int)json_object_array_length(jobs));
+	for (int k = 0; k < 2; k++)
+		cpu[k] = json_int(json_object_array_get_idx(json_object_object_get(
+			json_object_array_get_idx(jobs, k), "placement"), 0), "cpu", -1);
+	EXPECT_LE(0, cpu[0]);
+	EXPECT_NE(cpu[0], cpu[1]);
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST_F(dev, cpus_allowed_must_exist)
+{
+	struct run_result r;
+
+	PREP_READY(&self->p);
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", self->opt, "--rw=read",
+				 "--cpus_allowed=4095", "--name=c", NULL));
+	EXPECT_EQ(2, r.status);
+	EXPECT_NE(NULL, strstr(r.err, "CPU 4095 is not online")) TH_LOG("%s", r.err);
+	run_result_free(&r);
+}
+
 TEST_F(dev, misaligned_direct_io_refused)
 {
 	struct run_result r;

@@ -257,7 +257,8 @@ int cmd_info(int argc, char **argv)
 	};
 	struct cli cli = {
 		.cmd = "info",
-		.usage = "blkqual info [-o table|json] [--sysfs-root DIR] [--proc-root DIR] [--dev-root DIR] DEVICE",
+		.usage = "blkqual info [-o table|json] [--sysfs-root DIR] [--proc-root DIR] "
+			 "[--dev-root DIR] DEVICE",
 	};
 	struct bq_nvme_health health;
 	struct bq_device dev;

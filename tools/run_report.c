@@ -496,6 +496,7 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 		json_object_object_del(total, "cpu");
 		json_object_object_del(total, "node");
 		json_object_object_del(total, "buffer_node");
+		json_object_object_del(total, "ring_flags");
 		json_object_object_add(o, "total", total);
 		json_object_object_add(o, "errors", errors_json(jr, &sum));
 		job_total_free(&sum);
