@@ -271,16 +271,19 @@ static inline bool worker_may_submit(struct bq_worker *w, uint64_t now)
 }
 
 /*
- * Completions to wait for per system call.  Half the queue by default:
- * the device never sees fewer than iodepth/2 I/Os while the tester enters
- * the kernel a fraction as often as fio's wait-for-one (mean_depth in the
- * results shows what the device really had); iodepth_batch_complete_min=1
- * keeps the queue full as fio does.
+ * Completions to wait for per system call.  When latency is measured,
+ * one, as fio does: a completion the tester waited past would be stamped
+ * late (with DEFER_TASKRUN it is not even posted until the wait ends).
+ * With gtod_reduce=1 nothing is stamped, so wait for half the queue and
+ * enter the kernel a fraction as often.  iodepth_batch_complete_min sets
+ * it either way; mean_depth in the results shows what the device had.
  */
 static inline unsigned int worker_batch(const struct bq_worker *w)
 {
-	unsigned int b = w->job->batch_complete ? w->job->batch_complete : w->depth / 2;
+	unsigned int b = w->job->batch_complete;
 
+	if (!b)
+		b = w->job->gtod_reduce ? w->depth / 2 : 1;
 	return b < 1 ? 1 : b > w->depth ? w->depth : b;
 }
 

@@ -114,6 +114,10 @@ static int ring_setup(struct bq_worker *w, struct uring_state *u)
 
 static void register_resources(struct bq_worker *w, struct uring_state *u)
 {
+#ifdef HAVE_IO_URING_REGISTER_RING_FD
+	/* Saves looking the ring's file up on every io_uring_enter(). */
+	io_uring_register_ring_fd(&u->ring);
+#endif
 	if (w->job->registerfiles && w->nr_files &&
 	    !io_uring_register_files(&u->ring, w->fds, (unsigned int)w->nr_files))
 		u->fixed_files = true;

@@ -115,7 +115,8 @@ struct bq_job {
 	uint32_t ba;			/* alignment of random offsets; 0: bs */
 
 	unsigned int iodepth;
-	unsigned int batch_complete;	/* completions to wait for per call; 0: iodepth/2 */
+	unsigned int batch_complete;	/* completions to wait for per call; 0: 1, or
+					 * iodepth/2 with gtod_reduce */
 	unsigned int numjobs;
 	uint64_t size;
 	unsigned int size_pct;		/* size=N%: percent of the target; 0: use size */
@@ -136,7 +137,7 @@ struct bq_job {
 	uint64_t randseed;
 	bool norandommap;
 	enum bq_dist dist;
-	double dist_param;		/* zipf theta or pareto h */
+	double dist_param;		/* zipf theta, or pareto h: the hot fraction of blocks */
 
 	uint64_t rate_iops;		/* per thread; 0: unlimited */
 	bool group_reporting;
@@ -290,7 +291,8 @@ struct bq_offgen_params {
 	bool random;
 	bool norandommap;
 	enum bq_dist dist;
-	double param;		/* zipf theta (> 0) or pareto h (0 < h < 1) */
+	double param;		/* zipf theta (> 0), or pareto h (0 < h < 1): a fraction
+				 * h of the blocks gets 1 - h of the draws, as in fio */
 	uint64_t seed;
 };
 
