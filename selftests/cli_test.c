@@ -49,6 +49,18 @@ static const struct bad_input bad_inputs[] = {
 	{ { "guard", "--force-destroy" }, "needs a value" },
 	{ { "guard", "--force-destroy=/nonexistent", "/dev/null" }, "--force-destroy" },
 	{ { "guard", "--force", "/dev/null" }, "did you mean '--force-destroy'" },
+	{ { "run" }, "no job given" },
+	{ { "run", "--rw=read", "--name=x" }, "no filename" },
+	{ { "run", "--iodpeth=4", "--filename=/dev/null", "--name=x" }, "did you mean 'iodepth'" },
+	{ { "run", "--verify=md5", "--filename=/dev/null", "--name=x" }, "not supported" },
+	{ { "run", "--bs=100", "--filename=/dev/null", "--name=x" }, "bs" },
+	{ { "run", "--ioengine=mmap", "--filename=/dev/null", "--name=x" }, "not supported" },
+	{ { "run", "--filename=/dev/null", "--rw=read", "--name=x" }, "neither a block device" },
+	{ { "run", "--filename=/tmp", "--rw=read", "--name=x" }, "directory" },
+	{ { "run", "--output=/nonexistent/r.json", "--ioengine=nop", "--name=x" }, "cannot write" },
+	{ { "run", "--interval=soon", "--ioengine=nop", "--name=x" }, "--interval" },
+	{ { "run", "--ioengine=nop", "--iodepth=0", "--name=x" }, "iodepth" },
+	{ { "run", "--ioengine=nop", "--cpus_allowed=4095", "--name=x" }, "not online" },
 };
 
 TEST(bad_input_table)

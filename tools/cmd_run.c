@@ -71,6 +71,18 @@ static bool is_flag(const char *arg, const char *name)
 	return !strcmp(arg, name);
 }
 
+/* Whether a file can be created beside @path (the temp file goes there). */
+static bool writable_dir_of(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return !access(".", W_OK);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) ? (int)(slash - path) : 1, path);
+	return !access(dir, W_OK);
+}
+
 static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 {
 	struct cli *cli = &rc->cli;
@@ -128,6 +140,13 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 	}
 	if (!rc->nr_job_args)
 		return cli_usage_error(cli, "no job given (usage: %s)", cli->usage);
+	/* Find out now, not after a long run, that the results cannot be saved. */
+	if (rc->output_file && !writable_dir_of(rc->output_file))
+		return cli_usage_error(cli, "--output=%s: cannot write there: %s", rc->output_file,
+				       strerror(errno));
+	if (rc->csv_file && !writable_dir_of(rc->csv_file))
+		return cli_usage_error(cli, "--csv=%s: cannot write there: %s", rc->csv_file,
+				       strerror(errno));
 	return 0;
 }
 
@@ -314,7 +333,10 @@ int cmd_run(int argc, char **argv)
 	if (rc.status)
 		fputs("\r\033[K", stderr);
 	if (ret) {
-		cli_error(&rc.cli, "%s: %s", perr.where, perr.msg);
+		if (strcmp(perr.where, "run"))
+			cli_error(&rc.cli, "%s: %s", perr.where, perr.msg);
+		else
+			cli_error(&rc.cli, "%s", perr.msg);
 		ret = ret == -EBUSY ? EXIT_REFUSED : EXIT_BADINPUT;
 		goto out_free_results;
 	}

@@ -117,6 +117,23 @@ static void print_dir(FILE *out, const struct bq_dir_result *d, int dir, uint64_
 	fputc('\n', out);
 }
 
+static void print_thread_line(FILE *out, const struct bq_thread_result *t, int i,
+			      uint64_t runtime)
+{
+	fprintf(out, "    thread %d (CPU %d):", i, t->cpu);
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		char iops[32], p99[32];
+
+		if (!t->d[d].ios && !t->d[d].errors)
+			continue;
+		fmt_count(iops, sizeof(iops), per_second(t->d[d].ios, runtime));
+		fmt_lat(p99, sizeof(p99), (double)bq_hist_percentile(&t->d[d].lat, 99));
+		fprintf(out, " %s IOPS=%s p99=%s%s", dir_names[d], iops,
+			t->d[d].lat.count ? p99 : "-", t->d[d].errors ? " (errors)" : "");
+	}
+	fputc('\n', out);
+}
+
 static void print_errors(FILE *out, const struct bq_job_result *jr,
 			 const struct bq_thread_result *sum)
 {
@@ -181,6 +198,9 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		print_dir(out, &sum.d[d], d, jr->runtime_ns);
 	/* An SQPOLL kernel thread works for the tester: its time counts too. */
+	/* Without group_reporting, as in fio, each thread gets its own line too. */
+	for (int i = 0; !j->group_reporting && jr->nr_threads > 1 && i < jr->nr_threads; i++)
+		print_thread_line(out, &jr->threads[i], i, jr->runtime_ns);
 	cpu_ns = sum.usr_ns + sum.sys_ns + sum.sqpoll_ns;
 	ios = sum.d[BQ_READ].ios + sum.d[BQ_WRITE].ios;
 	fmt_count(rate, sizeof(rate), cpu_ns ? (double)ios * 1e9 / (double)cpu_ns : 0);
