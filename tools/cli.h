@@ -72,5 +72,6 @@ int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_guard(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_raid(int argc, char **argv);
 
 #endif /* BLKQUAL_CLI_H */

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * raid_plan.c - the commands for md RAID0 + XFS, and what they will give
+ *
+ * The XFS geometry is not guessed: mkfs.xfs -N is asked what it would do
+ * for an array of that size (it writes nothing; its file= form is pointed
+ * at a name in a temp dir, which it only creates empty).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "raid_plan.h"
+
+extern char **environ;
+
+/* mkfs.xfs keeps the log stripe unit at or below 256 KiB; above, it uses 32 KiB. */
+#define XFS_MAX_LOG_SU (256u << 10)
+#define XFS_FALLBACK_LOG_SU (32u << 10)
+
+static void add(struct plan_cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add(struct plan_cmd *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->argc >= PLAN_MAX_ARGS - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->buf[c->argc], sizeof(c->buf[c->argc]), fmt, ap);
+	va_end(ap);
+	c->argv[c->argc] = c->buf[c->argc];
+	c->argv[++c->argc] = NULL;
+}
+
+/* "256k", "1m": how mdadm and mkfs.xfs like sizes spelled. */
+static void kib(char *buf, size_t len, uint64_t bytes)
+{
+	if (!(bytes % (1u << 20)))
+		snprintf(buf, len, "%" PRIu64 "m", bytes >> 20);
+	else
+		snprintf(buf, len, "%" PRIu64 "k", bytes >> 10);
+}
+
+static unsigned int field(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? (unsigned int)strtoul(p + strlen(key), NULL, 10) : 0;
+}
+
+/* Run @argv, collecting stdout and stderr; return its exit status or -errno. */
+static int capture(const char *const *argv, char *out, size_t len)
+{
+	posix_spawn_file_actions_t fa;
+	int pipefd[2], status, ret;
+	size_t used = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+	ret = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (ret) {
+		close(pipefd[0]);
+		return -ret;
+	}
+	while (used < len - 1 && (n = read(pipefd[0], out + used, len - 1 - used)) > 0)
+		used += (size_t)n;
+	out[used] = '\0';
+	close(pipefd[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -EINTR;
+}
+
+static void xfs_preview(struct raid_plan *p)
+{
+	char dir[] = "/tmp/blkqual-plan.XXXXXX", file[64], d[160], l[32], su[32], text[4096];
+	const char *argv[8] = { "mkfs.xfs", "-N", "-d", d, "-l", l, NULL };
+	char *line;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(file, sizeof(file), "%s/array", dir);
+	kib(su, sizeof(su), p->chunk);
+	snprintf(d, sizeof(d), "file=1,name=%s,size=%" PRIu64 ",su=%s,sw=%d", file,
+		 p->array_bytes, su, p->nr);
+	snprintf(l, sizeof(l), "su=%" PRIu64, p->log_su);
+	if (!capture(argv, text, sizeof(text))) {
+		p->xfs.valid = true;
+		p->xfs.agcount = field(text, "agcount=");
+		p->xfs.block_size = field(text, "bsize=");
+		p->xfs.sunit_blocks = field(text, "sunit=");
+		p->xfs.swidth_blocks = field(text, "swidth=");
+		line = strstr(text, "\nlog ");
+		p->xfs.log_sunit_blocks = line ? field(line, "sunit=") : 0;
+	} else {
+		/* mkfs.xfs says why (too small, bad stripe unit): keep its first line. */
+		snprintf(p->xfs.note, sizeof(p->xfs.note), "%.*s", (int)strcspn(text, "\n"), text);
+	}
+	unlink(file);
+	rmdir(dir);
+}
+
+/**
+ * raid_plan_make() - fill in commands and geometry from members and chunk
+ * @p: the plan, with members, sizes, chunk, md, mountpoint and layout set
+ *
+ * Return: 0, or -EINVAL with nothing computed.
+ */
+int raid_plan_make(struct raid_plan *p)
+{
+	static const uint64_t logbsizes[] = { 256u << 10, 128u << 10, 64u << 10, 32u << 10 };
+	static const char *const logbsize_names[] = { "256k", "128k", "64k", "32k" };
+	char chunk[32], su[32];
+	bool unequal = false;
+
+	if (p->nr < 2 || p->nr > PLAN_MAX_MEMBERS || !p->chunk || p->chunk % 4096)
+		return -EINVAL;
+	p->array_bytes = 0;
+	for (int i = 0; i < p->nr; i++) {
+		uint64_t usable = p->member_bytes[i] / p->chunk * p->chunk;
+
+		if (!usable)
+			return -EINVAL;
+		if (usable != p->member_bytes[0] / p->chunk * p->chunk)
+			unequal = true;
+		p->array_bytes += usable;
+	}
+	/* The layout only matters from a second zone on, i.e. with unequal members. */
+	if (!unequal)
+		p->layout = NULL;
+	else if (!p->layout)
+		p->layout = "original";
+	p->io_min = p->chunk;
+	p->io_opt = p->chunk * (uint64_t)p->nr;
+	p->log_su = p->chunk <= XFS_MAX_LOG_SU ? p->chunk : XFS_FALLBACK_LOG_SU;
+	p->logbsize = NULL;
+	for (size_t i = 0; i < ARRAY_LEN(logbsizes); i++)
+		if (!(logbsizes[i] % p->log_su)) {
+			p->logbsize = logbsize_names[i];
+			break;
+		}
+
+	kib(chunk, sizeof(chunk), p->chunk);
+	memset(&p->mdadm, 0, sizeof(p->mdadm));
+	add(&p->mdadm, "mdadm");
+	add(&p->mdadm, "--create");
+	add(&p->mdadm, "%s", p->md);
+	add(&p->mdadm, "--run");
+	add(&p->mdadm, "--level=0");
+	add(&p->mdadm, "--chunk=%" PRIu64 "K", p->chunk >> 10);
+	add(&p->mdadm, "--metadata=1.2");
+	if (p->layout)
+		add(&p->mdadm, "--layout=%s", p->layout);
+	add(&p->mdadm, "--raid-devices=%d", p->nr);
+	for (int i = 0; i < p->nr; i++)
+		add(&p->mdadm, "%s", p->members[i]);
+
+	kib(su, sizeof(su), p->log_su);
+	memset(&p->mkfs, 0, sizeof(p->mkfs));
+	add(&p->mkfs, "mkfs.xfs");
+	add(&p->mkfs, "-d");
+	add(&p->mkfs, "su=%s,sw=%d", chunk, p->nr);
+	add(&p->mkfs, "-l");
+	add(&p->mkfs, "su=%s", su);
+	add(&p->mkfs, "%s", p->md);
+
+	memset(&p->mount, 0, sizeof(p->mount));
+	add(&p->mount, "mount");
+	add(&p->mount, "-o");
+	if (p->logbsize)
+		add(&p->mount, "noatime,logbsize=%s", p->logbsize);
+	else
+		add(&p->mount, "noatime");
+	add(&p->mount, "%s", p->md);
+	add(&p->mount, "%s", p->mountpoint);
+
+	memset(&p->xfs, 0, sizeof(p->xfs));
+	xfs_preview(p);
+	return 0;
+}
+
+/**
+ * plan_cmd_print() - a command as one line a user can paste
+ * @c: the command
+ * @out: receives the line
+ * @len: size of @out
+ */
+void plan_cmd_print(const struct plan_cmd *c, char *out, size_t len)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < c->argc && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "", c->argv[i]);
+}
+
+static json_object *cmd_json(const struct plan_cmd *c)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < c->argc; i++)
+		json_object_array_add(arr, json_object_new_string(c->argv[i]));
+	return arr;
+}
+
+json_object *raid_plan_json(const struct raid_plan *p)
+{
+	json_object *o = json_object_new_object(), *members = json_object_new_array();
+	json_object *geo = json_object_new_object(), *xfs = json_object_new_object();
+
+	for (int i = 0; i < p->nr; i++) {
+		json_object *m = json_object_new_object();
+
+		json_object_object_add(m, "path", json_object_new_string(p->members[i]));
+		json_object_object_add(m, "size", json_object_new_uint64(p->member_bytes[i]));
+		json_object_array_add(members, m);
+	}
+	json_object_object_add(o, "members", members);
+	json_object_object_add(o, "chunk", json_object_new_uint64(p->chunk));
+	json_object_object_add(o, "layout", p->layout ? json_object_new_string(p->layout) : NULL);
+	json_object_object_add(o, "md", json_object_new_string(p->md));
+	json_object_object_add(o, "mountpoint", json_object_new_string(p->mountpoint));
+	json_object_object_add(geo, "array_bytes_before_metadata",
+			       json_object_new_uint64(p->array_bytes));
+	json_object_object_add(geo, "minimum_io_size", json_object_new_uint64(p->io_min));
+	json_object_object_add(geo, "optimal_io_size", json_object_new_uint64(p->io_opt));
+	json_object_object_add(o, "expected_geometry", geo);
+	json_object_object_add(xfs, "log_stripe_unit", json_object_new_uint64(p->log_su));
+	json_object_object_add(xfs, "logbsize", p->logbsize ?
+			       json_object_new_string(p->logbsize) : NULL);
+	if (p->xfs.valid) {
+		json_object_object_add(xfs, "agcount", json_object_new_int((int)p->xfs.agcount));
+		json_object_object_add(xfs, "block_size", json_object_new_int((int)p->xfs.block_size));
+		json_object_object_add(xfs, "sunit_blocks",
+				       json_object_new_int((int)p->xfs.sunit_blocks));
+		json_object_object_add(xfs, "swidth_blocks",
+				       json_object_new_int((int)p->xfs.swidth_blocks));
+		json_object_object_add(xfs, "log_sunit_blocks",
+				       json_object_new_int((int)p->xfs.log_sunit_blocks));
+	} else {
+		json_object_object_add(xfs, "mkfs_says", json_object_new_string(p->xfs.note));
+	}
+	json_object_object_add(o, "xfs", xfs);
+	json_object_object_add(o, "mdadm", cmd_json(&p->mdadm));
+	json_object_object_add(o, "mkfs", cmd_json(&p->mkfs));
+	json_object_object_add(o, "mount", cmd_json(&p->mount));
+	return o;
+}
