@@ -108,3 +108,51 @@ out_close_fd:
 	close(fd);
 	return ret;
 }
+
+/**
+ * bq_wipe_signatures() - erase every signature libblkid finds, as wipefs -a
+ * @path: device or file, already judged by the caller to be the user's to wipe
+ *
+ * Only the magic bytes are cleared, so the rest of the data stays where it
+ * was; the device no longer looks like it holds a filesystem or table.
+ *
+ * Return: number of signatures erased, or -errno.
+ */
+int bq_wipe_signatures(const char *path)
+{
+	blkid_probe pr;
+	int fd, nr = 0, ret;
+
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	pr = blkid_new_probe();
+	if (!pr) {
+		ret = -ENOMEM;
+		goto out_close_fd;
+	}
+	ret = blkid_probe_set_device(pr, fd, 0, 0);
+	if (ret) {
+		ret = -EIO;
+		goto out_free_probe;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_BADCSUM);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+	while ((ret = blkid_do_probe(pr)) == 0) {
+		if (blkid_do_wipe(pr, 0)) {
+			ret = -errno ? -errno : -EIO;
+			goto out_free_probe;
+		}
+		nr++;
+	}
+	ret = ret < 0 ? -EIO : nr;
+	if (ret >= 0 && fsync(fd))
+		ret = -errno;
+out_free_probe:
+	blkid_free_probe(pr);
+out_close_fd:
+	close(fd);
+	return ret;
+}

@@ -64,6 +64,9 @@ const char *cli_suggest(const char *word, const char *const *candidates, size_t 
 int guard_error(const struct cli *cli, const char *path, int err,
 		const struct bq_guard_report *rep);
 
+/* spawn.c */
+int run_capture(const char *const *argv, char *out, size_t len);
+
 /* units.c */
 void fmt_size(char *buf, size_t len, uint64_t bytes);
 
@@ -73,5 +76,6 @@ int cmd_info(int argc, char **argv);
 int cmd_guard(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_raid(int argc, char **argv);
+int cmd_fs(int argc, char **argv);
 
 #endif /* BLKQUAL_CLI_H */

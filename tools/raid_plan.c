@@ -7,20 +7,15 @@
  * at a name in a temp dir, which it only creates empty).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "raid_plan.h"
-
-extern char **environ;
 
 /* mkfs.xfs keeps the log stripe unit at or below 256 KiB; above, it uses 32 KiB. */
 #define XFS_MAX_LOG_SU (256u << 10)
@@ -57,36 +52,6 @@ static unsigned int field(const char *text, const char *key)
 	return p ? (unsigned int)strtoul(p + strlen(key), NULL, 10) : 0;
 }
 
-/* Run @argv, collecting stdout and stderr; return its exit status or -errno. */
-static int capture(const char *const *argv, char *out, size_t len)
-{
-	posix_spawn_file_actions_t fa;
-	int pipefd[2], status, ret;
-	size_t used = 0;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC))
-		return -errno;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	ret = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (ret) {
-		close(pipefd[0]);
-		return -ret;
-	}
-	while (used < len - 1 && (n = read(pipefd[0], out + used, len - 1 - used)) > 0)
-		used += (size_t)n;
-	out[used] = '\0';
-	close(pipefd[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -EINTR;
-}
-
 static void xfs_preview(struct raid_plan *p)
 {
 	char dir[] = "/tmp/blkqual-plan.XXXXXX", file[64], d[160], l[32], su[32], text[4096];
@@ -100,7 +65,7 @@ static void xfs_preview(struct raid_plan *p)
 	snprintf(d, sizeof(d), "file=1,name=%s,size=%" PRIu64 ",su=%s,sw=%d", file,
 		 p->array_bytes, su, p->nr);
 	snprintf(l, sizeof(l), "su=%" PRIu64, p->log_su);
-	if (!capture(argv, text, sizeof(text))) {
+	if (!run_capture(argv, text, sizeof(text))) {
 		p->xfs.valid = true;
 		p->xfs.agcount = field(text, "agcount=");
 		p->xfs.block_size = field(text, "bsize=");

@@ -450,6 +450,14 @@ int bq_adapters_group(const struct bq_devlist *list, struct bq_adapter **adapter
  */
 void bq_adapters_free(struct bq_adapter *adapters, size_t nr);
 
+/**
+ * bq_wipe_signatures() - erase every signature libblkid finds (wipefs -a)
+ * @path: device or file the caller has decided may be wiped
+ *
+ * Return: signatures erased, or -errno.
+ */
+int bq_wipe_signatures(const char *path);
+
 /* ---- host -------------------------------------------------------------- */
 
 /**
