@@ -31,6 +31,8 @@ FIXTURE_SETUP(dev)
 		prep_skip(&self->p, need_program("mkfs.xfs"));
 	else if (need_program("xfs_info"))
 		prep_skip(&self->p, need_program("xfs_info"));
+	else if (need_program("xfs_spaceman"))
+		prep_skip(&self->p, need_program("xfs_spaceman"));
 	if (prep_ok(&self->p))
 		scratch_device(&self->p, &self->s, SCRATCH_SIZE * 2);
 	if (prep_ok(&self->p))

@@ -4,6 +4,7 @@
  * commands and the geometry they should give, for four scratch members
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 
@@ -59,7 +60,7 @@ TEST_F(members, equal_members_256k)
 		 "--metadata=1.2 --raid-devices=3 %s %s %s\n", self->s[0].dev, self->s[1].dev,
 		 self->s[2].dev);
 	EXPECT_NE(NULL, strstr(r.out, want)) TH_LOG("%s", r.out);
-	EXPECT_NE(NULL, strstr(r.out, "mkfs.xfs -d su=256k,sw=3 -l su=256k /dev/md0\n"));
+	EXPECT_NE(NULL, strstr(r.out, "mkfs.xfs -L blkqual -d su=256k,sw=3 -l su=256k /dev/md0\n"));
 	EXPECT_NE(NULL, strstr(r.out, "mount -o noatime,logbsize=256k /dev/md0 "));
 	EXPECT_NE(NULL, strstr(r.out, "minimum_io_size 262144, optimal_io_size 786432"));
 	/* 256 KiB in 4 KiB blocks: the sunit mkfs.xfs itself reports. */
@@ -83,7 +84,7 @@ TEST_F(members, large_chunk_uses_small_log_stripe_unit)
 	EXPECT_EQ(768, json_int(root, "xfs.swidth_blocks", 0));
 	EXPECT_EQ(3LL << 20, json_int(root, "expected_geometry.optimal_io_size", 0));
 	EXPECT_STREQ("su=1m,sw=3", json_object_get_string(json_object_array_get_idx(
-		json_object_object_get(root, "mkfs"), 2)));
+		json_object_object_get(root, "mkfs"), 4)));
 	json_object_put(root);
 	run_result_free(&r);
 }
@@ -112,6 +113,26 @@ TEST_F(members, bad_input)
 	EXPECT_EQ(2, r.status);
 	EXPECT_NE(NULL, strstr(r.err, "at least two members"));
 	run_result_free(&r);
+}
+
+/* Without md, raid create says so in one line and touches nothing. */
+TEST_F(members, create_without_md_fails_cleanly)
+{
+	uint64_t before, after;
+	struct run_result r;
+
+	PREP_READY(&self->p);
+	if (!access("/proc/mdstat", F_OK))
+		SKIP(return, "this kernel has md (the VM tests create arrays for real)");
+	ASSERT_EQ(0, checksum_path(self->s[0].dev, &before));
+	ASSERT_EQ(0, run_blkqual(&r, "raid", "create", "--chunk=64k", self->s[0].dev,
+				 self->s[1].dev, NULL));
+	EXPECT_EQ(1, r.status);
+	EXPECT_EQ(1, count_lines(r.err)) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "md driver is not available")) TH_LOG("%s", r.err);
+	run_result_free(&r);
+	ASSERT_EQ(0, checksum_path(self->s[0].dev, &after));
+	EXPECT_EQ(before, after);
 }
 
 TEST_HARNESS_MAIN

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "raid_plan.h"
 
 #define FS_LABEL "blkqual"
 
@@ -76,25 +77,6 @@ static int parse(struct fs_cli *fc, int argc, char **argv, bool create)
 	if ((fc->su != 0) != (fc->sw != 0))
 		return cli_usage_error(&fc->cli, "--su and --sw go together");
 	fc->dev = argv[optind];
-	return 0;
-}
-
-/* sunit and swidth of the mounted filesystem, in filesystem blocks. */
-static int xfs_geometry(const char *dir, unsigned int *bsize, unsigned int *sunit,
-			unsigned int *swidth)
-{
-	const char *argv[] = { "xfs_info", dir, NULL };
-	char text[4096], *data;
-
-	if (run_capture(argv, text, sizeof(text)))
-		return -EIO;
-	data = strstr(text, "\ndata");
-	if (!data || sscanf(strstr(data, "bsize=") ? strstr(data, "bsize=") : "",
-			    "bsize=%u", bsize) != 1)
-		return -EIO;
-	data = strstr(data, "sunit=");
-	if (!data || sscanf(data, "sunit=%u swidth=%u", sunit, swidth) != 2)
-		return -EIO;
 	return 0;
 }
 

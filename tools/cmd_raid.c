@@ -6,6 +6,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "inventory.h"
@@ -39,94 +42,342 @@ static void print_plan(const struct raid_plan *p)
 	printf("%s\n", line);
 }
 
-static int raid_plan(int argc, char **argv)
+struct raid_cli {
+	struct cli cli;
+	struct raid_plan plan;
+	bool dry_run;
+	const char *force[PLAN_MAX_MEMBERS];
+	size_t nr_force;
+};
+
+/* Options shared by plan and create; members are resolved and sized. */
+static int raid_parse(struct raid_cli *rc, int argc, char **argv, bool create)
 {
-	enum { OPT_CHUNK = OPT_FIRST_PRIVATE, OPT_LAYOUT, OPT_MD, OPT_MOUNT };
+	enum { OPT_CHUNK = OPT_FIRST_PRIVATE, OPT_LAYOUT, OPT_MD, OPT_MOUNT, OPT_DRY, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "chunk", required_argument, NULL, OPT_CHUNK },
 		{ "layout", required_argument, NULL, OPT_LAYOUT },
 		{ "md", required_argument, NULL, OPT_MD },
 		{ "mount", required_argument, NULL, OPT_MOUNT },
+		{ "dry-run", no_argument, NULL, OPT_DRY },
+		{ "force-destroy", required_argument, NULL, OPT_FORCE },
 		{ "output", required_argument, NULL, 'o' },
 		CLI_COMMON_LONGOPTS,
 		{ 0 }
 	};
-	struct cli cli = {
-		.cmd = "raid plan",
-		.usage = "blkqual raid plan --chunk SIZE [--layout original|alternate] [--md DEV] "
-			 "[--mount DIR] [-o table|json] MEMBER...",
-	};
-	struct raid_plan p = { .md = "/dev/md0", .mountpoint = "/mnt/blkqual-raid" };
+	struct raid_plan *p = &rc->plan;
 	struct bq_ctx *ctx;
 	int c, ret;
 
-	while ((c = cli_getopt(&cli, argc, argv, "o:h", longopts)) != -1) {
+	p->md = "/dev/md0";
+	p->mountpoint = "/mnt/blkqual-raid";
+	while ((c = cli_getopt(&rc->cli, argc, argv, "o:h", longopts)) != -1) {
 		switch (c) {
 		case OPT_CHUNK:
-			if (bq_parse_size(optarg, &p.chunk) || !p.chunk || p.chunk % 4096)
-				return cli_usage_error(&cli, "--chunk=%s: not a multiple of 4 KiB",
+			if (bq_parse_size(optarg, &p->chunk) || !p->chunk || p->chunk % 4096)
+				return cli_usage_error(&rc->cli, "--chunk=%s: not a multiple of 4 KiB",
 						       optarg);
 			break;
 		case OPT_LAYOUT:
 			if (strcmp(optarg, "original") && strcmp(optarg, "alternate"))
-				return cli_usage_error(&cli, "--layout=%s: use original or alternate",
+				return cli_usage_error(&rc->cli,
+						       "--layout=%s: use original or alternate",
 						       optarg);
-			p.layout = optarg;
+			p->layout = optarg;
 			break;
 		case OPT_MD:
-			p.md = optarg;
+			p->md = optarg;
 			break;
 		case OPT_MOUNT:
-			p.mountpoint = optarg;
+			p->mountpoint = optarg;
+			break;
+		case OPT_DRY:
+		case OPT_FORCE:
+			if (!create)
+				return cli_usage_error(&rc->cli, "'%s' is for raid create",
+						       argv[optind - 1]);
+			if (c == OPT_DRY)
+				rc->dry_run = true;
+			else if (rc->nr_force < ARRAY_LEN(rc->force))
+				rc->force[rc->nr_force++] = optarg;
 			break;
 		case 'o':
-			if (cli_parse_output(&cli, optarg))
+			if (cli_parse_output(&rc->cli, optarg))
 				return EXIT_BADINPUT;
 			break;
 		default:
 			return EXIT_BADINPUT;
 		}
 	}
-	if (!p.chunk)
-		return cli_usage_error(&cli, "missing --chunk (usage: %s)", cli.usage);
+	if (!p->chunk)
+		return cli_usage_error(&rc->cli, "missing --chunk (usage: %s)", rc->cli.usage);
 	if (argc - optind < 2)
-		return cli_usage_error(&cli, "needs at least two members (usage: %s)", cli.usage);
+		return cli_usage_error(&rc->cli, "needs at least two members (usage: %s)",
+				       rc->cli.usage);
 	if (argc - optind > PLAN_MAX_MEMBERS)
-		return cli_usage_error(&cli, "more than %d members", PLAN_MAX_MEMBERS);
-	ret = cli_open_ctx(&cli, &ctx);
+		return cli_usage_error(&rc->cli, "more than %d members", PLAN_MAX_MEMBERS);
+	ret = cli_open_ctx(&rc->cli, &ctx);
 	if (ret)
 		return ret;
 	for (int i = optind; i < argc; i++) {
 		struct bq_device dev;
 		char name[64];
 
-		ret = cli_resolve_device(&cli, ctx, argv[i], name, sizeof(name));
+		ret = cli_resolve_device(&rc->cli, ctx, argv[i], name, sizeof(name));
 		if (ret)
-			goto out_free_ctx;
+			break;
 		ret = bq_device_load(ctx, name, &dev);
 		if (ret) {
-			ret = cli_usage_error(&cli, "%s: %s", argv[i], strerror(-ret));
-			goto out_free_ctx;
+			ret = cli_usage_error(&rc->cli, "%s: %s", argv[i], strerror(-ret));
+			break;
 		}
-		p.members[p.nr] = argv[i];
-		p.member_bytes[p.nr++] = dev.size;
+		p->members[p->nr] = argv[i];
+		p->member_bytes[p->nr++] = dev.size;
 		bq_device_release(&dev);
 	}
-	ret = raid_plan_make(&p);
-	if (ret) {
-		ret = cli_usage_error(&cli, "every member must hold at least one chunk");
-		goto out_free_ctx;
-	}
-	if (cli.output == OUTPUT_JSON) {
-		json_object *o = raid_plan_json(&p);
+	bq_ctx_free(ctx);
+	if (!ret && raid_plan_make(p))
+		ret = cli_usage_error(&rc->cli, "every member must hold at least one chunk");
+	return ret;
+}
+
+static int raid_plan(int argc, char **argv)
+{
+	struct raid_cli rc = {
+		.cli = {
+			.cmd = "raid plan",
+			.usage = "blkqual raid plan --chunk SIZE [--layout original|alternate] "
+				 "[--md DEV] [--mount DIR] [-o table|json] MEMBER...",
+		},
+	};
+	int ret;
+
+	ret = raid_parse(&rc, argc, argv, false);
+	if (ret)
+		return ret;
+	if (rc.cli.output == OUTPUT_JSON) {
+		json_object *o = raid_plan_json(&rc.plan);
 
 		ret = print_json(o) ? EXIT_REFUSED : 0;
 		json_object_put(o);
-	} else {
-		print_plan(&p);
+		return ret;
 	}
-out_free_ctx:
+	print_plan(&rc.plan);
+	return 0;
+}
+
+/* md is there, or can be loaded: /proc/mdstat appears with the driver. */
+static bool have_md(char *why, size_t len)
+{
+	const char *argv[] = { "modprobe", "md_mod", NULL };
+	char out[512];
+	int ret;
+
+	if (!access("/proc/mdstat", F_OK))
+		return true;
+	ret = run_capture(argv, out, sizeof(out));
+	if (!access("/proc/mdstat", F_OK))
+		return true;
+	snprintf(why, len, "no /proc/mdstat, and 'modprobe md_mod' %s%.*s",
+		 ret < 0 ? "could not run: " : "failed: ", (int)strcspn(out, "\n"),
+		 ret < 0 ? strerror(-ret) : out);
+	return false;
+}
+
+static int run_step(const struct cli *cli, const struct plan_cmd *c)
+{
+	char out[4096], line[4096];
+	int ret = run_capture(c->argv, out, sizeof(out));
+
+	if (!ret)
+		return 0;
+	plan_cmd_print(c, line, sizeof(line));
+	cli_error(cli, "'%s' failed: %.*s", line, (int)strcspn(out, "\n"),
+		  ret < 0 ? strerror(-ret) : out);
+	return EXIT_REFUSED;
+}
+
+static int raid_make_fs(const struct cli *cli, const struct raid_plan *p)
+{
+	unsigned int bsize, sunit, swidth;
+	int ret;
+
+	ret = run_step(cli, &p->mkfs);
+	if (!ret && mkdir(p->mountpoint, 0755) && errno != EEXIST) {
+		cli_error(cli, "%s: %s", p->mountpoint, strerror(errno));
+		ret = EXIT_REFUSED;
+	}
+	if (!ret)
+		ret = run_step(cli, &p->mount);
+	if (ret)
+		return ret;
+	if (xfs_geometry(p->mountpoint, &bsize, &sunit, &swidth)) {
+		cli_error(cli, "%s: cannot read the geometry with xfs_info", p->mountpoint);
+		return EXIT_REFUSED;
+	}
+	if ((uint64_t)sunit * bsize != p->chunk || swidth != sunit * (unsigned int)p->nr) {
+		cli_error(cli, "%s: XFS has sunit %u, swidth %u blocks of %u; planned su %" PRIu64
+			  ", sw %d", p->md, sunit, swidth, bsize, p->chunk, p->nr);
+		return EXIT_REFUSED;
+	}
+	return 0;
+}
+
+/* What the kernel made must be what was planned. */
+static int check_array(const struct cli *cli, const struct raid_plan *p)
+{
+	struct bq_device dev;
+	struct bq_ctx *ctx;
+	char name[64];
+	int ret;
+
+	if (bq_ctx_new(&ctx, NULL))
+		return EXIT_REFUSED;
+	ret = bq_device_resolve(ctx, p->md, name, sizeof(name));
+	if (!ret)
+		ret = bq_device_load(ctx, name, &dev);
 	bq_ctx_free(ctx);
+	if (ret) {
+		cli_error(cli, "%s: not there after mdadm: %s", p->md, strerror(-ret));
+		return EXIT_REFUSED;
+	}
+	if (dev.q.minimum_io_size != p->io_min || dev.q.optimal_io_size != p->io_opt ||
+	    dev.size > p->array_bytes || dev.md.chunk_size != p->chunk) {
+		cli_error(cli, "%s: io_min %u, io_opt %u, chunk %" PRIu64 ", %" PRIu64
+			  " bytes; planned %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", at most %" PRIu64,
+			  p->md, dev.q.minimum_io_size, dev.q.optimal_io_size, dev.md.chunk_size,
+			  dev.size, p->io_min, p->io_opt, p->chunk, p->array_bytes);
+		ret = EXIT_REFUSED;
+	}
+	bq_device_release(&dev);
+	return ret;
+}
+
+static void undo_create(const struct raid_plan *p)
+{
+	struct plan_cmd stop = { 0 }, zero = { 0 };
+	char out[1024];
+
+	umount2(p->mountpoint, 0);
+	plan_cmd_add(&stop, "mdadm");
+	plan_cmd_add(&stop, "--stop");
+	plan_cmd_add(&stop, "%s", p->md);
+	plan_cmd_add(&zero, "mdadm");
+	plan_cmd_add(&zero, "--zero-superblock");
+	for (int i = 0; i < p->nr; i++)
+		plan_cmd_add(&zero, "%s", p->members[i]);
+	if (!run_capture(stop.argv, out, sizeof(out)))
+		run_capture(zero.argv, out, sizeof(out));
+}
+
+static int raid_create(int argc, char **argv)
+{
+	struct raid_cli rc = {
+		.cli = {
+			.cmd = "raid create",
+			.usage = "blkqual raid create --chunk SIZE [--layout original|alternate] "
+				 "[--md DEV] [--mount DIR] [--dry-run] [--force-destroy=DEV]... "
+				 "MEMBER...",
+		},
+	};
+	struct bq_guard_opts gopts = { .force_destroy = rc.force };
+	struct raid_plan *p = &rc.plan;
+	char why[600];
+	struct bq_ctx *ctx;
+	int ret;
+
+	ret = raid_parse(&rc, argc, argv, true);
+	if (ret)
+		return ret;
+	gopts.nr_force = rc.nr_force;
+	if (rc.dry_run) {
+		print_plan(p);
+		return 0;
+	}
+	if (!have_md(why, sizeof(why))) {
+		cli_error(&rc.cli, "the md driver is not available here: %s", why);
+		return EXIT_REFUSED;
+	}
+	ret = cli_open_ctx(&rc.cli, &ctx);
+	if (ret)
+		return ret;
+	/* mdadm opens the members exclusively itself: judge each, then let go. */
+	for (int i = 0; !ret && i < p->nr; i++) {
+		struct bq_guard_report rep;
+		int fd = bq_guard_open(ctx, p->members[i], 0, &gopts, &rep);
+
+		if (fd < 0)
+			ret = guard_error(&rc.cli, p->members[i], fd, &rep);
+		else
+			close(fd);
+	}
+	bq_ctx_free(ctx);
+	if (ret)
+		return ret;
+	ret = run_step(&rc.cli, &p->mdadm);
+	if (ret)
+		return ret;
+	ret = check_array(&rc.cli, p);
+	if (!ret)
+		ret = raid_make_fs(&rc.cli, p);
+	if (ret) {
+		/* Leave nothing half made behind: the array goes again. */
+		undo_create(p);
+		return ret;
+	}
+		printf("%s: RAID0 of %d members, chunk %" PRIu64 ", XFS mounted at %s\n", p->md,
+		       p->nr, p->chunk, p->mountpoint);
+	return ret;
+}
+
+static int raid_destroy(int argc, char **argv)
+{
+	static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { 0 } };
+	struct cli cli = { .cmd = "raid destroy", .usage = "blkqual raid destroy MD" };
+	struct plan_cmd stop = { 0 }, zero = { 0 };
+	struct bq_device dev;
+	struct bq_ctx *ctx;
+	char name[64];
+	int c, ret;
+
+	while ((c = cli_getopt(&cli, argc, argv, "h", longopts)) != -1)
+		return EXIT_BADINPUT;
+	if (optind + 1 != argc)
+		return cli_usage_error(&cli, "needs exactly one md device (usage: %s)", cli.usage);
+	ret = cli_open_ctx(&cli, &ctx);
+	if (ret)
+		return ret;
+	ret = cli_resolve_device(&cli, ctx, argv[optind], name, sizeof(name));
+	if (!ret && bq_device_load(ctx, name, &dev))
+		ret = cli_usage_error(&cli, "%s: cannot read it", argv[optind]);
+	bq_ctx_free(ctx);
+	if (ret)
+		return ret;
+	if (dev.kind != BQ_DEV_MD) {
+		bq_device_release(&dev);
+		return cli_usage_error(&cli, "%s: not an md array", argv[optind]);
+	}
+	for (size_t i = 0; i < dev.mounts.n && !ret; i++) {
+		if (umount2(dev.mounts.v[i], 0)) {
+			cli_error(&cli, "unmounting %s: %s", dev.mounts.v[i], strerror(errno));
+			ret = EXIT_REFUSED;
+		}
+	}
+	plan_cmd_add(&stop, "mdadm");
+	plan_cmd_add(&stop, "--stop");
+	plan_cmd_add(&stop, "%s", argv[optind]);
+	plan_cmd_add(&zero, "mdadm");
+	plan_cmd_add(&zero, "--zero-superblock");
+	/* The members, read before the array stops and they disappear from slaves/. */
+	for (size_t i = 0; i < dev.slaves.n; i++)
+		plan_cmd_add(&zero, "/dev/%s", dev.slaves.v[i]);
+	bq_device_release(&dev);
+	if (!ret)
+		ret = run_step(&cli, &stop);
+	if (!ret)
+		ret = run_step(&cli, &zero);
+	if (!ret)
+		printf("%s: unmounted, stopped, member superblocks zeroed\n", argv[optind]);
 	return ret;
 }
 
@@ -134,8 +385,13 @@ int cmd_raid(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "plan"))
 		return raid_plan(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "create"))
+		return raid_create(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "destroy"))
+		return raid_destroy(argc - 1, argv + 1);
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: blkqual raid plan --chunk SIZE [options] MEMBER...\n");
+		printf("usage: blkqual raid plan|create --chunk SIZE [options] MEMBER...\n"
+		       "       blkqual raid destroy MD\n");
 		return 0;
 	}
 	return cli_usage_error(NULL, "raid: %s%s%s (see 'blkqual raid --help')",

@@ -21,9 +21,7 @@
 #define XFS_MAX_LOG_SU (256u << 10)
 #define XFS_FALLBACK_LOG_SU (32u << 10)
 
-static void add(struct plan_cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add(struct plan_cmd *c, const char *fmt, ...)
+void plan_cmd_add(struct plan_cmd *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -123,37 +121,39 @@ int raid_plan_make(struct raid_plan *p)
 
 	kib(chunk, sizeof(chunk), p->chunk);
 	memset(&p->mdadm, 0, sizeof(p->mdadm));
-	add(&p->mdadm, "mdadm");
-	add(&p->mdadm, "--create");
-	add(&p->mdadm, "%s", p->md);
-	add(&p->mdadm, "--run");
-	add(&p->mdadm, "--level=0");
-	add(&p->mdadm, "--chunk=%" PRIu64 "K", p->chunk >> 10);
-	add(&p->mdadm, "--metadata=1.2");
+	plan_cmd_add(&p->mdadm, "mdadm");
+	plan_cmd_add(&p->mdadm, "--create");
+	plan_cmd_add(&p->mdadm, "%s", p->md);
+	plan_cmd_add(&p->mdadm, "--run");
+	plan_cmd_add(&p->mdadm, "--level=0");
+	plan_cmd_add(&p->mdadm, "--chunk=%" PRIu64 "K", p->chunk >> 10);
+	plan_cmd_add(&p->mdadm, "--metadata=1.2");
 	if (p->layout)
-		add(&p->mdadm, "--layout=%s", p->layout);
-	add(&p->mdadm, "--raid-devices=%d", p->nr);
+		plan_cmd_add(&p->mdadm, "--layout=%s", p->layout);
+	plan_cmd_add(&p->mdadm, "--raid-devices=%d", p->nr);
 	for (int i = 0; i < p->nr; i++)
-		add(&p->mdadm, "%s", p->members[i]);
+		plan_cmd_add(&p->mdadm, "%s", p->members[i]);
 
 	kib(su, sizeof(su), p->log_su);
 	memset(&p->mkfs, 0, sizeof(p->mkfs));
-	add(&p->mkfs, "mkfs.xfs");
-	add(&p->mkfs, "-d");
-	add(&p->mkfs, "su=%s,sw=%d", chunk, p->nr);
-	add(&p->mkfs, "-l");
-	add(&p->mkfs, "su=%s", su);
-	add(&p->mkfs, "%s", p->md);
+	plan_cmd_add(&p->mkfs, "mkfs.xfs");
+	plan_cmd_add(&p->mkfs, "-L");
+	plan_cmd_add(&p->mkfs, "blkqual");
+	plan_cmd_add(&p->mkfs, "-d");
+	plan_cmd_add(&p->mkfs, "su=%s,sw=%d", chunk, p->nr);
+	plan_cmd_add(&p->mkfs, "-l");
+	plan_cmd_add(&p->mkfs, "su=%s", su);
+	plan_cmd_add(&p->mkfs, "%s", p->md);
 
 	memset(&p->mount, 0, sizeof(p->mount));
-	add(&p->mount, "mount");
-	add(&p->mount, "-o");
+	plan_cmd_add(&p->mount, "mount");
+	plan_cmd_add(&p->mount, "-o");
 	if (p->logbsize)
-		add(&p->mount, "noatime,logbsize=%s", p->logbsize);
+		plan_cmd_add(&p->mount, "noatime,logbsize=%s", p->logbsize);
 	else
-		add(&p->mount, "noatime");
-	add(&p->mount, "%s", p->md);
-	add(&p->mount, "%s", p->mountpoint);
+		plan_cmd_add(&p->mount, "noatime");
+	plan_cmd_add(&p->mount, "%s", p->md);
+	plan_cmd_add(&p->mount, "%s", p->mountpoint);
 
 	memset(&p->xfs, 0, sizeof(p->xfs));
 	xfs_preview(p);
@@ -226,4 +226,33 @@ json_object *raid_plan_json(const struct raid_plan *p)
 	json_object_object_add(o, "mkfs", cmd_json(&p->mkfs));
 	json_object_object_add(o, "mount", cmd_json(&p->mount));
 	return o;
+}
+
+/**
+ * xfs_geometry() - block size, sunit and swidth of a mounted XFS, as xfs_info
+ * reports them (xfs_info is a script around xfs_spaceman that also needs
+ * findmnt; the mount point is known, so xfs_spaceman is asked directly)
+ * @dir: its mount point
+ * @bsize: receives the block size in bytes
+ * @sunit: receives the stripe unit in blocks
+ * @swidth: receives the stripe width in blocks
+ *
+ * Return: 0 or -EIO.
+ */
+int xfs_geometry(const char *dir, unsigned int *bsize, unsigned int *sunit,
+		 unsigned int *swidth)
+{
+	const char *argv[] = { "xfs_spaceman", "-p", "xfs_info", "-c", "info", dir, NULL };
+	char text[4096], *data, *b;
+
+	if (run_capture(argv, text, sizeof(text)))
+		return -EIO;
+	data = strstr(text, "\ndata");
+	b = data ? strstr(data, "bsize=") : NULL;
+	if (!b || sscanf(b, "bsize=%u", bsize) != 1)
+		return -EIO;
+	data = strstr(data, "sunit=");
+	if (!data || sscanf(data, "sunit=%u swidth=%u", sunit, swidth) != 2)
+		return -EIO;
+	return 0;
 }

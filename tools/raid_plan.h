@@ -59,6 +59,9 @@ struct raid_plan {
 };
 
 int raid_plan_make(struct raid_plan *p);
+void plan_cmd_add(struct plan_cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int xfs_geometry(const char *dir, unsigned int *bsize, unsigned int *sunit,
+		 unsigned int *swidth);
 void plan_cmd_print(const struct plan_cmd *c, char *out, size_t len);
 json_object *raid_plan_json(const struct raid_plan *p);
 

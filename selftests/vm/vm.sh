@@ -113,7 +113,8 @@ add_binary() {
 	done
 }
 add_binary "$blkqual" bin/blkqual
-for tool in mdadm mkfs.xfs; do
+# blkqual asks xfs_spaceman what xfs_info would print.
+for tool in mdadm mkfs.xfs xfs_spaceman; do
 	path=$(command -v "$tool") || skip "$tool not installed (run 'make deps')"
 	add_binary "$path" "sbin/$tool"
 done
