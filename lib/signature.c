@@ -69,24 +69,27 @@ static int collect(blkid_probe pr, struct bq_signature **sigs, int *nr)
 	return ret < 0 ? -EIO : 0;
 }
 
-int bq_probe_signatures(const char *path, struct bq_signature **sigs)
+/*
+ * A probe over @path opened with @flags, looking for every filesystem, RAID,
+ * crypto and partition table signature with its magic's position.
+ */
+static int open_probe(const char *path, int flags, int *fdp, blkid_probe *prp)
 {
 	blkid_probe pr;
-	int fd, nr = 0, ret;
+	int fd;
 
-	*sigs = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = open(path, flags | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	pr = blkid_new_probe();
 	if (!pr) {
-		ret = -ENOMEM;
-		goto out_close_fd;
+		close(fd);
+		return -ENOMEM;
 	}
-	ret = blkid_probe_set_device(pr, fd, 0, 0);
-	if (ret) {
-		ret = -EIO;
-		goto out_free_probe;
+	if (blkid_probe_set_device(pr, fd, 0, 0)) {
+		blkid_free_probe(pr);
+		close(fd);
+		return -EIO;
 	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
@@ -94,7 +97,26 @@ int bq_probe_signatures(const char *path, struct bq_signature **sigs)
 					  BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_BADCSUM);
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+	*fdp = fd;
+	*prp = pr;
+	return 0;
+}
 
+static void close_probe(int fd, blkid_probe pr)
+{
+	blkid_free_probe(pr);
+	close(fd);
+}
+
+int bq_probe_signatures(const char *path, struct bq_signature **sigs)
+{
+	blkid_probe pr;
+	int fd, nr = 0, ret;
+
+	*sigs = NULL;
+	ret = open_probe(path, O_RDONLY | O_NONBLOCK, &fd, &pr);
+	if (ret)
+		return ret;
 	ret = collect(pr, sigs, &nr);
 	if (ret) {
 		free(*sigs);
@@ -102,10 +124,7 @@ int bq_probe_signatures(const char *path, struct bq_signature **sigs)
 	} else {
 		ret = nr;
 	}
-out_free_probe:
-	blkid_free_probe(pr);
-out_close_fd:
-	close(fd);
+	close_probe(fd, pr);
 	return ret;
 }
 
@@ -123,36 +142,20 @@ int bq_wipe_signatures(const char *path)
 	blkid_probe pr;
 	int fd, nr = 0, ret;
 
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	pr = blkid_new_probe();
-	if (!pr) {
-		ret = -ENOMEM;
-		goto out_close_fd;
-	}
-	ret = blkid_probe_set_device(pr, fd, 0, 0);
-	if (ret) {
-		ret = -EIO;
-		goto out_free_probe;
-	}
-	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_BADCSUM);
-	blkid_probe_enable_partitions(pr, 1);
-	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+	ret = open_probe(path, O_RDWR, &fd, &pr);
+	if (ret)
+		return ret;
 	while ((ret = blkid_do_probe(pr)) == 0) {
 		if (blkid_do_wipe(pr, 0)) {
-			ret = -errno ? -errno : -EIO;
-			goto out_free_probe;
+			ret = errno ? -errno : -EIO;
+			break;
 		}
 		nr++;
 	}
-	ret = ret < 0 ? -EIO : nr;
-	if (ret >= 0 && fsync(fd))
-		ret = -errno;
-out_free_probe:
-	blkid_free_probe(pr);
-out_close_fd:
-	close(fd);
+	if (ret > 0)
+		ret = fsync(fd) ? -errno : nr;
+	else if (ret == -1)
+		ret = -EIO;
+	close_probe(fd, pr);
 	return ret;
 }

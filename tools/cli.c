@@ -267,3 +267,26 @@ int cli_resolve_device(struct cli *cli, struct bq_ctx *ctx, const char *arg,
 		return cli_usage_error(cli, "%s: %s", arg, strerror(-ret));
 	}
 }
+
+/**
+ * cli_output_options() - parse a command that takes only -o and the common options
+ * @cli: invocation state
+ * @argc: argument count
+ * @argv: arguments
+ *
+ * Return: 0, or EXIT_BADINPUT after printing why.
+ */
+int cli_output_options(struct cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		CLI_COMMON_LONGOPTS,
+		{ 0 }
+	};
+	int c;
+
+	while ((c = cli_getopt(cli, argc, argv, "o:h", longopts)) != -1)
+		if (c != 'o' || cli_parse_output(cli, optarg))
+			return EXIT_BADINPUT;
+	return 0;
+}

@@ -53,6 +53,7 @@ int cli_usage_error(const struct cli *cli, const char *fmt, ...)
 int cli_getopt(struct cli *cli, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
 int cli_parse_output(struct cli *cli, const char *arg);
+int cli_output_options(struct cli *cli, int argc, char **argv);
 int cli_open_ctx(struct cli *cli, struct bq_ctx **ctx);
 int cli_resolve_device(struct cli *cli, struct bq_ctx *ctx, const char *arg,
 		       char *name, size_t len);

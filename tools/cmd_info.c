@@ -250,11 +250,6 @@ static int print_info_json(const struct bq_device *d, const struct bq_host *h,
 
 int cmd_info(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		CLI_COMMON_LONGOPTS,
-		{ 0 }
-	};
 	struct cli cli = {
 		.cmd = "info",
 		.usage = "blkqual info [-o table|json] [--sysfs-root DIR] [--proc-root DIR] "
@@ -265,18 +260,10 @@ int cmd_info(int argc, char **argv)
 	struct bq_host host;
 	struct bq_ctx *ctx;
 	char name[64];
-	int c, ret, health_err = -ENODEV;
+	int ret, health_err = -ENODEV;
 
-	while ((c = cli_getopt(&cli, argc, argv, "o:h", longopts)) != -1) {
-		switch (c) {
-		case 'o':
-			if (cli_parse_output(&cli, optarg))
-				return EXIT_BADINPUT;
-			break;
-		default:
-			return EXIT_BADINPUT;
-		}
-	}
+	if (cli_output_options(&cli, argc, argv))
+		return EXIT_BADINPUT;
 	if (optind >= argc)
 		return cli_usage_error(&cli, "missing device (usage: %s)", cli.usage);
 	if (optind + 1 < argc)

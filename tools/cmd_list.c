@@ -186,31 +186,19 @@ static int print_list_json(const struct bq_devlist *list, const struct bq_adapte
 
 int cmd_list(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		CLI_COMMON_LONGOPTS,
-		{ 0 }
-	};
 	struct cli cli = {
 		.cmd = "list",
-		.usage = "blkqual list [-o table|json] [--sysfs-root DIR] [--proc-root DIR] [--dev-root DIR]",
+		.usage = "blkqual list [-o table|json] [--sysfs-root DIR] [--proc-root DIR] "
+			 "[--dev-root DIR]",
 	};
 	struct bq_adapter *adapters = NULL;
 	struct bq_devlist list;
 	struct bq_ctx *ctx;
 	size_t nr = 0;
-	int c, ret;
+	int ret;
 
-	while ((c = cli_getopt(&cli, argc, argv, "o:h", longopts)) != -1) {
-		switch (c) {
-		case 'o':
-			if (cli_parse_output(&cli, optarg))
-				return EXIT_BADINPUT;
-			break;
-		default:
-			return EXIT_BADINPUT;
-		}
-	}
+	if (cli_output_options(&cli, argc, argv))
+		return EXIT_BADINPUT;
 	if (optind < argc)
 		return cli_usage_error(&cli, "unexpected argument '%s'", argv[optind]);
 	ret = cli_open_ctx(&cli, &ctx);
