@@ -64,6 +64,7 @@ endif
 LIBS := $(PKG_LIBS) -laio -lm
 
 lib-objs := $(addprefix $(objtree)/,$(lib-y))
+raid-objs := $(addprefix $(objtree)/,$(raid-y))
 tools-objs := $(addprefix $(objtree)/,$(tools-y))
 helper-objs := $(addprefix $(objtree)/,$(selftests-helpers-y))
 test-progs := $(addprefix $(objtree)/,$(selftests-y))
@@ -80,7 +81,7 @@ $(objtree)/%.o: $(srctree)/%.c $(PROBE_OUT)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$(patsubst $(objtree)/%,%,$@))$(CC) $(BQ_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(libblkqual): $(lib-objs)
+$(libblkqual): $(lib-objs) $(raid-objs)
 	$(call quiet,AR,$(patsubst $(objtree)/%,%,$@))rm -f $@ && $(AR) rcs $@ $^
 
 $(blkqual): $(tools-objs) $(libblkqual)
@@ -136,7 +137,8 @@ install: $(blkqual)
 
 clean:
 	$(call quiet,CLEAN,$(objtree))rm -rf $(objtree)/lib/*.o $(objtree)/lib/*.d \
-		$(objtree)/lib/*.a $(objtree)/tools/*.o $(objtree)/tools/*.d \
+		$(objtree)/lib/*.a $(objtree)/raid/*.o $(objtree)/raid/*.d \
+		$(objtree)/tools/*.o $(objtree)/tools/*.d \
 		$(objtree)/selftests/*_test $(objtree)/selftests/*.d \
 		$(objtree)/selftests/vm/*_test $(objtree)/selftests/vm/*.d \
 		$(objtree)/selftests/helpers/*.o $(objtree)/selftests/helpers/*.d \
@@ -159,5 +161,5 @@ help:
 
 .PHONY: all tests check check-vm vm-shell deps demo install clean distclean help
 
--include $(lib-objs:.o=.d) $(tools-objs:.o=.d) $(helper-objs:.o=.d) $(test-progs:=.d) \
+-include $(lib-objs:.o=.d) $(raid-objs:.o=.d) $(tools-objs:.o=.d) $(helper-objs:.o=.d) $(test-progs:=.d) \
 	$(vm-progs:=.d)
