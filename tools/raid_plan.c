@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "blkqual_raid.h"
 #include "raid_plan.h"
 
 /* mkfs.xfs keeps the log stripe unit at or below 256 KiB; above, it uses 32 KiB. */
@@ -89,21 +90,26 @@ int raid_plan_make(struct raid_plan *p)
 {
 	static const uint64_t logbsizes[] = { 256u << 10, 128u << 10, 64u << 10, 32u << 10 };
 	static const char *const logbsize_names[] = { "256k", "128k", "64k", "32k" };
+	uint64_t sectors[PLAN_MAX_MEMBERS];
 	char chunk[32], su[32];
 	bool unequal = false;
+	struct bq_raid0 r;
 
 	if (p->nr < 2 || p->nr > PLAN_MAX_MEMBERS || !p->chunk || p->chunk % 4096)
 		return -EINVAL;
-	p->array_bytes = 0;
 	for (int i = 0; i < p->nr; i++) {
-		uint64_t usable = p->member_bytes[i] / p->chunk * p->chunk;
-
-		if (!usable)
+		if (p->member_bytes[i] < p->chunk)
 			return -EINVAL;
-		if (usable != p->member_bytes[0] / p->chunk * p->chunk)
+		if (p->member_bytes[i] / p->chunk != p->member_bytes[0] / p->chunk)
 			unequal = true;
-		p->array_bytes += usable;
+		sectors[i] = p->member_bytes[i] >> 9;
 	}
+	/* md's own arithmetic (its size rounds oddly for odd chunks): ask the layout library. */
+	if (bq_raid0_init(&r, sectors, NULL, p->nr, p->chunk >> 9,
+			  unequal ? (p->layout && !strcmp(p->layout, "alternate") ?
+				     BQ_RAID0_ALTERNATE : BQ_RAID0_ORIGINAL) : BQ_RAID0_UNSET))
+		return -EINVAL;
+	p->array_bytes = bq_raid0_size(&r) << 9;
 	/* The layout only matters from a second zone on, i.e. with unequal members. */
 	if (!unequal)
 		p->layout = NULL;

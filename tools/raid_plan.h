@@ -47,7 +47,7 @@ struct raid_plan {
 	const char *layout;		/* "original", "alternate", or NULL (equal members) */
 	const char *md;
 	const char *mountpoint;
-	uint64_t array_bytes;		/* estimate: members rounded to chunks, no metadata */
+	uint64_t array_bytes;		/* md's size before its metadata (data offset) */
 	uint64_t io_min;
 	uint64_t io_opt;
 	uint64_t log_su;		/* log stripe unit mkfs.xfs will use */

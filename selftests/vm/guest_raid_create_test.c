@@ -13,13 +13,22 @@
 #include "helpers/json.h"
 #include "helpers/run.h"
 
+FIXTURE(members)
+{
+	int unused;
+};
+
+FIXTURE_SETUP(members)
+{
+}
+
 /* Whatever a failed test left, the next program in the guest gets clean members. */
-static void cleanup(void)
+FIXTURE_TEARDOWN(members)
 {
 	if (system("umount /mnt/raid >/dev/null 2>&1; mdadm --stop /dev/md0 >/dev/null 2>&1; "
 		   "mdadm --zero-superblock /dev/nullb0 /dev/nullb1 /dev/nullb2 /dev/nullb3 "
 		   ">/dev/null 2>&1"))
-		return;
+		TH_LOG("cleanup incomplete");
 }
 
 #define NEED_GUEST() do { \
@@ -27,13 +36,12 @@ static void cleanup(void)
 		SKIP(return, "not in the blkqual VM; run 'make check-vm'"); \
 } while (0)
 
-TEST(create_check_destroy)
+TEST_F(members, create_check_destroy)
 {
 	struct run_result r;
 	json_object *root, *md;
 
 	NEED_GUEST();
-	atexit(cleanup);
 	ASSERT_EQ(0, run_blkqual(&r, "raid", "create", "--chunk=256k", "--md=/dev/md0",
 				 "--mount=/mnt/raid", "/dev/nullb0", "/dev/nullb1", "/dev/nullb2",
 				 "/dev/nullb3", NULL));
@@ -61,12 +69,11 @@ TEST(create_check_destroy)
 	run_result_free(&r);
 }
 
-TEST(members_holding_data_are_refused)
+TEST_F(members, members_holding_data_are_refused)
 {
 	struct run_result r;
 
 	NEED_GUEST();
-	atexit(cleanup);
 	ASSERT_EQ(0, system("mkfs.xfs -q -f /dev/nullb1 >/dev/null 2>&1"));
 	ASSERT_EQ(0, run_blkqual(&r, "raid", "create", "--chunk=64k", "/dev/nullb0", "/dev/nullb1",
 				 NULL));
