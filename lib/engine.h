@@ -293,7 +293,12 @@ static inline void worker_depth_sample(struct bq_worker *w, unsigned int infligh
 	w->depth_samples++;
 }
 
-bool worker_sync_due(const struct bq_worker *w);
+/* Asked before every submission: inline, and false at once without fsync=. */
+static inline bool worker_sync_due(const struct bq_worker *w)
+{
+	return w->job->fsync_every && w->writes_since_sync >= w->job->fsync_every;
+}
+
 int worker_sync(struct bq_worker *w);
 int worker_prepare(struct bq_worker *w);
 bool worker_start_line(struct bq_worker *w, int setup_err, const char *msg);

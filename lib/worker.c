@@ -197,11 +197,6 @@ void worker_end_ramp(struct bq_worker *w, uint64_t now)
 	(void)now;
 }
 
-bool worker_sync_due(const struct bq_worker *w)
-{
-	return w->job->fsync_every && w->writes_since_sync >= w->job->fsync_every;
-}
-
 /**
  * worker_sync() - fsync=N: flush what was written, with nothing in flight
  * @w: the worker
