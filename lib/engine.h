@@ -88,7 +88,9 @@ struct bq_worker {
 	int sqpoll_cpu;
 
 	int fds[BQ_MAX_FILES];
-	int nr_files;
+	int nr_fds;			/* descriptors to register: files, or stripe members */
+	int nr_files;			/* regions offsets are drawn over */
+	const struct bq_raid0 *stripe;	/* --stripe: split I/O across the members */
 	struct bq_file_state files[BQ_MAX_FILES];
 	unsigned int next_file;
 	uint32_t unit;			/* offset granularity of random I/O */

@@ -20,6 +20,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "blkqual_raid.h"
 #include "engine.h"
 
 #if defined(HAVE_IORING_OP_URING_CMD) && defined(HAVE_IORING_SETUP_SQE128) && \
@@ -55,6 +56,8 @@ struct uring_state {
 		uint32_t nsid;
 		uint32_t lbs;
 	} ns[BQ_MAX_FILES];		/* per file, for io_uring_cmd */
+	unsigned int sqes_per_slot;	/* > 1 when a striped I/O is split */
+	struct stripe_state *stripe;
 };
 
 static const unsigned int optional_flags[] = {
@@ -72,7 +75,7 @@ static const unsigned int optional_flags[] = {
 /* Ask for every helpful flag; drop them one by one while the kernel says EINVAL. */
 static int ring_setup(struct bq_worker *w, struct uring_state *u)
 {
-	unsigned int base = 0, opt = 0, entries = w->depth;
+	unsigned int base = 0, opt = 0, entries = w->depth * u->sqes_per_slot;
 	struct io_uring_params p;
 	size_t dropped = 0;
 	int ret;
@@ -118,8 +121,8 @@ static void register_resources(struct bq_worker *w, struct uring_state *u)
 	/* Saves looking the ring's file up on every io_uring_enter(). */
 	io_uring_register_ring_fd(&u->ring);
 #endif
-	if (w->job->registerfiles && w->nr_files &&
-	    !io_uring_register_files(&u->ring, w->fds, (unsigned int)w->nr_files))
+	if (w->job->registerfiles && w->nr_fds &&
+	    !io_uring_register_files(&u->ring, w->fds, (unsigned int)w->nr_fds))
 		u->fixed_files = true;
 	/* Fixed buffers need IORING_URING_CMD_FIXED (Linux 6.1); commands carry plain addresses. */
 	if (w->job->fixedbufs && w->bufs && u->kind != URING_CMD) {
@@ -341,15 +344,206 @@ static int passthru_init(struct bq_worker *w, struct uring_state *u)
 #endif
 }
 
+/*
+ * --stripe: one logical I/O becomes a request per chunk it touches, on the
+ * member md's RAID0 layout names.  The I/O completes, and is timed, when
+ * its last piece does; each piece is also counted for its member.
+ */
+struct stripe_state {
+	unsigned int max_pieces;
+	uint16_t *pending;		/* per slot: pieces in flight */
+	int *err;			/* per slot: first error, positive errno */
+	struct stripe_piece {
+		uint8_t member;
+		uint32_t len;
+	} *piece;			/* per slot, max_pieces each */
+};
+
+struct split_ctx {
+	struct bq_raid0_piece p[BQ_MAX_FILES * 2 + 2];
+	unsigned int n;
+	unsigned int max;
+};
+
+static int collect_piece(const struct bq_raid0_piece *p, void *arg)
+{
+	struct split_ctx *c = arg;
+
+	if (c->n == c->max)
+		return -E2BIG;
+	c->p[c->n++] = *p;
+	return 0;
+}
+
+static int stripe_init(struct bq_worker *w, struct uring_state *u)
+{
+	struct stripe_state *st = calloc(1, sizeof(*st));
+	uint64_t chunk = w->stripe->chunk_sectors << 9;
+
+	if (!st)
+		return -ENOMEM;
+	u->stripe = st;
+	/* A block of B bytes touches at most B / chunk + 1 chunks. */
+	st->max_pieces = (unsigned int)(w->buf_len / chunk + 2);
+	if (st->max_pieces > ARRAY_SIZE(((struct split_ctx *)0)->p) ||
+	    (uint64_t)w->depth * st->max_pieces > 32768) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg),
+			 "--stripe: block size over chunk times iodepth is too large for one ring");
+		return -EINVAL;
+	}
+	st->pending = calloc(w->depth, sizeof(*st->pending));
+	st->err = calloc(w->depth, sizeof(*st->err));
+	st->piece = calloc((size_t)w->depth * st->max_pieces, sizeof(*st->piece));
+	if (!st->pending || !st->err || !st->piece)
+		return -ENOMEM;
+	u->sqes_per_slot = st->max_pieces;
+	return 0;
+}
+
+static void stripe_free(struct uring_state *u)
+{
+	if (!u->stripe)
+		return;
+	free(u->stripe->pending);
+	free(u->stripe->err);
+	free(u->stripe->piece);
+	free(u->stripe);
+}
+
+static void stripe_prep(struct bq_worker *w, struct uring_state *u, const struct bq_slot *s,
+			unsigned int idx, const struct split_ctx *c)
+{
+	struct stripe_state *st = u->stripe;
+
+	for (unsigned int k = 0; k < c->n; k++) {
+		const struct bq_raid0_piece *p = &c->p[k];
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+		uint8_t *buf = w->bufs + (size_t)idx * w->buf_len +
+			       ((p->array_sector << 9) - s->offset);
+		uint32_t len = (uint32_t)(p->sectors << 9);
+		int fd = u->fixed_files ? p->member : w->fds[p->member];
+
+		if (s->dir == BQ_READ)
+			io_uring_prep_read(sqe, fd, buf, len, p->member_sector << 9);
+		else
+			io_uring_prep_write(sqe, fd, buf, len, p->member_sector << 9);
+		if (u->fixed_files)
+			sqe->flags |= IOSQE_FIXED_FILE;
+		sqe->user_data = idx | (uint64_t)k << 16;
+		st->piece[idx * st->max_pieces + k] = (struct stripe_piece){
+			.member = (uint8_t)p->member, .len = len,
+		};
+	}
+	st->pending[idx] = (uint16_t)c->n;
+	st->err[idx] = 0;
+}
+
+/* One piece done: count it for its member; the last one completes the I/O. */
+static bool stripe_reap(struct bq_worker *w, struct uring_state *u, uint64_t user_data, int res,
+			uint64_t done_t, unsigned int *idxp)
+{
+	struct stripe_state *st = u->stripe;
+	unsigned int idx = (unsigned int)(user_data & 0xffff);
+	unsigned int k = (unsigned int)(user_data >> 16);
+	const struct stripe_piece *pc = &st->piece[idx * st->max_pieces + k];
+	struct bq_member_result *m = &w->res->members[pc->member];
+	const struct bq_slot *s = &w->slots[idx];
+
+	if (res == (int)pc->len) {
+		m->ios++;
+		m->bytes += pc->len;
+		if (done_t)
+			bq_hist_add(&m->lat, done_t - s->start_ns);
+	} else {
+		m->errors++;
+		if (!st->err[idx])
+			st->err[idx] = res < 0 ? -res : EIO;
+	}
+	*idxp = idx;
+	return --st->pending[idx] == 0;
+}
+
+static int stripe_loop(struct bq_worker *w, struct uring_state *u)
+{
+	bool issuing = true, stamps = !w->job->gtod_reduce;
+	struct stripe_state *st = u->stripe;
+	unsigned int inflight = 0;
+	struct split_ctx c;
+
+	c.max = st->max_pieces;
+	for (;;) {
+		uint64_t now = bq_now_ns(), done_t;
+		struct io_uring_cqe *cqe;
+		unsigned int head, seen = 0;
+		int ret;
+
+		while (issuing && u->nr_free && io_uring_sq_space_left(&u->ring) >= st->max_pieces) {
+			struct bq_slot *s;
+			unsigned int idx;
+
+			if (worker_sync_due(w)) {
+				if (inflight)
+					break;
+				if (worker_sync(w))
+					w->stopping = !w->job->continue_on_error;
+			}
+			if (!worker_may_submit(w, now))
+				break;
+			idx = u->free_slots[u->nr_free - 1];
+			s = &w->slots[idx];
+			if (!worker_next(w, s, now)) {
+				issuing = false;
+				break;
+			}
+			c.n = 0;
+			ret = bq_raid0_split(w->stripe, s->offset >> 9, s->len >> 9, collect_piece, &c);
+			if (ret)
+				return ret;
+			u->nr_free--;
+			s->start_ns = now;
+			stripe_prep(w, u, s, idx, &c);
+			inflight++;
+		}
+		if (!inflight) {
+			if (!issuing)
+				break;
+			if (now < w->next_submit_ns)
+				worker_sleep_until(w->next_submit_ns);
+			continue;
+		}
+		worker_depth_sample(w, inflight);
+		ret = io_uring_submit_and_wait(&u->ring, 1);
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY && ret != -ETIME)
+			return ret;
+		done_t = stamps ? bq_now_ns() : 0;
+		io_uring_for_each_cqe(&u->ring, head, cqe) {
+			unsigned int idx;
+
+			seen++;
+			if (!stripe_reap(w, u, cqe->user_data, cqe->res, done_t, &idx))
+				continue;
+			worker_complete(w, &w->slots[idx], st->err[idx] ? -st->err[idx] :
+					(int)w->slots[idx].len, done_t);
+			u->free_slots[u->nr_free++] = (uint16_t)idx;
+			inflight--;
+		}
+		io_uring_cq_advance(&u->ring, seen);
+		worker_depth_sample(w, inflight);
+	}
+	return 0;
+}
+
 static int uring_run_common(struct bq_worker *w, enum uring_kind kind)
 {
-	struct uring_state u = { .kind = kind, .tid = gettid() };
+	struct uring_state u = { .kind = kind, .tid = gettid(), .sqes_per_slot = 1 };
 	bool ring_up = false;
 	int ret;
 
 	ret = worker_prepare(w);
 	if (!ret)
 		ret = slots_init(w, &u);
+	if (!ret && w->stripe)
+		ret = stripe_init(w, &u);
 	if (!ret && kind == URING_CMD)
 		ret = passthru_init(w, &u);
 	if (!ret) {
@@ -366,7 +560,7 @@ static int uring_run_common(struct bq_worker *w, enum uring_kind kind)
 	if (worker_start_line(w, ret, w->setup_msg) && !ret) {
 		if (w->job->sqpoll)
 			u.sqpoll_start = sqpoll_cpu_ns(u.tid);
-		ret = uring_loop(w, &u);
+		ret = w->stripe ? stripe_loop(w, &u) : uring_loop(w, &u);
 		if (ret) {
 			struct bq_slot none = { .dir = BQ_READ };
 
@@ -378,6 +572,7 @@ static int uring_run_common(struct bq_worker *w, enum uring_kind kind)
 	worker_finish(w);
 	if (ring_up)
 		io_uring_queue_exit(&u.ring);
+	stripe_free(&u);
 	free(u.free_slots);
 	return ret;
 }

@@ -15,11 +15,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blkqual_raid.h"
 #include "engine.h"
 #include "target.h"
 
 struct job_state {
 	int fds[BQ_MAX_FILES];
+	struct bq_raid0 raid;		/* the layout of a striped job */
+	struct bq_target_info logical;	/* a striped job's array, as one target */
 	int first_worker;
 	uint64_t *prev_buckets[BQ_NR_DIRS];
 	uint64_t prev_ios[BQ_NR_DIRS];
@@ -103,6 +106,65 @@ static bool all_sizes_aligned(const struct bq_job *j, uint32_t lbs)
 	return !(j->offset % lbs) && !(j->ba % lbs);
 }
 
+/* offset= and size= must fit the target and hold the largest block. */
+static int check_region(const struct bq_job *j, const struct bq_target_info *ti, uint32_t hi,
+			struct bq_parse_error *err)
+{
+	uint64_t span;
+
+	if (j->offset >= ti->size)
+		return bq_fail_at(err, ti->path, -EINVAL, "offset=%llu is past the end (%llu bytes)",
+				  (unsigned long long)j->offset, (unsigned long long)ti->size);
+	span = job_span(j, ti);
+	if (j->offset + span > ti->size)
+		return bq_fail_at(err, ti->path, -EINVAL,
+				  "offset+size=%llu is past the end (%llu bytes)",
+				  (unsigned long long)(j->offset + span),
+				  (unsigned long long)ti->size);
+	if (span < hi)
+		return bq_fail_at(err, ti->path, -EINVAL,
+				  "the region (%llu bytes) is smaller than the block size %u",
+				  (unsigned long long)span, hi);
+	return 0;
+}
+
+/*
+ * --stripe: the members become one array with md's RAID0 layout, and the
+ * job's offsets and sizes are the array's.
+ */
+static int stripe_setup(struct bq_job_result *jr, struct job_state *js, uint32_t hi,
+			struct bq_parse_error *err)
+{
+	const struct bq_job *j = &jr->job;
+	uint64_t sectors[BQ_MAX_FILES];
+	uint32_t lbs = 512;
+	int ret;
+
+	if (j->engine != BQ_ENGINE_IO_URING)
+		return bq_fail_at(err, "--stripe", -EINVAL, "striping needs ioengine=io_uring");
+	if (j->nr_files < 2)
+		return bq_fail_at(err, "--stripe", -EINVAL, "needs at least two members");
+	for (int i = 0; i < jr->nr_targets; i++) {
+		sectors[i] = jr->targets[i].size >> 9;
+		if (jr->targets[i].lbs > lbs)
+			lbs = jr->targets[i].lbs;
+	}
+	if (j->stripe_chunk % lbs)
+		return bq_fail_at(err, "--stripe", -EINVAL, "chunk %llu is not a multiple of the "
+				  "members' logical block size %u",
+				  (unsigned long long)j->stripe_chunk, lbs);
+	ret = bq_raid0_init(&js->raid, sectors, NULL, jr->nr_targets, j->stripe_chunk >> 9,
+			    (enum bq_raid0_layout)j->stripe_layout);
+	if (ret)
+		return bq_fail_at(err, "--stripe", ret, "these members cannot form a RAID0%s",
+				  ret == -EOPNOTSUPP ? ": they differ in size, name a layout" : "");
+	snprintf(js->logical.path, sizeof(js->logical.path), "stripe of %d", jr->nr_targets);
+	js->logical.size = bq_raid0_size(&js->raid) << 9;
+	js->logical.lbs = lbs;
+	jr->stripe_size = js->logical.size;
+	return check_region(j, &js->logical, hi, err);
+}
+
 static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 			    struct job_state *js, struct bq_parse_error *err)
 {
@@ -125,7 +187,6 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 	bs_bounds(j, &lo, &hi);
 	for (int i = 0; i < j->nr_files; i++) {
 		struct bq_target_info *ti = &jr->targets[i];
-		uint64_t span;
 
 		ret = bq_target_open(st->ctx, j, j->filenames[i], st->opts->guard, &st->held, ti,
 				     &js->fds[i], err);
@@ -141,19 +202,16 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 			return bq_fail_at(err, ti->path, -EINVAL,
 				    "block size %u is larger than one command can carry here "
 				    "(%u bytes)", hi, ti->max_io);
-		if (j->offset >= ti->size)
-			return bq_fail_at(err, ti->path, -EINVAL, "offset=%llu is past the end (%llu bytes)",
-				    (unsigned long long)j->offset, (unsigned long long)ti->size);
-		span = job_span(j, ti);
-		if (j->offset + span > ti->size)
-			return bq_fail_at(err, ti->path, -EINVAL,
-				    "offset+size=%llu is past the end (%llu bytes)",
-				    (unsigned long long)(j->offset + span),
-				    (unsigned long long)ti->size);
-		if (span < hi)
-			return bq_fail_at(err, ti->path, -EINVAL,
-				    "the region (%llu bytes) is smaller than the block size %u",
-				    (unsigned long long)span, hi);
+		if (!j->stripe) {
+			ret = check_region(j, ti, hi, err);
+			if (ret)
+				return ret;
+		}
+	}
+	if (j->stripe) {
+		ret = stripe_setup(jr, js, hi, err);
+		if (ret)
+			return ret;
 	}
 	return bq_poll_decide(st->ctx, j, jr->targets, jr->nr_targets, &jr->polled, jr->poll_note,
 			      sizeof(jr->poll_note), err);
@@ -345,7 +403,23 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	}
 	bq_offgen_init(&w->rng, &rp);
 
-	w->nr_files = j->engine == BQ_ENGINE_NOP ? 1 : j->nr_files;
+	w->nr_files = j->engine == BQ_ENGINE_NOP || j->stripe ? 1 : j->nr_files;
+	w->nr_fds = j->engine == BQ_ENGINE_NOP ? 0 : j->nr_files;
+	for (int i = 0; i < w->nr_fds; i++)
+		w->fds[i] = js->fds[i];
+	if (j->stripe && j->nr_files > 0) {
+		w->stripe = &js->raid;
+		w->res->members = calloc((size_t)(unsigned int)j->nr_files,
+					 sizeof(*w->res->members));
+		if (!w->res->members)
+			return -ENOMEM;
+		w->res->nr_members = j->nr_files;
+		for (int i = 0; i < j->nr_files; i++) {
+			ret = bq_hist_init(&w->res->members[i].lat);
+			if (ret)
+				return ret;
+		}
+	}
 	for (int i = 0; i < w->nr_files; i++) {
 		struct bq_file_state *f = &w->files[i];
 		struct bq_offgen_params p = {
@@ -353,12 +427,11 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 			.param = j->dist_param, .seed = rp.seed + 0x1000ULL * (uint64_t)(i + 1),
 		};
 
-		w->fds[i] = js->fds[i];
 		f->base = j->offset;
 		if (j->engine == BQ_ENGINE_NOP)
 			f->span = j->size ? j->size : 1ULL << 30;
 		else
-			f->span = job_span(j, &jr->targets[i]);
+			f->span = job_span(j, j->stripe ? &js->logical : &jr->targets[i]);
 		p.nblocks = f->span / w->unit ? f->span / w->unit : 1;
 		ret = bq_offgen_init(&f->gen, &p);
 		if (ret)
@@ -757,6 +830,12 @@ void bq_job_sum(const struct bq_job_result *jr, struct bq_thread_result *sum)
 		sum->mean_depth += t->mean_depth / jr->nr_threads;
 		for (int e = 0; e < t->nr_errors && sum->nr_errors < BQ_MAX_IO_ERRORS; e++)
 			sum->errors[sum->nr_errors++] = t->errors[e];
+		for (int m = 0; m < t->nr_members && m < sum->nr_members; m++) {
+			sum->members[m].ios += t->members[m].ios;
+			sum->members[m].bytes += t->members[m].bytes;
+			sum->members[m].errors += t->members[m].errors;
+			bq_hist_merge(&sum->members[m].lat, &t->members[m].lat);
+		}
 	}
 }
 
@@ -765,9 +844,13 @@ void bq_results_free(struct bq_results *res)
 	for (size_t k = 0; k < res->nr; k++) {
 		struct bq_job_result *jr = &res->jobs[k];
 
-		for (int i = 0; jr->threads && i < jr->nr_threads; i++)
+		for (int i = 0; jr->threads && i < jr->nr_threads; i++) {
 			for (int d = 0; d < BQ_NR_DIRS; d++)
 				bq_hist_free(&jr->threads[i].d[d].lat);
+			for (int m = 0; m < jr->threads[i].nr_members; m++)
+				bq_hist_free(&jr->threads[i].members[m].lat);
+			free(jr->threads[i].members);
+		}
 		free(jr->threads);
 		free(jr->targets);
 		free(jr->intervals);

@@ -207,7 +207,7 @@ int worker_sync(struct bq_worker *w)
 {
 	int ret = 0;
 
-	for (int i = 0; i < w->nr_files; i++)
+	for (int i = 0; i < w->nr_fds; i++)
 		if (w->fds[i] >= 0 && fsync(w->fds[i]))
 			ret = -errno;
 	w->writes_since_sync = 0;

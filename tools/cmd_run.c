@@ -40,6 +40,9 @@ struct run_cli {
 	size_t nr_force;
 	bool sqpoll;
 	bool continue_on_error;
+	char *stripe_files;		/* "--filename=A:B:..." made from --stripe */
+	uint64_t stripe_chunk;
+	int stripe_layout;
 	bool status;
 	char **job_args;
 	int nr_job_args;
@@ -83,6 +86,51 @@ static bool writable_dir_of(const char *path)
 	return !access(dir, W_OK);
 }
 
+/*
+ * --stripe=DEV1,DEV2,...[,chunk=SIZE][,layout=original|alternate]: the
+ * devices become every job's filenames, striped with md's RAID0 layout.
+ */
+static int parse_stripe(struct run_cli *rc, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	size_t len = strlen(arg) + 16;
+	int members = 0;
+
+	if (!copy || !(rc->stripe_files = calloc(1, len)))
+		return cli_usage_error(&rc->cli, "out of memory");
+	strcpy(rc->stripe_files, "--filename=");
+	rc->stripe_chunk = 256 << 10;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(tok, "chunk=", 6)) {
+			if (bq_parse_size(tok + 6, &rc->stripe_chunk) || !rc->stripe_chunk ||
+			    rc->stripe_chunk % 512) {
+				free(copy);
+				return cli_usage_error(&rc->cli, "--stripe: chunk=%s is not a multiple "
+						       "of 512 bytes", tok + 6);
+			}
+		} else if (!strncmp(tok, "layout=", 7)) {
+			if (!strcmp(tok + 7, "original")) {
+				rc->stripe_layout = 1;
+			} else if (!strcmp(tok + 7, "alternate")) {
+				rc->stripe_layout = 2;
+			} else {
+				free(copy);
+				return cli_usage_error(&rc->cli, "--stripe: layout=%s: use original or "
+						       "alternate", tok + 7);
+			}
+		} else {
+			if (members++)
+				strcat(rc->stripe_files, ":");
+			strcat(rc->stripe_files, tok);
+		}
+	}
+	free(copy);
+	if (members < 2)
+		return cli_usage_error(&rc->cli, "--stripe needs at least two devices");
+	rc->job_args[rc->nr_job_args++] = rc->stripe_files;
+	return 0;
+}
+
 static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 {
 	struct cli *cli = &rc->cli;
@@ -122,6 +170,9 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 			if (rc->nr_force == ARRAY_LEN(rc->force))
 				return cli_usage_error(cli, "too many --force-destroy options");
 			rc->force[rc->nr_force++] = v;
+		} else if ((v = run_option(argc, argv, &i, "stripe", &bad))) {
+			if (parse_stripe(rc, v))
+				return EXIT_BADINPUT;
 		} else if ((v = run_option(argc, argv, &i, "cpus", &bad))) {
 			rc->cpus = v;
 		} else if (is_flag(a, "--sqpoll")) {
@@ -161,6 +212,11 @@ static int apply_run_options(struct run_cli *rc, struct bq_jobset *set)
 			j->sqpoll = true;
 		if (rc->continue_on_error)
 			j->continue_on_error = true;
+		if (rc->stripe_files) {
+			j->stripe = true;
+			j->stripe_chunk = rc->stripe_chunk;
+			j->stripe_layout = rc->stripe_layout;
+		}
 		if (rc->cpus && strcmp(rc->cpus, "auto") &&
 		    bq_job_set(j, "cpus_allowed", rc->cpus, &err))
 			return cli_usage_error(&rc->cli, "--cpus=%s: %s", rc->cpus, err.msg);
@@ -291,6 +347,7 @@ int cmd_run(int argc, char **argv)
 			.cmd = "run",
 			.usage = "blkqual run [-o table|json] [--output FILE] [--csv FILE] "
 				 "[--interval T] [--cpus auto|LIST] [--sqpoll] [--continue-on-error] "
+				 "[--stripe DEV,DEV,...[,chunk=SIZE][,layout=L]] "
 				 "[--force-destroy DEV]... "
 				 "JOB-OPTIONS|JOBFILE...",
 		},
@@ -362,5 +419,6 @@ out_free_jobs:
 	bq_jobset_free(&set);
 out_free_args:
 	free(rc.job_args);
+	free(rc.stripe_files);
 	return ret;
 }

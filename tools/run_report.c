@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -49,10 +50,21 @@ static const char *engine_name(enum bq_engine e)
  */
 int job_total(const struct bq_job_result *jr, struct bq_thread_result *sum)
 {
+	int members = jr->nr_threads ? jr->threads[0].nr_members : 0;
+
 	memset(sum, 0, sizeof(*sum));
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		if (bq_hist_init(&sum->d[d].lat))
 			return -ENOMEM;
+	if (members) {
+		sum->members = calloc((size_t)members, sizeof(*sum->members));
+		if (!sum->members)
+			return -ENOMEM;
+		sum->nr_members = members;
+		for (int m = 0; m < members; m++)
+			if (bq_hist_init(&sum->members[m].lat))
+				return -ENOMEM;
+	}
 	bq_job_sum(jr, sum);
 	return 0;
 }
@@ -61,6 +73,9 @@ void job_total_free(struct bq_thread_result *sum)
 {
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		bq_hist_free(&sum->d[d].lat);
+	for (int m = 0; m < sum->nr_members; m++)
+		bq_hist_free(&sum->members[m].lat);
+	free(sum->members);
 }
 
 static double per_second(uint64_t n, uint64_t ns)
@@ -167,6 +182,41 @@ static void print_disk(FILE *out, const struct bq_job_result *jr)
 	}
 }
 
+/* Spread of the members' I/O counts: standard deviation over the mean. */
+static double member_cv(const struct bq_thread_result *sum)
+{
+	double mean = 0, var = 0;
+
+	for (int m = 0; m < sum->nr_members; m++)
+		mean += (double)sum->members[m].ios / sum->nr_members;
+	for (int m = 0; m < sum->nr_members; m++) {
+		double d = (double)sum->members[m].ios - mean;
+
+		var += d * d / sum->nr_members;
+	}
+	return mean > 0 ? sqrt(var) / mean : 0;
+}
+
+static void print_stripe(FILE *out, const struct bq_job_result *jr,
+			 const struct bq_thread_result *sum)
+{
+	char size[32], chunk[32], iops[32], mean[32];
+
+	if (!jr->stripe_size)
+		return;
+	fmt_size(size, sizeof(size), jr->stripe_size);
+	fmt_size(chunk, sizeof(chunk), jr->job.stripe_chunk);
+	fprintf(out, "  stripe: %d members, chunk %s, %s; load spread (cv) %.3f\n",
+		sum->nr_members, chunk, size, member_cv(sum));
+	for (int m = 0; m < sum->nr_members; m++) {
+		fmt_count(iops, sizeof(iops), per_second(sum->members[m].ios, jr->runtime_ns));
+		fmt_lat(mean, sizeof(mean), bq_hist_mean(&sum->members[m].lat));
+		fprintf(out, "    %s: %" PRIu64 " I/Os (%s IOPS), mean %s%s\n",
+			jr->targets[m].path, sum->members[m].ios, iops, mean,
+			sum->members[m].errors ? ", with errors" : "");
+	}
+}
+
 static void print_job(FILE *out, const struct bq_job_result *jr)
 {
 	const struct bq_job *j = &jr->job;
@@ -217,6 +267,7 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 			j->iodepth);
 	if (sum.syncs)
 		fprintf(out, "  fsync: %" PRIu64 " calls\n", sum.syncs);
+	print_stripe(out, jr, &sum);
 	print_disk(out, jr);
 	print_errors(out, jr, &sum);
 	job_total_free(&sum);
@@ -486,6 +537,34 @@ static json_object *thread_json(const struct bq_thread_result *t, uint64_t runti
 	return o;
 }
 
+static json_object *stripe_json(const struct bq_job_result *jr,
+				const struct bq_thread_result *sum)
+{
+	json_object *o = json_object_new_object(), *members = json_object_new_array();
+
+	json_object_object_add(o, "chunk", u64(jr->job.stripe_chunk));
+	json_object_object_add(o, "layout", json_object_new_string(
+		jr->job.stripe_layout == 1 ? "original" : jr->job.stripe_layout == 2 ?
+		"alternate" : "none"));
+	json_object_object_add(o, "size", u64(jr->stripe_size));
+	json_object_object_add(o, "load_cv", dbl(member_cv(sum)));
+	for (int m = 0; m < sum->nr_members; m++) {
+		const struct bq_member_result *r = &sum->members[m];
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "path", json_object_new_string(jr->targets[m].path));
+		json_object_object_add(x, "ios", u64(r->ios));
+		json_object_object_add(x, "bytes", u64(r->bytes));
+		json_object_object_add(x, "errors", u64(r->errors));
+		json_object_object_add(x, "mean_ns", dbl(bq_hist_mean(&r->lat)));
+		json_object_object_add(x, "p99_ns", u64(r->lat.count ?
+					bq_hist_percentile(&r->lat, 99) : 0));
+		json_object_array_add(members, x);
+	}
+	json_object_object_add(o, "members", members);
+	return o;
+}
+
 static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 {
 	json_object *o = json_object_new_object(), *placement = json_object_new_array();
@@ -519,6 +598,8 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 		json_object_object_del(total, "ring_flags");
 		json_object_object_add(o, "total", total);
 		json_object_object_add(o, "errors", errors_json(jr, &sum));
+		if (jr->stripe_size)
+			json_object_object_add(o, "stripe", stripe_json(jr, &sum));
 		job_total_free(&sum);
 	}
 	json_object_object_add(o, "threads", threads);

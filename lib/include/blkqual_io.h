@@ -150,6 +150,9 @@ struct bq_job {
 	bool registerfiles;
 	bool sqpoll;
 	char cpus_allowed[256];		/* CPU list; empty: automatic placement */
+	bool stripe;			/* the filenames are RAID0 members, striped here */
+	uint64_t stripe_chunk;		/* bytes */
+	int stripe_layout;		/* enum bq_raid0_layout */
 };
 
 /**
@@ -607,6 +610,16 @@ struct bq_dir_result {
 };
 
 /**
+ * struct bq_member_result - what a striped job sent to one member
+ */
+struct bq_member_result {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t errors;
+	struct bq_hist lat;
+};
+
+/**
  * struct bq_thread_result - one thread of a job
  * @cpu: CPU it was pinned to
  * @node: NUMA node of that CPU
@@ -637,6 +650,8 @@ struct bq_thread_result {
 	unsigned int ring_flags;
 	struct bq_io_error errors[BQ_MAX_IO_ERRORS];
 	int nr_errors;
+	struct bq_member_result *members;	/* per member of a striped job */
+	int nr_members;
 };
 
 /**
@@ -691,6 +706,7 @@ struct bq_job_result {
 	uint64_t runtime_ns;
 	struct bq_interval *intervals;
 	size_t nr_intervals;
+	uint64_t stripe_size;		/* bytes of the striped array, 0 when not striped */
 };
 
 /**
