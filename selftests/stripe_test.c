@@ -175,4 +175,80 @@ TEST_F(array, writes_pass_the_guard_on_every_member)
 	run_result_free(&r);
 }
 
+/* stripe-tune: one row per chunk size, the best one named, one JSON document. */
+FIXTURE(tune)
+{
+	struct prep p;
+	struct scratch s[4];
+	char members[512];
+};
+
+FIXTURE_SETUP(tune)
+{
+	size_t used = 0;
+
+	for (int i = 0; i < 4; i++)
+		scratch_init(&self->s[i]);
+	for (int i = 0; i < 4 && prep_ok(&self->p); i++)
+		scratch_device(&self->p, &self->s[i], 64 << 20);
+	for (int i = 0; i < 4; i++)
+		used += (size_t)snprintf(self->members + used, sizeof(self->members) - used,
+					 "%s%s", i ? "," : "", self->s[i].dev);
+}
+
+FIXTURE_TEARDOWN(tune)
+{
+	for (int i = 0; i < 4; i++)
+		scratch_destroy(&self->s[i]);
+}
+
+TEST_F(tune, table_and_json)
+{
+	struct run_result r;
+	json_object *root, *rows;
+	long long best;
+
+	PREP_READY(&self->p);
+	ASSERT_EQ(0, run_blkqual(&r, "stripe-tune", self->members, "--chunks=16k,64k,256k",
+				 "--rw=randread", "--bs=16k", "--iodepth=8", "--direct=1",
+				 "--runtime=500ms", "--time_based", "--name=t", NULL));
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.out, "16K ")) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, "256K ")) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, "best chunk for this workload: "));
+	/* The cost is announced before the sweep, with the one-time fill. */
+	EXPECT_NE(NULL, strstr(r.err, "3 chunk sizes x 0.5 s, after writing every member once"))
+		TH_LOG("%s", r.err);
+	run_result_free(&r);
+	ASSERT_EQ(0, run_blkqual(&r, "stripe-tune", self->members, "--chunks=64k,128k", "-o",
+				 "json", "--rw=randwrite", "--bs=4k", "--io_size=1m", "--direct=1",
+				 "--name=t", NULL));
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	root = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, root);
+	rows = json_object_object_get(root, "chunks");
+	ASSERT_EQ(2, (int)json_object_array_length(rows));
+	best = json_int(root, "best_chunk", 0);
+	EXPECT_TRUE(best == 65536 || best == 131072);
+	EXPECT_LT(0, json_int(json_object_array_get_idx(rows, 0), "iops", 0));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST(tune_bad_input)
+{
+	struct run_result r;
+
+	ASSERT_EQ(0, run_blkqual(&r, "stripe-tune", "/dev/null,/dev/null", "--rw=read",
+				 "--name=t", NULL));
+	EXPECT_EQ(2, r.status);
+	EXPECT_NE(NULL, strstr(r.err, "missing --chunks")) TH_LOG("%s", r.err);
+	run_result_free(&r);
+	ASSERT_EQ(0, run_blkqual(&r, "stripe-tune", "/dev/null,/dev/null", "--chunks=3k",
+				 "--name=t", NULL));
+	EXPECT_EQ(2, r.status);
+	EXPECT_EQ(1, count_lines(r.err));
+	run_result_free(&r);
+}
+
 TEST_HARNESS_MAIN

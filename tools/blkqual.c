@@ -18,6 +18,7 @@ static const struct subcommand subcommands[] = {
 	{ "info", cmd_info, "everything known about one device, NVMe health, the host" },
 	{ "guard", cmd_guard, "say whether blkqual may write to a device or file" },
 	{ "run", cmd_run, "run fio-compatible jobs: io_uring, libaio, psync, nop" },
+	{ "stripe-tune", cmd_stripe_tune, "the same workload at each RAID0 chunk size: which is best" },
 	{ "fs", cmd_fs, "make (and remove) an aligned XFS on a device and mount it" },
 	{ "raid", cmd_raid, "plan an md RAID0 with XFS: mdadm, mkfs.xfs and mount commands" },
 };

@@ -78,5 +78,6 @@ int cmd_guard(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_raid(int argc, char **argv);
 int cmd_fs(int argc, char **argv);
+int cmd_stripe_tune(int argc, char **argv);
 
 #endif /* BLKQUAL_CLI_H */

@@ -36,6 +36,8 @@ int table_cell(struct table *t, const char *fmt, ...)
 void table_print(const struct table *t, FILE *out)
 {
 	size_t *width = calloc(t->ncols, sizeof(*width));
+	char line[4096];
+	size_t used = 0;
 
 	if (!width)
 		return;
@@ -48,11 +50,19 @@ void table_print(const struct table *t, FILE *out)
 	for (size_t i = 0; i < t->cells.n; i++) {
 		size_t col = i % t->ncols;
 
-		/* No padding after the last column: no trailing blanks. */
-		if (col == t->ncols - 1 || i == t->cells.n - 1)
-			fprintf(out, "%s\n", t->cells.v[i]);
-		else
-			fprintf(out, "%-*s ", (int)width[col], t->cells.v[i]);
+		if (used < sizeof(line))
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%-*s ",
+						 (int)width[col], t->cells.v[i]);
+		if (col == t->ncols - 1 || i == t->cells.n - 1) {
+			/* Empty trailing cells leave no blanks at the end of the line. */
+			if (used > sizeof(line) - 1)
+				used = sizeof(line) - 1;
+			while (used && line[used - 1] == ' ')
+				used--;
+			line[used] = '\0';
+			fprintf(out, "%s\n", line);
+			used = 0;
+		}
 	}
 	free(width);
 }

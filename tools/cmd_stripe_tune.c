@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_stripe_tune.c - blkqual stripe-tune: the same workload at each chunk
+ * size of a RAID0 over the members, and which chunk served it best
+ *
+ * The array is striped in userspace with md's exact layout (run --stripe),
+ * so a sweep needs no md and no re-created array per chunk.  A member's
+ * blocks are the same whatever the chunk, so a workload that reads gets
+ * the members written once, before the sweep, instead of once per chunk.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "inventory.h"
+#include "run_report.h"
+#include "table.h"
+
+#define MAX_CHUNKS 16
+
+struct tune_row {
+	uint64_t chunk;
+	double iops;
+	double bytes_per_s;
+	uint64_t p99_ns;
+	double load_cv;
+	uint64_t errors;
+};
+
+static volatile int tune_stop;
+
+static void on_signal(int sig)
+{
+	tune_stop = sig;
+}
+
+static int parse_chunks(struct cli *cli, const char *arg, uint64_t *chunks, int *nr)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+
+	if (!copy)
+		return cli_usage_error(cli, "out of memory");
+	*nr = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*nr == MAX_CHUNKS || bq_parse_size(tok, &chunks[*nr]) || !chunks[*nr] ||
+		    chunks[*nr] % 4096) {
+			free(copy);
+			return cli_usage_error(cli, "--chunks: '%s' is not a multiple of 4 KiB (at "
+					       "most %d sizes)", tok, MAX_CHUNKS);
+		}
+		(*nr)++;
+	}
+	free(copy);
+	return *nr ? 0 : cli_usage_error(cli, "--chunks names no size");
+}
+
+/* The job options, with the members as filenames, for one chunk size. */
+static int make_jobs(struct cli *cli, char *files, int argc, char **argv, uint64_t chunk,
+		     int layout, struct bq_jobset *set)
+{
+	struct bq_parse_error err = { 0 };
+	char **args = calloc((size_t)argc + 2, sizeof(char *));
+	int ret;
+
+	if (!args)
+		return cli_usage_error(cli, "out of memory");
+	args[0] = files;
+	for (int i = 0; i < argc; i++)
+		args[i + 1] = argv[i];
+	ret = bq_jobs_from_args(argc + 1, args, set, &err);
+	free(args);
+	if (ret)
+		return cli_usage_error(cli, "%s: %s", err.where, err.msg);
+	for (size_t k = 0; k < set->nr; k++) {
+		set->jobs[k].stripe = true;
+		set->jobs[k].stripe_chunk = chunk;
+		set->jobs[k].stripe_layout = layout;
+	}
+	return 0;
+}
+
+static int run_set(struct cli *cli, struct bq_ctx *ctx, const struct bq_jobset *set,
+		   const struct bq_guard_opts *g, struct bq_results *res)
+{
+	struct bq_run_opts opts = { .guard = g, .stop = &tune_stop };
+	struct bq_parse_error err;
+	int ret = bq_run(ctx, set, &opts, res, &err);
+
+	if (ret) {
+		cli_error(cli, "%s: %s", err.where, err.msg);
+		return ret == -EBUSY ? EXIT_REFUSED : EXIT_BADINPUT;
+	}
+	return 0;
+}
+
+static bool reads(const struct bq_jobset *set)
+{
+	for (size_t k = 0; k < set->nr; k++)
+		if (set->jobs[k].rw != BQ_RW_WRITE && set->jobs[k].rw != BQ_RW_RANDWRITE)
+			return true;
+	return false;
+}
+
+/* Write every block of the members once, so reads do not measure empty flash. */
+static int fill_members(struct cli *cli, struct bq_ctx *ctx, char *files,
+			const struct bq_guard_opts *g)
+{
+	char *argv[] = { "--rw=write", "--bs=1m", "--iodepth=8", "--direct=1", "--name=fill" };
+	struct bq_jobset set = { 0 };
+	struct bq_results res;
+	int ret;
+
+	ret = make_jobs(cli, files, (int)ARRAY_LEN(argv), argv, 1 << 20, 1, &set);
+	if (ret)
+		return ret;
+	/* One member after another, unstriped: the same blocks, in one pass each. */
+	set.jobs[0].stripe = false;
+	ret = run_set(cli, ctx, &set, g, &res);
+	if (!ret)
+		bq_results_free(&res);
+	bq_jobset_free(&set);
+	return ret;
+}
+
+static void summarise(const struct bq_results *res, uint64_t chunk, struct tune_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->chunk = chunk;
+	for (size_t k = 0; k < res->nr; k++) {
+		const struct bq_job_result *jr = &res->jobs[k];
+		struct bq_thread_result sum;
+		double sec = (double)jr->runtime_ns / 1e9, mean = 0, var = 0;
+		int dir;
+
+		if (job_total(jr, &sum) || sec <= 0)
+			continue;
+		dir = sum.d[BQ_READ].ios >= sum.d[BQ_WRITE].ios ? BQ_READ : BQ_WRITE;
+		row->iops += (double)(sum.d[0].ios + sum.d[1].ios) / sec;
+		row->bytes_per_s += (double)(sum.d[0].bytes + sum.d[1].bytes) / sec;
+		if (sum.d[dir].lat.count) {
+			uint64_t p99 = bq_hist_percentile(&sum.d[dir].lat, 99);
+
+			if (p99 > row->p99_ns)
+				row->p99_ns = p99;
+		}
+		row->errors += sum.d[0].errors + sum.d[1].errors;
+		for (int m = 0; m < sum.nr_members; m++)
+			mean += (double)sum.members[m].ios / sum.nr_members;
+		for (int m = 0; m < sum.nr_members; m++)
+			var += pow((double)sum.members[m].ios - mean, 2) / sum.nr_members;
+		if (mean > 0 && sqrt(var) / mean > row->load_cv)
+			row->load_cv = sqrt(var) / mean;
+		job_total_free(&sum);
+	}
+}
+
+/* Most I/Os per second; a tie within 2% goes to the lower p99. */
+static int best_row(const struct tune_row *rows, int nr)
+{
+	int best = 0;
+
+	for (int i = 1; i < nr; i++) {
+		double a = rows[i].iops, b = rows[best].iops;
+
+		if (a > b * 1.02 || (a >= b * 0.98 && rows[i].p99_ns < rows[best].p99_ns))
+			best = i;
+	}
+	return best;
+}
+
+static void print_rows(const struct tune_row *rows, int nr, int best)
+{
+	static const char *const headers[] = {
+		"CHUNK", "IOPS", "MB/s", "P99", "LOAD-CV", "ERRORS", "",
+	};
+	struct table t;
+
+	if (table_init(&t, headers, ARRAY_LEN(headers)))
+		return;
+	for (int i = 0; i < nr; i++) {
+		char chunk[32];
+
+		fmt_size(chunk, sizeof(chunk), rows[i].chunk);
+		table_cell(&t, "%s", chunk);
+		table_cell(&t, "%.0f", rows[i].iops);
+		table_cell(&t, "%.1f", rows[i].bytes_per_s / 1e6);
+		table_cell(&t, "%.1fus", (double)rows[i].p99_ns / 1e3);
+		table_cell(&t, "%.3f", rows[i].load_cv);
+		table_cell(&t, "%" PRIu64, rows[i].errors);
+		table_cell(&t, "%s", i == best ? "<- best" : "");
+	}
+	table_print(&t, stdout);
+	table_free(&t);
+}
+
+static int print_rows_json(const struct tune_row *rows, int nr, int best)
+{
+	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	int ret;
+
+	for (int i = 0; i < nr; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "chunk", json_object_new_uint64(rows[i].chunk));
+		json_object_object_add(o, "iops", json_object_new_double(rows[i].iops));
+		json_object_object_add(o, "bytes_per_second",
+				       json_object_new_double(rows[i].bytes_per_s));
+		json_object_object_add(o, "p99_ns", json_object_new_uint64(rows[i].p99_ns));
+		json_object_object_add(o, "load_cv", json_object_new_double(rows[i].load_cv));
+		json_object_object_add(o, "errors", json_object_new_uint64(rows[i].errors));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(root, "schema_version", json_object_new_int(1));
+	json_object_object_add(root, "chunks", arr);
+	json_object_object_add(root, "best_chunk", json_object_new_uint64(rows[best].chunk));
+	ret = print_json(root);
+	json_object_put(root);
+	return ret;
+}
+
+int cmd_stripe_tune(int argc, char **argv)
+{
+	struct cli cli = {
+		.cmd = "stripe-tune",
+		.usage = "blkqual stripe-tune DEV,DEV,... --chunks SIZE,SIZE,... "
+			 "[--layout original|alternate] [--force-destroy=DEV]... [-o table|json] "
+			 "JOB-OPTIONS...",
+	};
+	const char *force[64];
+	struct bq_guard_opts gopts = { .force_destroy = force };
+	struct sigaction sa = { .sa_handler = on_signal };
+	uint64_t chunks[MAX_CHUNKS];
+	struct tune_row rows[MAX_CHUNKS];
+	char **job_args, *files = NULL;
+	int nr_chunks = 0, nr_job = 0, layout = 0, ret = 0, done = 0;
+	struct bq_jobset probe = { 0 };
+	struct bq_ctx *ctx = NULL;
+
+	if (argc < 2 || argv[1][0] == '-')
+		return cli_usage_error(&cli, "the members come first (usage: %s)", cli.usage);
+	files = calloc(1, strlen(argv[1]) + 16);
+	job_args = calloc((size_t)argc, sizeof(char *));
+	if (!files || !job_args) {
+		ret = cli_usage_error(&cli, "out of memory");
+		goto out_free;
+	}
+	/* "a,b,c" becomes fio's "a:b:c". */
+	snprintf(files, strlen(argv[1]) + 16, "--filename=%s", argv[1]);
+	for (char *p = files; *p; p++)
+		if (*p == ',')
+			*p = ':';
+	for (int i = 2; i < argc && !ret; i++) {
+		const char *a = argv[i];
+
+		if (!strncmp(a, "--chunks=", 9))
+			ret = parse_chunks(&cli, a + 9, chunks, &nr_chunks);
+		else if (!strcmp(a, "--chunks") && i + 1 < argc)
+			ret = parse_chunks(&cli, argv[++i], chunks, &nr_chunks);
+		else if (!strcmp(a, "--layout=original"))
+			layout = 1;
+		else if (!strcmp(a, "--layout=alternate"))
+			layout = 2;
+		else if (!strncmp(a, "--force-destroy=", 16) && gopts.nr_force < ARRAY_LEN(force))
+			force[gopts.nr_force++] = a + 16;
+		else if (!strcmp(a, "-o") && i + 1 < argc)
+			ret = cli_parse_output(&cli, argv[++i]);
+		else
+			job_args[nr_job++] = argv[i];
+	}
+	if (!ret && !nr_chunks)
+		ret = cli_usage_error(&cli, "missing --chunks (usage: %s)", cli.usage);
+	/* Parse once up front: bad job options are bad input before any I/O. */
+	if (!ret)
+		ret = make_jobs(&cli, files, nr_job, job_args, chunks[0], layout, &probe);
+	if (!ret && !probe.jobs[0].runtime_ns && !probe.jobs[0].io_size)
+		ret = cli_usage_error(&cli, "give runtime= (with time_based) or io_size= so each "
+				      "chunk runs the same amount");
+	if (!ret)
+		ret = cli_open_ctx(&cli, &ctx);
+	if (ret)
+		goto out_free;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	fprintf(stderr, "stripe-tune: %d chunk sizes x %.1f s%s\n", nr_chunks,
+		(double)(probe.jobs[0].runtime_ns + probe.jobs[0].ramp_ns) / 1e9,
+		reads(&probe) ? ", after writing every member once" : "");
+	if (reads(&probe))
+		ret = fill_members(&cli, ctx, files, &gopts);
+	for (int c = 0; !ret && c < nr_chunks && !tune_stop; c++) {
+		struct bq_jobset set = { 0 };
+		struct bq_results res;
+
+		ret = make_jobs(&cli, files, nr_job, job_args, chunks[c], layout, &set);
+		if (!ret)
+			ret = run_set(&cli, ctx, &set, &gopts, &res);
+		if (!ret) {
+			summarise(&res, chunks[c], &rows[done++]);
+			bq_results_free(&res);
+		}
+		bq_jobset_free(&set);
+	}
+	if (!ret && done) {
+		int best = best_row(rows, done);
+
+		if (cli.output == OUTPUT_JSON) {
+			ret = print_rows_json(rows, done, best) ? EXIT_REFUSED : 0;
+		} else {
+			char size[32];
+
+			print_rows(rows, done, best);
+			fmt_size(size, sizeof(size), rows[best].chunk);
+			printf("best chunk for this workload: %s\n", size);
+		}
+	}
+	if (tune_stop)
+		ret = 128 + tune_stop;
+out_free:
+	bq_jobset_free(&probe);
+	bq_ctx_free(ctx);
+	free(job_args);
+	free(files);
+	return ret;
+}
