@@ -166,24 +166,6 @@ static int raid_plan(int argc, char **argv)
 	return 0;
 }
 
-/* md is there, or can be loaded: /proc/mdstat appears with the driver. */
-static bool have_md(char *why, size_t len)
-{
-	const char *argv[] = { "modprobe", "md_mod", NULL };
-	char out[512];
-	int ret;
-
-	if (!access("/proc/mdstat", F_OK))
-		return true;
-	ret = run_capture(argv, out, sizeof(out));
-	if (!access("/proc/mdstat", F_OK))
-		return true;
-	snprintf(why, len, "no /proc/mdstat, and 'modprobe md_mod' %s%.*s",
-		 ret < 0 ? "could not run: " : "failed: ", (int)strcspn(out, "\n"),
-		 ret < 0 ? strerror(-ret) : out);
-	return false;
-}
-
 static int run_step(const struct cli *cli, const struct plan_cmd *c)
 {
 	char out[4096], line[4096];
@@ -253,23 +235,6 @@ static int check_array(const struct cli *cli, const struct raid_plan *p)
 	return ret;
 }
 
-static void undo_create(const struct raid_plan *p)
-{
-	struct plan_cmd stop = { 0 }, zero = { 0 };
-	char out[1024];
-
-	umount2(p->mountpoint, 0);
-	plan_cmd_add(&stop, "mdadm");
-	plan_cmd_add(&stop, "--stop");
-	plan_cmd_add(&stop, "%s", p->md);
-	plan_cmd_add(&zero, "mdadm");
-	plan_cmd_add(&zero, "--zero-superblock");
-	for (int i = 0; i < p->nr; i++)
-		plan_cmd_add(&zero, "%s", p->members[i]);
-	if (!run_capture(stop.argv, out, sizeof(out)))
-		run_capture(zero.argv, out, sizeof(out));
-}
-
 static int raid_create(int argc, char **argv)
 {
 	struct raid_cli rc = {
@@ -294,7 +259,7 @@ static int raid_create(int argc, char **argv)
 		print_plan(p);
 		return 0;
 	}
-	if (!have_md(why, sizeof(why))) {
+	if (!raid_have_md(why, sizeof(why))) {
 		cli_error(&rc.cli, "the md driver is not available here: %s", why);
 		return EXIT_REFUSED;
 	}
@@ -322,7 +287,7 @@ static int raid_create(int argc, char **argv)
 		ret = raid_make_fs(&rc.cli, p);
 	if (ret) {
 		/* Leave nothing half made behind: the array goes again. */
-		undo_create(p);
+		raid_plan_undo(p);
 		return ret;
 	}
 		printf("%s: RAID0 of %d members, chunk %" PRIu64 ", XFS mounted at %s\n", p->md,
@@ -372,6 +337,11 @@ static int raid_destroy(int argc, char **argv)
 	for (size_t i = 0; i < dev.slaves.n; i++)
 		plan_cmd_add(&zero, "/dev/%s", dev.slaves.v[i]);
 	bq_device_release(&dev);
+	/* A new array over the same members would show this filesystem again. */
+	if (!ret && bq_wipe_signatures(argv[optind]) < 0) {
+		cli_error(&cli, "%s: cannot wipe its signatures", argv[optind]);
+		ret = EXIT_REFUSED;
+	}
 	if (!ret)
 		ret = run_step(&cli, &stop);
 	if (!ret)

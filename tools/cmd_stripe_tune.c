@@ -15,10 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "inventory.h"
 #include "run_report.h"
+#include "raid_plan.h"
 #include "table.h"
 
 #define MAX_CHUNKS 16
@@ -61,7 +63,7 @@ static int parse_chunks(struct cli *cli, const char *arg, uint64_t *chunks, int 
 
 /* The job options, with the members as filenames, for one chunk size. */
 static int make_jobs(struct cli *cli, char *files, int argc, char **argv, uint64_t chunk,
-		     int layout, struct bq_jobset *set)
+		     int layout, bool stripe, struct bq_jobset *set)
 {
 	struct bq_parse_error err = { 0 };
 	char **args = calloc((size_t)argc + 2, sizeof(char *));
@@ -76,7 +78,7 @@ static int make_jobs(struct cli *cli, char *files, int argc, char **argv, uint64
 	free(args);
 	if (ret)
 		return cli_usage_error(cli, "%s: %s", err.where, err.msg);
-	for (size_t k = 0; k < set->nr; k++) {
+	for (size_t k = 0; stripe && k < set->nr; k++) {
 		set->jobs[k].stripe = true;
 		set->jobs[k].stripe_chunk = chunk;
 		set->jobs[k].stripe_layout = layout;
@@ -106,20 +108,30 @@ static bool reads(const struct bq_jobset *set)
 	return false;
 }
 
-/* Write every block of the members once, so reads do not measure empty flash. */
+/*
+ * Write every block the job will read once, so reads do not measure empty
+ * flash: the job's region (offset=, size=) of each target, or all of it.
+ */
 static int fill_members(struct cli *cli, struct bq_ctx *ctx, char *files,
-			const struct bq_guard_opts *g)
+			const struct bq_guard_opts *g, const struct bq_job *job)
 {
-	char *argv[] = { "--rw=write", "--bs=1m", "--iodepth=8", "--direct=1", "--name=fill" };
+	char offset[48], size[48];
+	char *argv[] = { "--rw=write", "--bs=1m", "--iodepth=8", "--direct=1", offset, size,
+			 "--name=fill" };
 	struct bq_jobset set = { 0 };
 	struct bq_results res;
 	int ret;
 
-	ret = make_jobs(cli, files, (int)ARRAY_LEN(argv), argv, 1 << 20, 1, &set);
+	snprintf(offset, sizeof(offset), "--offset=%llu", (unsigned long long)job->offset);
+	if (job->size)
+		snprintf(size, sizeof(size), "--size=%llu", (unsigned long long)job->size);
+	else
+		snprintf(size, sizeof(size), "--thread");
+
+	/* One member after another, unstriped: the same blocks, in one pass each. */
+	ret = make_jobs(cli, files, (int)ARRAY_LEN(argv), argv, 1 << 20, 1, false, &set);
 	if (ret)
 		return ret;
-	/* One member after another, unstriped: the same blocks, in one pass each. */
-	set.jobs[0].stripe = false;
 	ret = run_set(cli, ctx, &set, g, &res);
 	if (!ret)
 		bq_results_free(&res);
@@ -157,6 +169,105 @@ static void summarise(const struct bq_results *res, uint64_t chunk, struct tune_
 			row->load_cv = sqrt(var) / mean;
 		job_total_free(&sum);
 	}
+}
+
+/* I/Os each member's own counters saw, for the load spread under md. */
+static void member_ios(struct bq_ctx *ctx, const struct raid_plan *p, uint64_t *ios)
+{
+	for (int i = 0; i < p->nr; i++) {
+		struct bq_diskstats st;
+		char name[64];
+
+		ios[i] = 0;
+		if (!bq_device_resolve(ctx, p->members[i], name, sizeof(name)) &&
+		    !bq_diskstats_read(ctx, name, &st))
+			ios[i] = st.ios[BQ_READ] + st.ios[BQ_WRITE];
+	}
+}
+
+static double spread(const uint64_t *before, const uint64_t *after, int n)
+{
+	double mean = 0, var = 0;
+
+	for (int i = 0; i < n; i++)
+		mean += (double)(after[i] - before[i]) / n;
+	for (int i = 0; i < n; i++)
+		var += pow((double)(after[i] - before[i]) - mean, 2) / n;
+	return mean > 0 ? sqrt(var) / mean : 0;
+}
+
+/*
+ * --backend=md: the array is made by mdadm for each chunk, filled once when
+ * the job reads, measured, and taken down again.
+ */
+static int md_chunk(struct cli *cli, struct bq_ctx *ctx, struct raid_plan *p, int nr_job,
+		    char **job_args, const struct bq_job *job, bool fill, struct tune_row *row)
+{
+	char files[128], out[1024];
+	uint64_t before[PLAN_MAX_MEMBERS], after[PLAN_MAX_MEMBERS];
+	/* The array is new and made from members the guard passed: it is ours. */
+	const char *ours[] = { p->md };
+	struct bq_guard_opts mine = { .force_destroy = ours, .nr_force = 1 };
+	struct bq_jobset set = { 0 };
+	struct bq_results res;
+	int ret;
+
+	if (raid_plan_make(p))
+		return cli_usage_error(cli, "every member must hold at least one chunk");
+	ret = run_capture(p->mdadm.argv, out, sizeof(out));
+	if (ret) {
+		cli_error(cli, "mdadm --create failed: %.*s", (int)strcspn(out, "\n"),
+			  ret < 0 ? strerror(-ret) : out);
+		return EXIT_REFUSED;
+	}
+	snprintf(files, sizeof(files), "--filename=%s", p->md);
+	if (fill)
+		ret = fill_members(cli, ctx, files, &mine, job);
+	if (!ret)
+		ret = make_jobs(cli, files, nr_job, job_args, 0, 0, false, &set);
+	member_ios(ctx, p, before);
+	if (!ret)
+		ret = run_set(cli, ctx, &set, &mine, &res);
+	member_ios(ctx, p, after);
+	if (!ret) {
+		summarise(&res, p->chunk, row);
+		row->load_cv = spread(before, after, p->nr);
+		bq_results_free(&res);
+	}
+	bq_jobset_free(&set);
+	raid_plan_undo(p);
+	return ret;
+}
+
+/* Members by size, and each judged by the guard once before the sweep. */
+static int md_members(struct cli *cli, struct bq_ctx *ctx, const char *list,
+		      const struct bq_guard_opts *g, struct raid_plan *p, char *buf, size_t len)
+{
+	char *save = NULL, *tok;
+
+	snprintf(buf, len, "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct bq_guard_report rep;
+		struct bq_device dev;
+		char name[64];
+		int fd, ret;
+
+		if (p->nr == PLAN_MAX_MEMBERS)
+			return cli_usage_error(cli, "more than %d members", PLAN_MAX_MEMBERS);
+		ret = cli_resolve_device(cli, ctx, tok, name, sizeof(name));
+		if (ret)
+			return ret;
+		if (bq_device_load(ctx, name, &dev))
+			return cli_usage_error(cli, "%s: cannot read it", tok);
+		p->members[p->nr] = tok;
+		p->member_bytes[p->nr++] = dev.size;
+		bq_device_release(&dev);
+		fd = bq_guard_open(ctx, tok, 0, g, &rep);
+		if (fd < 0)
+			return guard_error(cli, tok, fd, &rep);
+		close(fd);
+	}
+	return p->nr >= 2 ? 0 : cli_usage_error(cli, "needs at least two members");
 }
 
 /* Most I/Os per second; a tie within 2% goes to the lower p99. */
@@ -228,7 +339,8 @@ int cmd_stripe_tune(int argc, char **argv)
 	struct cli cli = {
 		.cmd = "stripe-tune",
 		.usage = "blkqual stripe-tune DEV,DEV,... --chunks SIZE,SIZE,... "
-			 "[--layout original|alternate] [--force-destroy=DEV]... [-o table|json] "
+			 "[--layout original|alternate] [--backend=stripe|md [--md=DEV]] "
+			 "[--force-destroy=DEV]... [-o table|json] "
 			 "JOB-OPTIONS...",
 	};
 	const char *force[64];
@@ -239,7 +351,10 @@ int cmd_stripe_tune(int argc, char **argv)
 	char **job_args, *files = NULL;
 	int nr_chunks = 0, nr_job = 0, layout = 0, ret = 0, done = 0;
 	struct bq_jobset probe = { 0 };
+	struct raid_plan plan = { .md = "/dev/md0", .mountpoint = "/nonexistent" };
 	struct bq_ctx *ctx = NULL;
+	char why[600], member_buf[4096];
+	bool use_md = false;
 
 	if (argc < 2 || argv[1][0] == '-')
 		return cli_usage_error(&cli, "the members come first (usage: %s)", cli.usage);
@@ -261,6 +376,12 @@ int cmd_stripe_tune(int argc, char **argv)
 			ret = parse_chunks(&cli, a + 9, chunks, &nr_chunks);
 		else if (!strcmp(a, "--chunks") && i + 1 < argc)
 			ret = parse_chunks(&cli, argv[++i], chunks, &nr_chunks);
+		else if (!strcmp(a, "--backend=md"))
+			use_md = true;
+		else if (!strcmp(a, "--backend=stripe"))
+			use_md = false;
+		else if (!strncmp(a, "--md=", 5))
+			plan.md = a + 5;
 		else if (!strcmp(a, "--layout=original"))
 			layout = 1;
 		else if (!strcmp(a, "--layout=alternate"))
@@ -276,7 +397,7 @@ int cmd_stripe_tune(int argc, char **argv)
 		ret = cli_usage_error(&cli, "missing --chunks (usage: %s)", cli.usage);
 	/* Parse once up front: bad job options are bad input before any I/O. */
 	if (!ret)
-		ret = make_jobs(&cli, files, nr_job, job_args, chunks[0], layout, &probe);
+		ret = make_jobs(&cli, files, nr_job, job_args, chunks[0], layout, true, &probe);
 	if (!ret && !probe.jobs[0].runtime_ns && !probe.jobs[0].io_size)
 		ret = cli_usage_error(&cli, "give runtime= (with time_based) or io_size= so each "
 				      "chunk runs the same amount");
@@ -284,19 +405,40 @@ int cmd_stripe_tune(int argc, char **argv)
 		ret = cli_open_ctx(&cli, &ctx);
 	if (ret)
 		goto out_free;
+	if (use_md) {
+		if (!raid_have_md(why, sizeof(why))) {
+			cli_error(&cli, "--backend=md: the md driver is not available here: %s "
+				  "(the default backend stripes in userspace)", why);
+			ret = EXIT_REFUSED;
+			goto out_free;
+		}
+		plan.layout = layout == 2 ? "alternate" : layout == 1 ? "original" : NULL;
+		ret = md_members(&cli, ctx, argv[1], &gopts, &plan, member_buf,
+				 sizeof(member_buf));
+		if (ret)
+			goto out_free;
+	}
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	fprintf(stderr, "stripe-tune: %d chunk sizes x %.1f s%s\n", nr_chunks,
 		(double)(probe.jobs[0].runtime_ns + probe.jobs[0].ramp_ns) / 1e9,
-		reads(&probe) ? ", after writing every member once" : "");
-	if (reads(&probe))
-		ret = fill_members(&cli, ctx, files, &gopts);
+		!reads(&probe) ? "" : use_md ? ", each after writing the new array once" :
+		", after writing every member once");
+	if (reads(&probe) && !use_md)
+		ret = fill_members(&cli, ctx, files, &gopts, &probe.jobs[0]);
 	for (int c = 0; !ret && c < nr_chunks && !tune_stop; c++) {
 		struct bq_jobset set = { 0 };
 		struct bq_results res;
 
-		ret = make_jobs(&cli, files, nr_job, job_args, chunks[c], layout, &set);
+		if (use_md) {
+			plan.chunk = chunks[c];
+			ret = md_chunk(&cli, ctx, &plan, nr_job, job_args, &probe.jobs[0],
+				       reads(&probe), &rows[done]);
+			done += !ret;
+			continue;
+		}
+		ret = make_jobs(&cli, files, nr_job, job_args, chunks[c], layout, true, &set);
 		if (!ret)
 			ret = run_set(&cli, ctx, &set, &gopts, &res);
 		if (!ret) {

@@ -10,6 +10,8 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/mount.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -262,3 +264,42 @@ int xfs_geometry(const char *dir, unsigned int *bsize, unsigned int *sunit,
 		return -EIO;
 	return 0;
 }
+
+/* md is there, or can be loaded: /proc/mdstat appears with the driver. */
+bool raid_have_md(char *why, size_t len)
+{
+	const char *argv[] = { "modprobe", "md_mod", NULL };
+	char out[512];
+	int ret;
+
+	if (!access("/proc/mdstat", F_OK))
+		return true;
+	ret = run_capture(argv, out, sizeof(out));
+	if (!access("/proc/mdstat", F_OK))
+		return true;
+	snprintf(why, len, "no /proc/mdstat, and 'modprobe md_mod' %s%.*s",
+		 ret < 0 ? "could not run: " : "failed: ", (int)strcspn(out, "\n"),
+		 ret < 0 ? strerror(-ret) : out);
+	return false;
+}
+
+/* Take a planned array down again: unmount, stop, zero the members. */
+void raid_plan_undo(const struct raid_plan *p)
+{
+	struct plan_cmd stop = { 0 }, zero = { 0 };
+	char out[1024];
+
+	umount2(p->mountpoint, 0);
+	/* A new array over the same members would show this filesystem again. */
+	bq_wipe_signatures(p->md);
+	plan_cmd_add(&stop, "mdadm");
+	plan_cmd_add(&stop, "--stop");
+	plan_cmd_add(&stop, "%s", p->md);
+	plan_cmd_add(&zero, "mdadm");
+	plan_cmd_add(&zero, "--zero-superblock");
+	for (int i = 0; i < p->nr; i++)
+		plan_cmd_add(&zero, "%s", p->members[i]);
+	if (!run_capture(stop.argv, out, sizeof(out)))
+		run_capture(zero.argv, out, sizeof(out));
+}
+

@@ -62,6 +62,8 @@ int raid_plan_make(struct raid_plan *p);
 void plan_cmd_add(struct plan_cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int xfs_geometry(const char *dir, unsigned int *bsize, unsigned int *sunit,
 		 unsigned int *swidth);
+bool raid_have_md(char *why, size_t len);
+void raid_plan_undo(const struct raid_plan *p);
 void plan_cmd_print(const struct plan_cmd *c, char *out, size_t len);
 json_object *raid_plan_json(const struct raid_plan *p);
 

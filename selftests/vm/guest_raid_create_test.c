@@ -85,4 +85,27 @@ TEST_F(members, members_holding_data_are_refused)
 			    ">/dev/null 2>&1"));
 }
 
+/* stripe-tune through md itself: an array per chunk, measured, taken down. */
+TEST_F(members, stripe_tune_through_md)
+{
+	struct run_result r;
+	json_object *root;
+
+	NEED_GUEST();
+	ASSERT_EQ(0, run_blkqual(&r, "stripe-tune", "/dev/nullb0,/dev/nullb1,/dev/nullb2,/dev/nullb3",
+				 "--backend=md", "--chunks=64k,256k", "-o", "json",
+				 "--rw=randwrite", "--bs=4k", "--iodepth=8", "--direct=1",
+				 "--io_size=4m", "--name=t", NULL));
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	root = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, root);
+	EXPECT_EQ(2, (int)json_object_array_length(json_object_object_get(root, "chunks")));
+	EXPECT_LT(0, json_int(json_object_array_get_idx(json_object_object_get(root, "chunks"),
+							0), "iops", 0));
+	json_object_put(root);
+	run_result_free(&r);
+	/* Each array was taken down again. */
+	EXPECT_EQ(-1, access("/sys/block/md0", F_OK));
+}
+
 TEST_HARNESS_MAIN
