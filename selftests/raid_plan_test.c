@@ -130,6 +130,7 @@ TEST_F(members, create_without_md_fails_cleanly)
 	EXPECT_EQ(1, r.status);
 	EXPECT_EQ(1, count_lines(r.err)) TH_LOG("%s", r.err);
 	EXPECT_NE(NULL, strstr(r.err, "md driver is not available")) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "--stripe")) TH_LOG("%s", r.err);
 	run_result_free(&r);
 	ASSERT_EQ(0, checksum_path(self->s[0].dev, &after));
 	EXPECT_EQ(before, after);

@@ -260,7 +260,8 @@ static int raid_create(int argc, char **argv)
 		return 0;
 	}
 	if (!raid_have_md(why, sizeof(why))) {
-		cli_error(&rc.cli, "the md driver is not available here: %s", why);
+		cli_error(&rc.cli, "the md driver is not available here: %s; 'blkqual run "
+			  "--stripe=...' stripes in userspace without it", why);
 		return EXIT_REFUSED;
 	}
 	ret = cli_open_ctx(&rc.cli, &ctx);
