@@ -302,6 +302,26 @@ static inline bool worker_sync_due(const struct bq_worker *w)
 }
 
 int worker_sync(struct bq_worker *w);
+
+/**
+ * worker_may_start() - whether the next I/O may be issued now
+ * @w: the worker
+ * @busy: I/Os in flight or queued but not yet submitted
+ * @now: current time
+ *
+ * fsync=N first drains what is in flight, then syncs; the rate limit and
+ * thinktime must allow it.  Every engine asks this before each I/O.
+ */
+static inline bool worker_may_start(struct bq_worker *w, unsigned int busy, uint64_t now)
+{
+	if (worker_sync_due(w)) {
+		if (busy)
+			return false;
+		if (worker_sync(w))
+			w->stopping = !w->job->continue_on_error;
+	}
+	return worker_may_submit(w, now);
+}
 int worker_prepare(struct bq_worker *w);
 bool worker_start_line(struct bq_worker *w, int setup_err, const char *msg);
 void worker_finish(struct bq_worker *w);

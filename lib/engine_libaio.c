@@ -35,13 +35,7 @@ static int aio_loop(struct bq_worker *w, struct aio_state *a)
 			struct bq_slot *s;
 			void *buf;
 
-			if (worker_sync_due(w)) {
-				if (inflight || queued)
-					break;
-				if (worker_sync(w))
-					w->stopping = !w->job->continue_on_error;
-			}
-			if (!worker_may_submit(w, now))
+			if (!worker_may_start(w, inflight + queued, now))
 				break;
 			idx = a->free_slots[a->nr_free - 1];
 			s = &w->slots[idx];

@@ -19,9 +19,7 @@ static int psync_loop(struct bq_worker *w)
 		uint64_t now = bq_now_ns();
 		ssize_t n;
 
-		if (worker_sync_due(w) && worker_sync(w))
-			w->stopping = !w->job->continue_on_error;
-		if (!worker_may_submit(w, now)) {
+		if (!worker_may_start(w, 0, now)) {
 			worker_sleep_until(w->next_submit_ns);
 			continue;
 		}

@@ -258,13 +258,7 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			struct bq_slot *s;
 			unsigned int idx;
 
-			if (worker_sync_due(w)) {
-				if (inflight)
-					break;
-				if (worker_sync(w))
-					w->stopping = !w->job->continue_on_error;
-			}
-			if (!worker_may_submit(w, now))
+			if (!worker_may_start(w, inflight, now))
 				break;
 			idx = u->free_slots[u->nr_free - 1];
 			s = &w->slots[idx];
@@ -481,13 +475,7 @@ static int stripe_loop(struct bq_worker *w, struct uring_state *u)
 			struct bq_slot *s;
 			unsigned int idx;
 
-			if (worker_sync_due(w)) {
-				if (inflight)
-					break;
-				if (worker_sync(w))
-					w->stopping = !w->job->continue_on_error;
-			}
-			if (!worker_may_submit(w, now))
+			if (!worker_may_start(w, inflight, now))
 				break;
 			idx = u->free_slots[u->nr_free - 1];
 			s = &w->slots[idx];
