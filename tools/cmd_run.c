@@ -18,17 +18,8 @@
 
 #include "cli.h"
 #include "inventory.h"
+#include "report_util.h"
 #include "run_report.h"
-
-static volatile int stop_signal;
-
-static void on_signal(int sig)
-{
-	/* A second Ctrl-C means now: nothing more will be written. */
-	if (stop_signal)
-		_exit(128 + sig);
-	stop_signal = sig;
-}
 
 struct run_cli {
 	struct cli cli;
@@ -250,41 +241,6 @@ struct live_report {
 	struct bq_results *res;
 };
 
-/* Write to a temp file beside the target and rename: whole or absent. */
-static int write_atomically(const char *path, int (*emit)(FILE *, void *), void *arg)
-{
-	char tmp[4096];
-	FILE *f;
-	int fd, ret;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		goto out_unlink;
-	}
-	ret = emit(f, arg);
-	if (fflush(f) || fsync(fileno(f)))
-		ret = ret ? ret : -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (!ret) {
-		/* mkstemp made it 0600; results are ordinary files. */
-		chmod(path, 0644);
-		return 0;
-	}
-out_unlink:
-	unlink(tmp);
-	return ret;
-}
-
 struct emit_args {
 	struct bq_ctx *ctx;
 	const struct bq_results *res;
@@ -297,13 +253,10 @@ static int emit_results(FILE *f, void *arg)
 
 	if (a->format == OUTPUT_JSON) {
 		json_object *doc = report_json(a->ctx, a->res);
-		const char *s = doc ? json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-					JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
+		int ret = doc ? json_print(f, doc) : -ENOMEM;
 
-		if (s)
-			fprintf(f, "%s\n", s);
 		json_object_put(doc);
-		return s ? 0 : -ENOMEM;
+		return ret;
 	}
 	report_human(f, a->res);
 	return 0;
@@ -316,10 +269,10 @@ static int emit_csv(FILE *f, void *arg)
 	return report_csv(f, a->res);
 }
 
-static int status_of(const struct bq_results *res)
+static int status_of(const struct bq_results *res, int sig)
 {
 	if (res->interrupted)
-		return 128 + stop_signal;
+		return 128 + sig;
 	for (size_t k = 0; k < res->nr; k++)
 		for (int i = 0; i < res->jobs[k].nr_threads; i++)
 			if (res->jobs[k].threads[i].d[BQ_READ].errors ||
@@ -355,8 +308,7 @@ int cmd_run(int argc, char **argv)
 	struct bq_guard_opts gopts = { .force_destroy = rc.force };
 	struct bq_parse_error perr = { 0 };
 	struct live_report lr = { .rc = &rc };
-	struct bq_run_opts ropts = { .guard = &gopts, .stop = &stop_signal };
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct bq_run_opts ropts = { .guard = &gopts };
 	struct bq_jobset set = { 0 };
 	struct bq_results res;
 	struct bq_ctx *ctx;
@@ -379,9 +331,7 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		goto out_free_jobs;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	ropts.stop = stop_on_signals();
 	lr.res = &res;
 	ropts.interval_ns = rc.interval_ns;
 	ropts.progress = progress_cb;
@@ -397,7 +347,7 @@ int cmd_run(int argc, char **argv)
 		ret = ret == -EBUSY ? EXIT_REFUSED : EXIT_BADINPUT;
 		goto out_free_results;
 	}
-	status = status_of(&res);
+	status = status_of(&res, *ropts.stop);
 	ea = (struct emit_args){ .ctx = ctx, .res = &res, .format = rc.cli.output };
 	if (rc.output_file) {
 		ret = write_atomically(rc.output_file, emit_results, &ea);

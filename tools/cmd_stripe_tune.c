@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "report_util.h"
 #include "inventory.h"
 #include "run_report.h"
 #include "raid_plan.h"
@@ -34,12 +35,7 @@ struct tune_row {
 	uint64_t errors;
 };
 
-static volatile int tune_stop;
-
-static void on_signal(int sig)
-{
-	tune_stop = sig;
-}
+static volatile int *tune_stop;
 
 static int parse_chunks(struct cli *cli, const char *arg, uint64_t *chunks, int *nr)
 {
@@ -89,7 +85,7 @@ static int make_jobs(struct cli *cli, char *files, int argc, char **argv, uint64
 static int run_set(struct cli *cli, struct bq_ctx *ctx, const struct bq_jobset *set,
 		   const struct bq_guard_opts *g, struct bq_results *res)
 {
-	struct bq_run_opts opts = { .guard = g, .stop = &tune_stop };
+	struct bq_run_opts opts = { .guard = g, .stop = tune_stop };
 	struct bq_parse_error err;
 	int ret = bq_run(ctx, set, &opts, res, &err);
 
@@ -345,7 +341,6 @@ int cmd_stripe_tune(int argc, char **argv)
 	};
 	const char *force[64];
 	struct bq_guard_opts gopts = { .force_destroy = force };
-	struct sigaction sa = { .sa_handler = on_signal };
 	uint64_t chunks[MAX_CHUNKS];
 	struct tune_row rows[MAX_CHUNKS];
 	char **job_args, *files = NULL;
@@ -419,15 +414,14 @@ int cmd_stripe_tune(int argc, char **argv)
 			goto out_free;
 	}
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	tune_stop = stop_on_signals();
 	fprintf(stderr, "stripe-tune: %d chunk sizes x %.1f s%s\n", nr_chunks,
 		(double)(probe.jobs[0].runtime_ns + probe.jobs[0].ramp_ns) / 1e9,
 		!reads(&probe) ? "" : use_md ? ", each after writing the new array once" :
 		", after writing every member once");
 	if (reads(&probe) && !use_md)
 		ret = fill_members(&cli, ctx, files, &gopts, &probe.jobs[0]);
-	for (int c = 0; !ret && c < nr_chunks && !tune_stop; c++) {
+	for (int c = 0; !ret && c < nr_chunks && !*tune_stop; c++) {
 		struct bq_jobset set = { 0 };
 		struct bq_results res;
 
@@ -460,8 +454,8 @@ int cmd_stripe_tune(int argc, char **argv)
 			printf("best chunk for this workload: %s\n", size);
 		}
 	}
-	if (tune_stop)
-		ret = 128 + tune_stop;
+	if (*tune_stop)
+		ret = 128 + *tune_stop;
 out_free:
 	bq_jobset_free(&probe);
 	bq_ctx_free(ctx);

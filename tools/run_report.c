@@ -12,11 +12,9 @@
 
 #include "cli.h"
 #include "inventory.h"
+#include "report_util.h"
 #include "run_report.h"
 
-static const double percentiles[] = {
-	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 99.9999,
-};
 
 static const char *const dir_names[BQ_NR_DIRS] = { "read", "write" };
 
@@ -78,33 +76,6 @@ void job_total_free(struct bq_thread_result *sum)
 	free(sum->members);
 }
 
-static double per_second(uint64_t n, uint64_t ns)
-{
-	return ns ? (double)n * 1e9 / (double)ns : 0;
-}
-
-static void fmt_count(char *buf, size_t len, double v)
-{
-	if (v >= 1e6)
-		snprintf(buf, len, "%.2fM", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, len, "%.1fk", v / 1e3);
-	else
-		snprintf(buf, len, "%.0f", v);
-}
-
-static void fmt_lat(char *buf, size_t len, double ns)
-{
-	if (ns >= 1e9)
-		snprintf(buf, len, "%.2fs", ns / 1e9);
-	else if (ns >= 1e6)
-		snprintf(buf, len, "%.2fms", ns / 1e6);
-	else if (ns >= 1e3)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else
-		snprintf(buf, len, "%.0fns", ns);
-}
-
 static void print_dir(FILE *out, const struct bq_dir_result *d, int dir, uint64_t runtime)
 {
 	char iops[32], bw[32], total[32], a[32], b[32], c[32], e[32];
@@ -124,12 +95,7 @@ static void print_dir(FILE *out, const struct bq_dir_result *d, int dir, uint64_
 	fmt_lat(c, sizeof(c), bq_hist_mean(&d->lat));
 	fmt_lat(e, sizeof(e), bq_hist_stdev(&d->lat));
 	fprintf(out, "    lat: min=%s max=%s avg=%s stdev=%s\n", a, b, c, e);
-	fprintf(out, "    percentiles:");
-	for (size_t i = 0; i < ARRAY_LEN(percentiles); i++) {
-		fmt_lat(a, sizeof(a), (double)bq_hist_percentile(&d->lat, percentiles[i]));
-		fprintf(out, "%s p%g=%s", i && !(i % 6) ? "\n                " : "", percentiles[i], a);
-	}
-	fputc('\n', out);
+	print_percentiles(out, "    ", &d->lat);
 }
 
 static void print_thread_line(FILE *out, const struct bq_thread_result *t, int i,
@@ -339,44 +305,16 @@ int report_csv(FILE *out, const struct bq_results *res)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static json_object *u64(uint64_t v)
-{
-	return json_object_new_uint64(v);
-}
-
-static json_object *dbl(double v)
-{
-	return json_object_new_double(isfinite(v) ? v : 0);
-}
-
 static json_object *dir_json(const struct bq_dir_result *d, uint64_t runtime)
 {
-	json_object *o = json_object_new_object(), *lat, *pct;
+	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "ios", u64(d->ios));
-	json_object_object_add(o, "bytes", u64(d->bytes));
-	json_object_object_add(o, "errors", u64(d->errors));
-	json_object_object_add(o, "iops", dbl(per_second(d->ios, runtime)));
-	json_object_object_add(o, "bytes_per_second", dbl(per_second(d->bytes, runtime)));
-	if (!d->lat.count) {
-		json_object_object_add(o, "lat_ns", NULL);
-		return o;
-	}
-	lat = json_object_new_object();
-	pct = json_object_new_object();
-	json_object_object_add(lat, "count", u64(d->lat.count));
-	json_object_object_add(lat, "min", u64(d->lat.min));
-	json_object_object_add(lat, "max", u64(d->lat.max));
-	json_object_object_add(lat, "mean", dbl(bq_hist_mean(&d->lat)));
-	json_object_object_add(lat, "stdev", dbl(bq_hist_stdev(&d->lat)));
-	for (size_t i = 0; i < ARRAY_LEN(percentiles); i++) {
-		char key[16];
-
-		snprintf(key, sizeof(key), "%g", percentiles[i]);
-		json_object_object_add(pct, key, u64(bq_hist_percentile(&d->lat, percentiles[i])));
-	}
-	json_object_object_add(lat, "percentiles", pct);
-	json_object_object_add(o, "lat_ns", lat);
+	json_object_object_add(o, "ios", json_u64(d->ios));
+	json_object_object_add(o, "bytes", json_u64(d->bytes));
+	json_object_object_add(o, "errors", json_u64(d->errors));
+	json_object_object_add(o, "iops", json_dbl(per_second(d->ios, runtime)));
+	json_object_object_add(o, "bytes_per_second", json_dbl(per_second(d->bytes, runtime)));
+	json_object_object_add(o, "lat_ns", hist_json(&d->lat));
 	return o;
 }
 
@@ -389,30 +327,30 @@ static json_object *job_options_json(const struct bq_job *j)
 		json_object_array_add(files, json_object_new_string(j->filenames[i]));
 	json_object_object_add(o, "filename", files);
 	json_object_object_add(o, "rw", json_object_new_string(rw_name(j->rw)));
-	json_object_object_add(o, "rwmixread", u64(j->rwmixread));
-	json_object_object_add(o, "bs_read", u64(j->bs[BQ_READ]));
-	json_object_object_add(o, "bs_write", u64(j->bs[BQ_WRITE]));
-	json_object_object_add(o, "ba", u64(j->ba));
-	json_object_object_add(o, "iodepth", u64(j->iodepth));
-	json_object_object_add(o, "iodepth_batch_complete_min", u64(j->batch_complete));
-	json_object_object_add(o, "numjobs", u64(j->numjobs));
-	json_object_object_add(o, "size", u64(j->size));
-	json_object_object_add(o, "offset", u64(j->offset));
-	json_object_object_add(o, "io_size", u64(j->io_size));
-	json_object_object_add(o, "runtime_ns", u64(j->runtime_ns));
+	json_object_object_add(o, "rwmixread", json_u64(j->rwmixread));
+	json_object_object_add(o, "bs_read", json_u64(j->bs[BQ_READ]));
+	json_object_object_add(o, "bs_write", json_u64(j->bs[BQ_WRITE]));
+	json_object_object_add(o, "ba", json_u64(j->ba));
+	json_object_object_add(o, "iodepth", json_u64(j->iodepth));
+	json_object_object_add(o, "iodepth_batch_complete_min", json_u64(j->batch_complete));
+	json_object_object_add(o, "numjobs", json_u64(j->numjobs));
+	json_object_object_add(o, "size", json_u64(j->size));
+	json_object_object_add(o, "offset", json_u64(j->offset));
+	json_object_object_add(o, "io_size", json_u64(j->io_size));
+	json_object_object_add(o, "runtime_ns", json_u64(j->runtime_ns));
 	json_object_object_add(o, "time_based", json_object_new_boolean(j->time_based));
-	json_object_object_add(o, "ramp_time_ns", u64(j->ramp_ns));
+	json_object_object_add(o, "ramp_time_ns", json_u64(j->ramp_ns));
 	json_object_object_add(o, "direct", json_object_new_boolean(j->direct));
 	json_object_object_add(o, "sync", json_object_new_boolean(j->sync));
-	json_object_object_add(o, "fsync", u64(j->fsync_every));
+	json_object_object_add(o, "fsync", json_u64(j->fsync_every));
 	json_object_object_add(o, "randrepeat", json_object_new_boolean(j->randrepeat));
-	json_object_object_add(o, "randseed", u64(j->randseed));
+	json_object_object_add(o, "randseed", json_u64(j->randseed));
 	json_object_object_add(o, "norandommap", json_object_new_boolean(j->norandommap));
 	json_object_object_add(o, "random_distribution",
 			       json_object_new_string(j->dist == BQ_DIST_ZIPF ? "zipf" :
 						      j->dist == BQ_DIST_PARETO ? "pareto" : "random"));
-	json_object_object_add(o, "distribution_param", dbl(j->dist_param));
-	json_object_object_add(o, "rate_iops", u64(j->rate_iops));
+	json_object_object_add(o, "distribution_param", json_dbl(j->dist_param));
+	json_object_object_add(o, "rate_iops", json_u64(j->rate_iops));
 	json_object_object_add(o, "ioengine", json_object_new_string(engine_name(j->engine)));
 	json_object_object_add(o, "poll", json_object_new_string(j->poll == BQ_POLL_ON ? "on" :
 				j->poll == BQ_POLL_OFF ? "off" : "auto"));
@@ -435,8 +373,8 @@ static json_object *targets_json(struct bq_ctx *ctx, const struct bq_job_result 
 		struct bq_device dev;
 
 		json_object_object_add(o, "path", json_object_new_string(t->path));
-		json_object_object_add(o, "size", u64(t->size));
-		json_object_object_add(o, "logical_block_size", u64(t->lbs));
+		json_object_object_add(o, "size", json_u64(t->size));
+		json_object_object_add(o, "logical_block_size", json_u64(t->lbs));
 		json_object_object_add(o, "numa_node", json_object_new_int(t->numa_node));
 		json_object_object_add(o, "laid_out", json_object_new_boolean(t->laid_out));
 		if (t->devname[0] && !bq_device_load(ctx, t->devname, &dev)) {
@@ -447,18 +385,18 @@ static json_object *targets_json(struct bq_ctx *ctx, const struct bq_job_result 
 			const struct bq_diskstats *d = &t->delta;
 			json_object *s = json_object_new_object();
 
-			json_object_object_add(s, "read_ios", u64(d->ios[0]));
-			json_object_object_add(s, "write_ios", u64(d->ios[1]));
-			json_object_object_add(s, "read_merges", u64(d->merges[0]));
-			json_object_object_add(s, "write_merges", u64(d->merges[1]));
-			json_object_object_add(s, "read_sectors", u64(d->sectors[0]));
-			json_object_object_add(s, "write_sectors", u64(d->sectors[1]));
-			json_object_object_add(s, "read_ticks_ms", u64(d->ticks_ms[0]));
-			json_object_object_add(s, "write_ticks_ms", u64(d->ticks_ms[1]));
-			json_object_object_add(s, "in_flight", u64(d->in_flight));
-			json_object_object_add(s, "io_ticks_ms", u64(d->io_ticks_ms));
-			json_object_object_add(s, "time_in_queue_ms", u64(d->time_in_queue_ms));
-			json_object_object_add(s, "util_pct", dbl(jr->runtime_ns ?
+			json_object_object_add(s, "read_ios", json_u64(d->ios[0]));
+			json_object_object_add(s, "write_ios", json_u64(d->ios[1]));
+			json_object_object_add(s, "read_merges", json_u64(d->merges[0]));
+			json_object_object_add(s, "write_merges", json_u64(d->merges[1]));
+			json_object_object_add(s, "read_sectors", json_u64(d->sectors[0]));
+			json_object_object_add(s, "write_sectors", json_u64(d->sectors[1]));
+			json_object_object_add(s, "read_ticks_ms", json_u64(d->ticks_ms[0]));
+			json_object_object_add(s, "write_ticks_ms", json_u64(d->ticks_ms[1]));
+			json_object_object_add(s, "in_flight", json_u64(d->in_flight));
+			json_object_object_add(s, "io_ticks_ms", json_u64(d->io_ticks_ms));
+			json_object_object_add(s, "time_in_queue_ms", json_u64(d->time_in_queue_ms));
+			json_object_object_add(s, "util_pct", json_dbl(jr->runtime_ns ?
 				100.0 * (double)d->io_ticks_ms * 1e6 / (double)jr->runtime_ns : 0));
 			json_object_object_add(o, "disk_stats", s);
 		}
@@ -478,8 +416,8 @@ static json_object *errors_json(const struct bq_job_result *jr, const struct bq_
 		json_object_object_add(o, "direction", json_object_new_string(dir_names[e->dir]));
 		json_object_object_add(o, "target", json_object_new_string(jr->nr_targets ?
 				       jr->targets[e->file].path : ""));
-		json_object_object_add(o, "offset", u64(e->offset));
-		json_object_object_add(o, "length", u64(e->len));
+		json_object_object_add(o, "offset", json_u64(e->offset));
+		json_object_object_add(o, "length", json_u64(e->len));
 		json_object_object_add(o, "errno", json_object_new_int(e->err));
 		json_object_object_add(o, "error", json_object_new_string(strerror(e->err)));
 		json_object_array_add(arr, o);
@@ -496,15 +434,15 @@ static json_object *intervals_json(const struct bq_job_result *jr)
 		uint64_t span = iv->t_ns - (i ? jr->intervals[i - 1].t_ns : 0);
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "t_ns", u64(iv->t_ns));
+		json_object_object_add(o, "t_ns", json_u64(iv->t_ns));
 		for (int d = 0; d < BQ_NR_DIRS; d++) {
 			json_object *x = json_object_new_object();
 
-			json_object_object_add(x, "ios", u64(iv->ios[d]));
-			json_object_object_add(x, "iops", dbl(per_second(iv->ios[d], span)));
-			json_object_object_add(x, "bytes_per_second", dbl(per_second(iv->bytes[d], span)));
-			json_object_object_add(x, "mean_ns", dbl(iv->mean_ns[d]));
-			json_object_object_add(x, "p99_ns", u64(iv->p99_ns[d]));
+			json_object_object_add(x, "ios", json_u64(iv->ios[d]));
+			json_object_object_add(x, "iops", json_dbl(per_second(iv->ios[d], span)));
+			json_object_object_add(x, "bytes_per_second", json_dbl(per_second(iv->bytes[d], span)));
+			json_object_object_add(x, "mean_ns", json_dbl(iv->mean_ns[d]));
+			json_object_object_add(x, "p99_ns", json_u64(iv->p99_ns[d]));
 			json_object_object_add(o, dir_names[d], x);
 		}
 		json_object_array_add(arr, o);
@@ -523,17 +461,17 @@ static json_object *thread_json(const struct bq_thread_result *t, uint64_t runti
 	json_object_object_add(o, "buffer_node", json_object_new_int(t->buf_node));
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		json_object_object_add(o, dir_names[d], dir_json(&t->d[d], runtime));
-	json_object_object_add(cpu, "usr_ns", u64(t->usr_ns));
-	json_object_object_add(cpu, "sys_ns", u64(t->sys_ns));
-	json_object_object_add(cpu, "voluntary_ctx", u64(t->vol_cs));
-	json_object_object_add(cpu, "involuntary_ctx", u64(t->invol_cs));
-	json_object_object_add(cpu, "sqpoll_ns", u64(t->sqpoll_ns));
-	json_object_object_add(cpu, "ios_per_cpu_second", dbl(cpu_ns ? (double)ios * 1e9 /
+	json_object_object_add(cpu, "usr_ns", json_u64(t->usr_ns));
+	json_object_object_add(cpu, "sys_ns", json_u64(t->sys_ns));
+	json_object_object_add(cpu, "voluntary_ctx", json_u64(t->vol_cs));
+	json_object_object_add(cpu, "involuntary_ctx", json_u64(t->invol_cs));
+	json_object_object_add(cpu, "sqpoll_ns", json_u64(t->sqpoll_ns));
+	json_object_object_add(cpu, "ios_per_cpu_second", json_dbl(cpu_ns ? (double)ios * 1e9 /
 							   (double)cpu_ns : 0));
 	json_object_object_add(o, "cpu_usage", cpu);
-	json_object_object_add(o, "fsyncs", u64(t->syncs));
-	json_object_object_add(o, "mean_depth", dbl(t->mean_depth));
-	json_object_object_add(o, "ring_flags", u64(t->ring_flags));
+	json_object_object_add(o, "fsyncs", json_u64(t->syncs));
+	json_object_object_add(o, "mean_depth", json_dbl(t->mean_depth));
+	json_object_object_add(o, "ring_flags", json_u64(t->ring_flags));
 	return o;
 }
 
@@ -542,22 +480,22 @@ static json_object *stripe_json(const struct bq_job_result *jr,
 {
 	json_object *o = json_object_new_object(), *members = json_object_new_array();
 
-	json_object_object_add(o, "chunk", u64(jr->job.stripe_chunk));
+	json_object_object_add(o, "chunk", json_u64(jr->job.stripe_chunk));
 	json_object_object_add(o, "layout", json_object_new_string(
 		jr->job.stripe_layout == 1 ? "original" : jr->job.stripe_layout == 2 ?
 		"alternate" : "none"));
-	json_object_object_add(o, "size", u64(jr->stripe_size));
-	json_object_object_add(o, "load_cv", dbl(member_cv(sum)));
+	json_object_object_add(o, "size", json_u64(jr->stripe_size));
+	json_object_object_add(o, "load_cv", json_dbl(member_cv(sum)));
 	for (int m = 0; m < sum->nr_members; m++) {
 		const struct bq_member_result *r = &sum->members[m];
 		json_object *x = json_object_new_object();
 
 		json_object_object_add(x, "path", json_object_new_string(jr->targets[m].path));
-		json_object_object_add(x, "ios", u64(r->ios));
-		json_object_object_add(x, "bytes", u64(r->bytes));
-		json_object_object_add(x, "errors", u64(r->errors));
-		json_object_object_add(x, "mean_ns", dbl(bq_hist_mean(&r->lat)));
-		json_object_object_add(x, "p99_ns", u64(r->lat.count ?
+		json_object_object_add(x, "ios", json_u64(r->ios));
+		json_object_object_add(x, "bytes", json_u64(r->bytes));
+		json_object_object_add(x, "errors", json_u64(r->errors));
+		json_object_object_add(x, "mean_ns", json_dbl(bq_hist_mean(&r->lat)));
+		json_object_object_add(x, "p99_ns", json_u64(r->lat.count ?
 					bq_hist_percentile(&r->lat, 99) : 0));
 		json_object_array_add(members, x);
 	}
@@ -588,7 +526,7 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 		json_object_array_add(threads, thread_json(&jr->threads[i], jr->runtime_ns));
 	}
 	json_object_object_add(o, "placement", placement);
-	json_object_object_add(o, "runtime_ns", u64(jr->runtime_ns));
+	json_object_object_add(o, "runtime_ns", json_u64(jr->runtime_ns));
 	if (!job_total(jr, &sum)) {
 		json_object *total = thread_json(&sum, jr->runtime_ns);
 
@@ -623,7 +561,7 @@ json_object *report_json(struct bq_ctx *ctx, const struct bq_results *res)
 
 	json_object_object_add(root, "schema_version", json_object_new_int(1));
 	json_object_object_add(root, "blkqual_version", json_object_new_string(BLKQUAL_VERSION));
-	json_object_object_add(root, "start_unix_ns", u64(res->start_unix_ns));
+	json_object_object_add(root, "start_unix_ns", json_u64(res->start_unix_ns));
 	json_object_object_add(root, "interrupted", json_object_new_boolean(res->interrupted));
 	if (!bq_host_scan(ctx, &host)) {
 		json_object_object_add(root, "host", host_to_json(&host));

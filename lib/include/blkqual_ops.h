@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * blkqual_ops.h - file-level workloads: threads that make system calls
+ * (open, write, fsync, mkdir, ...) with per-operation statistics
+ *
+ * The latency probe, file trees, file sets and loadfile replay all count
+ * operations the same way: a count, bytes, errors and a latency histogram
+ * per kind of operation, per thread, summed at the end, and sampled every
+ * interval while the run goes on.
+ *
+ * Like the rest of libblkqual: 0 on success, -errno on failure, nothing
+ * printed.
+ */
+#ifndef BLKQUAL_OPS_H
+#define BLKQUAL_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "blkqual_io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bq_ctx;
+
+/* Kinds of operation one workload may count (its own numbering, 0-based). */
+#define BQ_OPS_MAX 32
+
+/**
+ * struct bq_op_stat - one kind of operation
+ * @count: operations done, failed ones included
+ * @bytes: bytes moved (reads and writes)
+ * @errors: operations that failed (or, for replay, got another status
+ *          than the loadfile expected)
+ * @lat_sum_ns: sum of latencies, for interval means
+ * @lat: latency histogram
+ *
+ * @count, @bytes, @errors and @lat_sum_ns are written by their thread and
+ * read by the sampler while the run goes on, always with relaxed atomics;
+ * @lat is read only after the threads have ended.
+ */
+struct bq_op_stat {
+	uint64_t count;
+	uint64_t bytes;
+	uint64_t errors;
+	uint64_t lat_sum_ns;
+	struct bq_hist lat;
+};
+
+/**
+ * struct bq_op_error - the first failures of a thread
+ * @op: kind of operation
+ * @err: positive errno (or, for replay, a status mismatch: EPROTO)
+ * @offset: byte offset, or -1 when the operation has none
+ * @what: the file or line it happened on
+ */
+struct bq_op_error {
+	int op;
+	int err;
+	int64_t offset;
+	char what[192];
+};
+
+#define BQ_OPS_MAX_ERRORS 16
+
+/**
+ * struct bq_ops_thread - one worker thread
+ * @id: 0 .. nr_threads - 1
+ * @op: statistics per kind of operation (nr_ops of them)
+ * @errors: the first failures
+ * @nr_errors: how many of @errors are filled
+ * @usr_ns: user CPU time of the thread (set when it ends)
+ * @sys_ns: system CPU time of the thread (set when it ends)
+ * @ret: what the thread function returned
+ * @msg: why it returned an error, one line
+ * @deadline_ns: CLOCK_MONOTONIC time to stop at; 0 for none
+ * @stop: the run's stop flag
+ */
+struct bq_ops_thread {
+	int id;
+	struct bq_op_stat op[BQ_OPS_MAX];
+	struct bq_op_error errors[BQ_OPS_MAX_ERRORS];
+	int nr_errors;
+	uint64_t usr_ns;
+	uint64_t sys_ns;
+	int ret;
+	char msg[256];
+	uint64_t deadline_ns;
+	volatile int *stop;
+};
+
+/**
+ * bq_now_ns() - CLOCK_MONOTONIC in nanoseconds
+ *
+ * Return: the time.
+ */
+static inline uint64_t bq_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/**
+ * bq_ops_record() - count one finished operation
+ * @t: the thread
+ * @op: kind of operation
+ * @bytes: bytes it moved
+ * @lat_ns: how long it took
+ * @failed: it failed (it is still counted, and its latency recorded)
+ */
+void bq_ops_record(struct bq_ops_thread *t, int op, uint64_t bytes, uint64_t lat_ns,
+		   bool failed);
+
+/**
+ * bq_ops_error() - keep one failure for the report (the first
+ * BQ_OPS_MAX_ERRORS per thread; later ones are only counted)
+ * @t: the thread
+ * @op: kind of operation
+ * @err: positive errno
+ * @offset: byte offset, or -1
+ * @what: file name or loadfile line
+ */
+void bq_ops_error(struct bq_ops_thread *t, int op, int err, int64_t offset, const char *what);
+
+/**
+ * bq_ops_should_stop() - the run is over for this thread
+ * @t: the thread
+ *
+ * True once the deadline has passed or the stop flag is set; cheap enough
+ * to call before every operation.
+ *
+ * Return: true to stop.
+ */
+bool bq_ops_should_stop(const struct bq_ops_thread *t);
+
+/**
+ * struct bq_ops_sample - one interval, every thread added up
+ * @t_ns: end of the interval, since the start
+ * @dt_ns: its length
+ * @count: operations per kind in the interval
+ * @bytes: bytes per kind in the interval
+ * @errors: failures per kind in the interval
+ * @mean_ns: mean latency per kind in the interval (0 when none)
+ * @cpu_total_pct: machine-wide CPU busy, percent of all CPUs (/proc/stat)
+ * @cpu_sys_pct: the system (kernel) part of it
+ */
+struct bq_ops_sample {
+	uint64_t t_ns;
+	uint64_t dt_ns;
+	uint64_t count[BQ_OPS_MAX];
+	uint64_t bytes[BQ_OPS_MAX];
+	uint64_t errors[BQ_OPS_MAX];
+	double mean_ns[BQ_OPS_MAX];
+	double cpu_total_pct;
+	double cpu_sys_pct;
+};
+
+/**
+ * typedef bq_ops_fn - body of a worker thread
+ * @t: the thread; call bq_ops_should_stop() before each operation and
+ *     bq_ops_record() after it
+ * @arg: struct bq_ops_opts.arg
+ *
+ * Return: 0 when it stopped as asked (or ran out of work), or -errno with
+ * @t->msg saying why; a failing thread does not stop the others.
+ */
+typedef int (*bq_ops_fn)(struct bq_ops_thread *t, void *arg);
+
+/**
+ * struct bq_ops_opts - how to run
+ * @nr_threads: threads (>= 1)
+ * @nr_ops: kinds of operation counted (<= BQ_OPS_MAX)
+ * @duration_ns: stop after this long; 0 runs until every thread returns
+ * @interval_ns: sample period; 0 for no samples
+ * @stop: set non-zero (a signal handler) to end early, or NULL
+ * @fn: the thread body
+ * @arg: passed to @fn
+ * @on_sample: called from the calling thread after each sample, or NULL
+ * @sample_arg: passed to @on_sample
+ */
+struct bq_ops_opts {
+	int nr_threads;
+	int nr_ops;
+	uint64_t duration_ns;
+	uint64_t interval_ns;
+	volatile int *stop;
+	bq_ops_fn fn;
+	void *arg;
+	void (*on_sample)(void *sample_arg, const struct bq_ops_sample *s);
+	void *sample_arg;
+};
+
+/**
+ * struct bq_ops_result - a whole run
+ * @threads: per thread
+ * @nr_threads: how many
+ * @nr_ops: kinds of operation
+ * @total: every thread added up, per kind
+ * @runtime_ns: from the start line to the last thread's end
+ * @usr_ns: user CPU time of all the threads
+ * @sys_ns: system CPU time of all the threads
+ * @cpu_total_pct: machine-wide CPU busy over the run, percent
+ * @cpu_sys_pct: the system part of it
+ * @samples: the interval series
+ * @nr_samples: its length
+ * @interrupted: ended through the stop flag
+ * @failed: threads whose function returned an error
+ */
+struct bq_ops_result {
+	struct bq_ops_thread *threads;
+	int nr_threads;
+	int nr_ops;
+	struct bq_op_stat total[BQ_OPS_MAX];
+	uint64_t runtime_ns;
+	uint64_t usr_ns;
+	uint64_t sys_ns;
+	double cpu_total_pct;
+	double cpu_sys_pct;
+	struct bq_ops_sample *samples;
+	size_t nr_samples;
+	bool interrupted;
+	int failed;
+};
+
+/**
+ * bq_ops_run() - start the threads together, sample, wait, add up
+ * @ctx: context (its proc root gives /proc/stat), or NULL for /proc
+ * @o: what to run
+ * @res: receives the results, also when the run ended early; free with
+ *       bq_ops_result_free()
+ *
+ * Return: 0 when the threads ran (look at @res->failed and each thread's
+ * @ret), -EINVAL for bad options, -ENOMEM, or -errno from pthread_create
+ * (then no thread was left running).
+ */
+int bq_ops_run(struct bq_ctx *ctx, const struct bq_ops_opts *o, struct bq_ops_result *res);
+
+/**
+ * bq_ops_result_free() - free a run's results
+ * @res: the results
+ */
+void bq_ops_result_free(struct bq_ops_result *res);
+
+/**
+ * struct bq_cpu_times - machine-wide CPU counters (/proc/stat "cpu" line)
+ */
+struct bq_cpu_times {
+	uint64_t busy;
+	uint64_t sys;
+	uint64_t total;
+};
+
+/**
+ * bq_cpu_times_read() - read the counters
+ * @ctx: context or NULL
+ * @c: filled in (clock ticks)
+ *
+ * Return: 0 or -errno.
+ */
+int bq_cpu_times_read(struct bq_ctx *ctx, struct bq_cpu_times *c);
+
+/**
+ * bq_cpu_busy_pct() - busy and system percentages between two readings
+ * @a: earlier
+ * @b: later
+ * @sys_pct: receives the system part, or NULL
+ *
+ * Return: busy percent of all CPUs.
+ */
+double bq_cpu_busy_pct(const struct bq_cpu_times *a, const struct bq_cpu_times *b,
+		       double *sys_pct);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLKQUAL_OPS_H */
