@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stats_test.c - the statistics behind compare: Mann-Whitney U against
+ * values worked out by hand, and bootstrap intervals that cover the truth.
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "kselftest_harness.h"
+
+#include "blkqual_stats.h"
+
+#define EXPECT_NEAR(want, got, tol) EXPECT_LE(fabs((double)(want) - (double)(got)), (tol))
+
+TEST(exact_fully_separated)
+{
+	double a[3] = { 1, 2, 3 }, b[3] = { 4, 5, 6 };
+	double c[5] = { 10, 11, 12, 13, 14 }, d[5] = { 1, 2, 3, 4, 5 };
+	struct bq_mwu r;
+
+	/* One arrangement of 20 is this extreme in each direction: p = 2/20. */
+	ASSERT_EQ(0, bq_mwu_test(a, 3, b, 3, &r));
+	EXPECT_TRUE(r.exact);
+	EXPECT_EQ(0, r.u);
+	EXPECT_NEAR(0.1, r.p, 1e-12);
+	/* 5 and 5: 2 / C(10,5) = 2/252. */
+	ASSERT_EQ(0, bq_mwu_test(c, 5, d, 5, &r));
+	EXPECT_EQ(25, r.u);
+	EXPECT_NEAR(2.0 / 252, r.p, 1e-12);
+}
+
+TEST(exact_interleaved)
+{
+	/* U = 2 for 3 vs 3: P(U <= 2) = (1 + 1 + 2) / 20, two-sided 0.4. */
+	double a[3] = { 1, 2, 5 }, b[3] = { 3, 4, 6 };
+	struct bq_mwu r;
+
+	ASSERT_EQ(0, bq_mwu_test(a, 3, b, 3, &r));
+	EXPECT_EQ(2, r.u);
+	EXPECT_NEAR(0.4, r.p, 1e-12);
+}
+
+TEST(normal_with_ties)
+{
+	double a[40], b[40];
+	struct bq_mwu r;
+
+	for (int i = 0; i < 40; i++) {
+		a[i] = 100 + i % 5;
+		b[i] = 100 + i % 5;
+	}
+	ASSERT_EQ(0, bq_mwu_test(a, 40, b, 40, &r));
+	EXPECT_FALSE(r.exact);
+	EXPECT_EQ(800, r.u);
+	EXPECT_GT(r.p, 0.9);
+	for (int i = 0; i < 40; i++)
+		b[i] = 90 + i % 5;
+	ASSERT_EQ(0, bq_mwu_test(a, 40, b, 40, &r));
+	EXPECT_EQ(1600, r.u);
+	EXPECT_LT(r.p, 1e-10);
+}
+
+TEST(identical_constant_samples)
+{
+	double a[4] = { 7, 7, 7, 7 };
+	struct bq_mwu r;
+
+	ASSERT_EQ(0, bq_mwu_test(a, 4, a, 4, &r));
+	EXPECT_EQ(1, r.p);
+}
+
+TEST(median)
+{
+	double odd[5] = { 5, 1, 4, 2, 3 }, even[4] = { 4, 1, 3, 2 };
+
+	EXPECT_EQ(3, bq_median(odd, 5));
+	EXPECT_EQ(2.5, bq_median(even, 4));
+	EXPECT_EQ(5, odd[0]);
+	EXPECT_TRUE(isnan(bq_median(odd, 0)));
+}
+
+TEST(bootstrap_covers_a_ten_percent_drop)
+{
+	double a[30], b[30], lo, hi;
+
+	for (int i = 0; i < 30; i++) {
+		a[i] = 1000 + (i * 37 % 11) - 5;
+		b[i] = 900 + (i * 53 % 11) - 5;
+	}
+	ASSERT_EQ(0, bq_bootstrap_change(a, 30, b, 30, 0.95, 2000, 1, &lo, &hi));
+	EXPECT_LT(lo, -0.1 + 0.01);
+	EXPECT_GT(hi, -0.1 - 0.01);
+	EXPECT_LT(hi, 0);
+	/* The same seed gives the same interval. */
+	{
+		double lo2, hi2;
+
+		ASSERT_EQ(0, bq_bootstrap_change(a, 30, b, 30, 0.95, 2000, 1, &lo2, &hi2));
+		EXPECT_EQ(lo, lo2);
+		EXPECT_EQ(hi, hi2);
+	}
+}
+
+TEST(bad_input)
+{
+	double a[2] = { 1, NAN }, z[2] = { 0, 0 }, lo, hi;
+	struct bq_mwu r;
+
+	EXPECT_EQ(-EINVAL, bq_mwu_test(a, 2, a, 2, &r));
+	EXPECT_EQ(-EINVAL, bq_mwu_test(a, 0, a, 1, &r));
+	EXPECT_EQ(-EINVAL, bq_bootstrap_change(z, 2, z, 2, 0.95, 100, 1, &lo, &hi));
+	EXPECT_EQ(-EINVAL, bq_bootstrap_change(z, 2, z, 2, 1.5, 100, 1, &lo, &hi));
+}
+
+TEST_HARNESS_MAIN
