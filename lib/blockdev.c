@@ -33,6 +33,9 @@ static void read_queue(const char *qdir, struct bq_queue_limits *q)
 	q->discard_granularity = bq_attr_u64(qdir, "discard_granularity", 0);
 	q->discard_max_bytes = bq_attr_u64(qdir, "discard_max_bytes", 0);
 	q->write_zeroes_max_bytes = bq_attr_u64(qdir, "write_zeroes_max_bytes", 0);
+	q->read_ahead_kb = (uint32_t)bq_attr_u64(qdir, "read_ahead_kb", 0);
+	q->nomerges = bq_attr_int(qdir, "nomerges", -1);
+	q->rq_affinity = bq_attr_int(qdir, "rq_affinity", -1);
 	q->rotational = bq_attr_int(qdir, "rotational", -1);
 	q->io_poll = bq_attr_int(qdir, "io_poll", -1);
 	if (bq_path(path, sizeof(path), qdir, "/scheduler") ||

@@ -35,6 +35,20 @@ static void bucket_bounds(unsigned int idx, uint64_t *lower, uint64_t *width)
 }
 
 /**
+ * bq_hist_bucket_bounds() - the values one bucket holds
+ * @idx: bucket index, below BQ_HIST_BUCKETS
+ * @lower: receives the smallest value it holds
+ * @width: receives how many values it holds, [*lower, *lower + *width)
+ *
+ * For reports that draw the histogram itself, not only its percentiles.
+ * The top bucket also takes every value beyond its bounds.
+ */
+void bq_hist_bucket_bounds(unsigned int idx, uint64_t *lower, uint64_t *width)
+{
+	bucket_bounds(idx, lower, width);
+}
+
+/**
  * bq_hist_init() - allocate an empty histogram
  * @h: the histogram
  *

@@ -97,6 +97,25 @@ static uint64_t meminfo_total(const char *path)
 	return kb * 1024;
 }
 
+/* A benchmark on "powersave" is not comparable to one on "performance". */
+static void read_governor(struct bq_ctx *ctx, struct bq_host *h, const int *cpus, int n)
+{
+	char path[PATH_MAX], gov[32];
+
+	for (int i = 0; i < n; i++) {
+		if (bq_path(path, sizeof(path), ctx->sysfs,
+			    "/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpus[i]) ||
+		    bq_read_str(path, gov, sizeof(gov)))
+			continue;
+		if (!h->cpu_governor[0]) {
+			bq_strlcpy(h->cpu_governor, gov, sizeof(h->cpu_governor));
+		} else if (strcmp(h->cpu_governor, gov)) {
+			bq_strlcpy(h->cpu_governor, "mixed", sizeof(h->cpu_governor));
+			return;
+		}
+	}
+}
+
 static int count_topology(struct bq_ctx *ctx, struct bq_host *h)
 {
 	char path[PATH_MAX];
@@ -135,6 +154,7 @@ static int count_topology(struct bq_ctx *ctx, struct bq_host *h)
 		h->sockets += new_pkg;
 		h->cores += new_core;
 	}
+	read_governor(ctx, h, cpus, n);
 out_free:
 	free(cpus);
 	free(pkg);

@@ -1168,4 +1168,52 @@ TEST(args_mixed_with_job_files)
 	EXPECT_EQ(0, set.nr);
 }
 
+/* Written back as options and parsed again, a job comes back byte for byte. */
+static void check_round_trip(struct __test_metadata *_metadata, int argc, char **argv)
+{
+	struct bq_jobset a = { 0 }, b = { 0 };
+	struct bq_parse_error err = { 0 };
+	struct bq_strv out = { 0 };
+
+	ASSERT_EQ(0, bq_jobs_from_args(argc, argv, &a, &err)) {
+		TH_LOG("%s: %s", err.where, err.msg);
+	}
+	for (size_t k = 0; k < a.nr; k++)
+		ASSERT_EQ(0, bq_job_to_args(&a.jobs[k], &out));
+	ASSERT_EQ(0, bq_jobs_from_args((int)out.n, out.v, &b, &err)) {
+		TH_LOG("%s: %s", err.where, err.msg);
+	}
+	ASSERT_EQ(a.nr, b.nr);
+	for (size_t k = 0; k < a.nr; k++) {
+		EXPECT_TRUE(same_job(&a.jobs[k], &b.jobs[k])) {
+			for (size_t i = 0; i < out.n; i++)
+				TH_LOG("%s", out.v[i]);
+		}
+	}
+	bq_strv_free(&out);
+	bq_jobset_free(&a);
+	bq_jobset_free(&b);
+}
+
+TEST(job_to_args_round_trip)
+{
+	char *plain[] = { "--filename=/dev/x" };
+	char *rich[] = {
+		"--filename=/tmp/a\\:b:/tmp/c", "--name=one", "--rw=randrw", "--rwmixread=70",
+		"--bs=4k,64k", "--iodepth=32", "--iodepth_batch_complete_min=8", "--numjobs=3",
+		"--size=50%", "--offset=1m", "--io_size=3g", "--runtime=1.5", "--time_based",
+		"--ramp_time=250ms", "--startdelay=2", "--thinktime=7", "--direct=1", "--sync=1",
+		"--fsync=16", "--randrepeat=0", "--randseed=1234", "--norandommap",
+		"--random_distribution=zipf:1.2", "--rate_iops=5000", "--group_reporting",
+		"--ioengine=libaio", "--poll=off", "--fixedbufs=0", "--registerfiles=0",
+		"--sqthread_poll", "--gtod_reduce=1", "--cpus_allowed=0-1", "--continue_on_error=io",
+		"--name=two", "--rw=read", "--bsrange=512-8k", "--ba=512", "--size=1g",
+		"--random_distribution=pareto:0.2",
+		"--name=three", "--rw=randwrite", "--bssplit=4k/60:16k/40,8k/100",
+	};
+
+	check_round_trip(_metadata, ARRAY_SIZE(plain), plain);
+	check_round_trip(_metadata, ARRAY_SIZE(rich), rich);
+}
+
 TEST_HARNESS_MAIN

@@ -20,7 +20,10 @@ static const struct subcommand subcommands[] = {
 	{ "run", cmd_run, "run fio-compatible jobs: io_uring, libaio, psync, nop" },
 	{ "stripe-tune", cmd_stripe_tune, "the same workload at each RAID0 chunk size: which is best" },
 	{ "fs", cmd_fs, "make (and remove) an aligned XFS on a device and mount it" },
+	{ "compare", cmd_compare, "two sets of results: regression, improvement or noise" },
 	{ "raid", cmd_raid, "plan an md RAID0 with XFS: mdadm, mkfs.xfs and mount commands" },
+	{ "fileio", cmd_fileio, "sysbench fileio: prepare, run and clean up a set of test files" },
+	{ "latency", cmd_latency, "ioping: one request at a time, latency per request and percentiles" },
 };
 
 static void usage(FILE *out)

@@ -79,5 +79,8 @@ int cmd_run(int argc, char **argv);
 int cmd_raid(int argc, char **argv);
 int cmd_fs(int argc, char **argv);
 int cmd_stripe_tune(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
+int cmd_fileio(int argc, char **argv);
 
 #endif /* BLKQUAL_CLI_H */

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "inventory.h"
 #include "report_util.h"
+#include "run_replay.h"
 #include "run_report.h"
 
 struct run_cli {
@@ -35,8 +36,12 @@ struct run_cli {
 	uint64_t stripe_chunk;
 	int stripe_layout;
 	bool status;
+	unsigned int repeat;
+	const char *replay;
 	char **job_args;
 	int nr_job_args;
+	int argc;
+	char **argv;
 };
 
 /* "--key=value" or "--key value"; NULL when @argv[*i] is not --@key. */
@@ -164,6 +169,15 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 		} else if ((v = run_option(argc, argv, &i, "stripe", &bad))) {
 			if (parse_stripe(rc, v))
 				return EXIT_BADINPUT;
+		} else if ((v = run_option(argc, argv, &i, "repeat", &bad))) {
+			char *end;
+			unsigned long n = strtoul(v, &end, 10);
+
+			if (*end || !n || n > 1000 || v[0] == '-')
+				return cli_usage_error(cli, "--repeat=%s: a count from 1 to 1000", v);
+			rc->repeat = (unsigned int)n;
+		} else if ((v = run_option(argc, argv, &i, "replay", &bad))) {
+			rc->replay = v;
 		} else if ((v = run_option(argc, argv, &i, "cpus", &bad))) {
 			rc->cpus = v;
 		} else if (is_flag(a, "--sqpoll")) {
@@ -180,8 +194,10 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 		if (bad)
 			return cli_usage_error(cli, "option '%s' needs a value", a);
 	}
-	if (!rc->nr_job_args)
+	if (!rc->nr_job_args && !rc->replay)
 		return cli_usage_error(cli, "no job given (usage: %s)", cli->usage);
+	if (rc->replay && rc->stripe_files)
+		return cli_usage_error(cli, "--replay and --stripe do not go together");
 	/* Find out now, not after a long run, that the results cannot be saved. */
 	if (rc->output_file && !writable_dir_of(rc->output_file))
 		return cli_usage_error(cli, "--output=%s: cannot write there: %s", rc->output_file,
@@ -245,18 +261,44 @@ struct emit_args {
 	struct bq_ctx *ctx;
 	const struct bq_results *res;
 	enum cli_output format;
+	const struct run_cli *rc;
+	json_object *repetitions;
+	json_object *doc;		/* the JSON once made, for --replay's comparison */
 };
+
+/* What makes the result reproducible beyond the jobs: how it was asked for. */
+static void add_invocation(json_object *doc, const struct emit_args *a)
+{
+	json_object *cmd = json_object_new_array();
+
+	json_object_array_add(cmd, json_object_new_string("blkqual"));
+	for (int i = 0; i < a->rc->argc; i++)
+		json_object_array_add(cmd, json_object_new_string(a->rc->argv[i]));
+	json_object_object_add(doc, "command_line", cmd);
+	if (a->rc->replay)
+		json_object_object_add(doc, "replay_of", json_object_new_string(a->rc->replay));
+	if (a->repetitions)
+		json_object_object_add(doc, "repetitions", json_object_get(a->repetitions));
+}
+
+static json_object *result_doc(struct emit_args *a)
+{
+	if (!a->doc) {
+		a->doc = report_json(a->ctx, a->res);
+		if (a->doc)
+			add_invocation(a->doc, a);
+	}
+	return a->doc;
+}
 
 static int emit_results(FILE *f, void *arg)
 {
 	struct emit_args *a = arg;
 
 	if (a->format == OUTPUT_JSON) {
-		json_object *doc = report_json(a->ctx, a->res);
-		int ret = doc ? json_print(f, doc) : -ENOMEM;
+		json_object *doc = result_doc(a);
 
-		json_object_put(doc);
-		return ret;
+		return doc ? json_print(f, doc) : -ENOMEM;
 	}
 	report_human(f, a->res);
 	return 0;
@@ -293,33 +335,117 @@ static void progress_cb(void *arg, const struct bq_progress *p)
 	}
 }
 
+/* One line per repetition of --repeat, so the spread is visible as it happens. */
+static void repetition_line(const struct run_cli *rc, unsigned int r,
+			    const struct bq_results *res)
+{
+	if (rc->cli.output != OUTPUT_TABLE)
+		return;
+	for (size_t k = 0; k < res->nr; k++) {
+		const struct bq_job_result *jr = &res->jobs[k];
+		struct bq_thread_result sum;
+
+		if (job_total(jr, &sum))
+			continue;
+		printf("repetition %u/%u: %s:", r, rc->repeat, jr->job.name);
+		for (int d = 0; d < BQ_NR_DIRS; d++) {
+			char iops[32], bw[32], p99[32];
+
+			if (!sum.d[d].ios)
+				continue;
+			fmt_count(iops, sizeof(iops), per_second(sum.d[d].ios, jr->runtime_ns));
+			fmt_size(bw, sizeof(bw), (uint64_t)per_second(sum.d[d].bytes,
+								      jr->runtime_ns));
+			fmt_lat(p99, sizeof(p99), (double)bq_hist_percentile(&sum.d[d].lat, 99));
+			printf(" %s IOPS=%s BW=%s/s p99=%s", d ? "write" : "read", iops, bw,
+			       sum.d[d].lat.count ? p99 : "-");
+		}
+		putchar('\n');
+		job_total_free(&sum);
+	}
+	fflush(stdout);
+}
+
+/*
+ * --repeat N: the same jobs N times, one after the other.  The results add
+ * up (rates stay rates); each repetition is also kept in brief, because
+ * the spread between repetitions is what blkqual compare calls noise.
+ */
+static int run_repeated(struct run_cli *rc, struct bq_ctx *ctx, const struct bq_jobset *set,
+			struct bq_run_opts *ropts, struct live_report *lr,
+			struct bq_results *res, json_object **reps, struct bq_parse_error *perr)
+{
+	int ret;
+
+	lr->res = res;
+	ret = bq_run(ctx, set, ropts, res, perr);
+	if (ret || rc->repeat <= 1)
+		return ret;
+	*reps = json_object_new_array();
+	json_object_array_add(*reps, report_repetition_json(res));
+	repetition_line(rc, 1, res);
+	for (unsigned int r = 1; r < rc->repeat && !*ropts->stop; r++) {
+		struct bq_results one;
+
+		lr->res = &one;
+		ret = bq_run(ctx, set, ropts, &one, perr);
+		if (!ret) {
+			json_object_array_add(*reps, report_repetition_json(&one));
+			repetition_line(rc, r + 1, &one);
+			ret = bq_results_add(res, &one);
+			if (ret) {
+				snprintf(perr->where, sizeof(perr->where), "run");
+				snprintf(perr->msg, sizeof(perr->msg), "repetition %u: %s", r + 1,
+					 strerror(-ret));
+			}
+		}
+		bq_results_free(&one);
+		lr->res = res;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_cli rc = {
 		.cli = {
 			.cmd = "run",
 			.usage = "blkqual run [-o table|json] [--output FILE] [--csv FILE] "
-				 "[--interval T] [--cpus auto|LIST] [--sqpoll] [--continue-on-error] "
+				 "[--interval T] [--repeat N] [--cpus auto|LIST] [--sqpoll] "
+				 "[--continue-on-error] "
 				 "[--stripe DEV,DEV,...[,chunk=SIZE][,layout=L]] "
 				 "[--force-destroy DEV]... "
-				 "JOB-OPTIONS|JOBFILE...",
+				 "JOB-OPTIONS|JOBFILE... | --replay RESULT.json [JOB-OPTIONS]",
 		},
+		.repeat = 1,
+		.argc = argc - 1,
+		.argv = argv + 1,
 	};
 	struct bq_guard_opts gopts = { .force_destroy = rc.force };
 	struct bq_parse_error perr = { 0 };
 	struct live_report lr = { .rc = &rc };
 	struct bq_run_opts ropts = { .guard = &gopts };
+	struct emit_args ea = { .rc = &rc };
+	struct replay rp = { 0 };
 	struct bq_jobset set = { 0 };
 	struct bq_results res;
 	struct bq_ctx *ctx;
-	struct emit_args ea;
 	int ret, status;
 
 	ret = parse_run_args(&rc, argc, argv);
 	if (ret)
 		goto out_free_args;
 	gopts.nr_force = rc.nr_force;
-	ret = bq_jobs_from_args(rc.nr_job_args, rc.job_args, &set, &perr);
+	if (rc.replay) {
+		ret = replay_load(&rc.cli, &rp, rc.replay, rc.job_args, rc.nr_job_args);
+		if (ret)
+			goto out_free_args;
+		ret = bq_jobs_from_args(rp.argc, rp.argv, &set, &perr);
+	} else {
+		ret = bq_jobs_from_args(rc.nr_job_args, rc.job_args, &set, &perr);
+	}
 	if (ret) {
 		ret = cli_usage_error(&rc.cli, "%s: %s", perr.where, perr.msg);
 		goto out_free_args;
@@ -332,11 +458,10 @@ int cmd_run(int argc, char **argv)
 		goto out_free_jobs;
 
 	ropts.stop = stop_on_signals();
-	lr.res = &res;
 	ropts.interval_ns = rc.interval_ns;
 	ropts.progress = progress_cb;
 	ropts.arg = &lr;
-	ret = bq_run(ctx, &set, &ropts, &res, &perr);
+	ret = run_repeated(&rc, ctx, &set, &ropts, &lr, &res, &ea.repetitions, &perr);
 	if (rc.status)
 		fputs("\r\033[K", stderr);
 	if (ret) {
@@ -348,7 +473,11 @@ int cmd_run(int argc, char **argv)
 		goto out_free_results;
 	}
 	status = status_of(&res, *ropts.stop);
-	ea = (struct emit_args){ .ctx = ctx, .res = &res, .format = rc.cli.output };
+	ea.ctx = ctx;
+	ea.res = &res;
+	ea.format = rc.cli.output;
+	if (rc.replay && result_doc(&ea))
+		replay_report_differences(&rp, ea.doc);
 	if (rc.output_file) {
 		ret = write_atomically(rc.output_file, emit_results, &ea);
 		if (ret)
@@ -363,11 +492,14 @@ int cmd_run(int argc, char **argv)
 	}
 	ret = ret ? EXIT_REFUSED : status;
 out_free_results:
+	json_object_put(ea.doc);
+	json_object_put(ea.repetitions);
 	bq_results_free(&res);
 	bq_ctx_free(ctx);
 out_free_jobs:
 	bq_jobset_free(&set);
 out_free_args:
+	replay_free(&rp);
 	free(rc.job_args);
 	free(rc.stripe_files);
 	return ret;

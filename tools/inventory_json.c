@@ -66,6 +66,9 @@ static json_object *queue_to_json(const struct bq_queue_limits *q)
 	add_u64(o, "discard_granularity", q->discard_granularity);
 	add_u64(o, "discard_max_bytes", q->discard_max_bytes);
 	add_u64(o, "write_zeroes_max_bytes", q->write_zeroes_max_bytes);
+	add_u64(o, "read_ahead_kb", q->read_ahead_kb);
+	add_int(o, "nomerges", q->nomerges);
+	add_int(o, "rq_affinity", q->rq_affinity);
 	add_tristate(o, "rotational", q->rotational);
 	add_tristate(o, "io_poll", q->io_poll);
 	add_str(o, "scheduler", q->scheduler);
@@ -227,6 +230,7 @@ json_object *host_to_json(const struct bq_host *h)
 	add_u64(o, "memory", h->mem_total);
 	add_str(o, "kernel", h->kernel);
 	add_str(o, "cmdline", h->cmdline);
+	add_str(o, "cpu_governor", h->cpu_governor);
 	for (int i = 0; i < h->nr_nodes; i++) {
 		json_object *n = json_object_new_object();
 

@@ -57,6 +57,88 @@ json_object *json_dbl(double v)
 	return json_object_new_double(isfinite(v) ? v : 0);
 }
 
+/* At most this many bars: enough for the shape, small enough for a page. */
+#define HIST_JSON_MAX_BARS 200
+
+/* The bucket of @v when each power of two is split in 2^@sub_bits. */
+static uint64_t coarse_lower(uint64_t v, unsigned int sub_bits)
+{
+	unsigned int log2;
+
+	if (v < (UINT64_C(1) << sub_bits))
+		return v;
+	log2 = 63 - (unsigned int)__builtin_clzll(v);
+	return v & ~((UINT64_C(1) << (log2 - sub_bits)) - 1);
+}
+
+static uint64_t coarse_width(uint64_t lower, unsigned int sub_bits)
+{
+	if (lower < (UINT64_C(1) << sub_bits))
+		return 1;
+	return UINT64_C(1) << (63 - (unsigned int)__builtin_clzll(lower) - sub_bits);
+}
+
+/*
+ * The non-empty buckets as [lower, upper (exclusive), count], in ns.  When
+ * there are too many, each power of two is split in fewer buckets until
+ * they fit: every bucket still lies inside one bar, so no count is shared.
+ */
+static json_object *hist_buckets_json(const struct bq_hist *h)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	unsigned int sub = BQ_HIST_SUB_BITS;
+	uint64_t lower, width, bar = 0, upper = 0, count = 0;
+	bool open = false;
+
+	/* Power-of-two bars (sub 0) always fit: there are only 45. */
+	for (; sub > 0; sub--) {
+		uint64_t prev = UINT64_MAX;
+		size_t bars = 0;
+
+		for (unsigned int i = 0; i < BQ_HIST_BUCKETS; i++) {
+			if (!h->buckets[i])
+				continue;
+			bq_hist_bucket_bounds(i, &lower, &width);
+			if (coarse_lower(lower, sub) != prev)
+				bars++;
+			prev = coarse_lower(lower, sub);
+		}
+		if (bars <= HIST_JSON_MAX_BARS)
+			break;
+	}
+	for (unsigned int i = 0; i <= BQ_HIST_BUCKETS; i++) {
+		uint64_t key = 0;
+
+		if (i < BQ_HIST_BUCKETS) {
+			if (!h->buckets[i])
+				continue;
+			bq_hist_bucket_bounds(i, &lower, &width);
+			key = coarse_lower(lower, sub);
+		}
+		if (open && (i == BQ_HIST_BUCKETS || key != bar)) {
+			json_object *b = json_object_new_array();
+
+			json_object_array_add(b, json_u64(bar));
+			json_object_array_add(b, json_u64(upper));
+			json_object_array_add(b, json_u64(count));
+			json_object_array_add(arr, b);
+			open = false;
+		}
+		if (i == BQ_HIST_BUCKETS)
+			break;
+		if (!open) {
+			bar = key;
+			count = 0;
+			open = true;
+		}
+		count += h->buckets[i];
+		upper = sub < BQ_HIST_SUB_BITS ? bar + coarse_width(bar, sub) : lower + width;
+	}
+	json_object_object_add(o, "unit", json_object_new_string("ns"));
+	json_object_object_add(o, "buckets", arr);
+	return o;
+}
+
 json_object *hist_json(const struct bq_hist *h)
 {
 	json_object *lat, *pct;
@@ -78,6 +160,7 @@ json_object *hist_json(const struct bq_hist *h)
 				       json_u64(bq_hist_percentile(h, report_percentiles[i])));
 	}
 	json_object_object_add(lat, "percentiles", pct);
+	json_object_object_add(lat, "histogram", hist_buckets_json(h));
 	return lat;
 }
 

@@ -28,8 +28,10 @@ json_object *json_dbl(double v);			/* NaN and infinities become 0 */
  * hist_json() - a latency histogram as JSON
  * @h: the histogram
  *
- * Return: {"count","min","max","mean","stdev","percentiles":{"50":..}}
- * in nanoseconds, or a JSON null when @h is empty.
+ * Return: {"count","min","max","mean","stdev","percentiles":{"50":..},
+ * "histogram":{"unit":"ns","buckets":[[lower, upper, count], ...]}} in
+ * nanoseconds, or a JSON null when @h is empty.  The buckets are the
+ * non-empty ones, upper bound exclusive, merged into at most 200.
  */
 json_object *hist_json(const struct bq_hist *h);
 

@@ -305,7 +305,7 @@ int report_csv(FILE *out, const struct bq_results *res)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static json_object *dir_json(const struct bq_dir_result *d, uint64_t runtime)
+json_object *dir_json(const struct bq_dir_result *d, uint64_t runtime)
 {
 	json_object *o = json_object_new_object();
 
@@ -503,6 +503,35 @@ static json_object *stripe_json(const struct bq_job_result *jr,
 	return o;
 }
 
+/* The job's threads added up: what compare and report read. */
+static json_object *total_json(const struct bq_job_result *jr, const struct bq_thread_result *sum)
+{
+	json_object *total = thread_json(sum, jr->runtime_ns);
+
+	json_object_object_del(total, "cpu");
+	json_object_object_del(total, "node");
+	json_object_object_del(total, "buffer_node");
+	json_object_object_del(total, "ring_flags");
+	return total;
+}
+
+/* The job as options that make it again ("blkqual run --replay"). */
+static json_object *job_args_json(const struct bq_job *j)
+{
+	struct bq_strv args = { 0 };
+	json_object *arr;
+
+	if (bq_job_to_args(j, &args)) {
+		bq_strv_free(&args);
+		return NULL;
+	}
+	arr = json_object_new_array();
+	for (size_t i = 0; i < args.n; i++)
+		json_object_array_add(arr, json_object_new_string(args.v[i]));
+	bq_strv_free(&args);
+	return arr;
+}
+
 static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 {
 	json_object *o = json_object_new_object(), *placement = json_object_new_array();
@@ -511,6 +540,7 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 
 	json_object_object_add(o, "name", json_object_new_string(jr->job.name));
 	json_object_object_add(o, "options", job_options_json(&jr->job));
+	json_object_object_add(o, "job_args", job_args_json(&jr->job));
 	json_object_object_add(o, "targets", targets_json(ctx, jr));
 	json_object_object_add(compl, "polled", json_object_new_boolean(jr->polled));
 	json_object_object_add(compl, "note", json_object_new_string(jr->poll_note));
@@ -528,13 +558,7 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 	json_object_object_add(o, "placement", placement);
 	json_object_object_add(o, "runtime_ns", json_u64(jr->runtime_ns));
 	if (!job_total(jr, &sum)) {
-		json_object *total = thread_json(&sum, jr->runtime_ns);
-
-		json_object_object_del(total, "cpu");
-		json_object_object_del(total, "node");
-		json_object_object_del(total, "buffer_node");
-		json_object_object_del(total, "ring_flags");
-		json_object_object_add(o, "total", total);
+		json_object_object_add(o, "total", total_json(jr, &sum));
 		json_object_object_add(o, "errors", errors_json(jr, &sum));
 		if (jr->stripe_size)
 			json_object_object_add(o, "stripe", stripe_json(jr, &sum));
@@ -545,6 +569,36 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 	if (jr->notes[0])
 		json_object_object_add(o, "note", json_object_new_string(jr->notes));
 	return o;
+}
+
+/**
+ * report_repetition_json() - one repetition of a --repeat run, in brief
+ * @res: that repetition's results
+ *
+ * Return: {"start_unix_ns", "interrupted", "jobs": [{"name", "runtime_ns",
+ * "total"}]}, the totals shaped as in report_json(), or NULL.
+ */
+json_object *report_repetition_json(const struct bq_results *res)
+{
+	json_object *root = json_object_new_object(), *jobs = json_object_new_array();
+
+	json_object_object_add(root, "start_unix_ns", json_u64(res->start_unix_ns));
+	json_object_object_add(root, "interrupted", json_object_new_boolean(res->interrupted));
+	for (size_t k = 0; k < res->nr; k++) {
+		const struct bq_job_result *jr = &res->jobs[k];
+		json_object *o = json_object_new_object();
+		struct bq_thread_result sum;
+
+		json_object_object_add(o, "name", json_object_new_string(jr->job.name));
+		json_object_object_add(o, "runtime_ns", json_u64(jr->runtime_ns));
+		if (!job_total(jr, &sum)) {
+			json_object_object_add(o, "total", total_json(jr, &sum));
+			job_total_free(&sum);
+		}
+		json_object_array_add(jobs, o);
+	}
+	json_object_object_add(root, "jobs", jobs);
+	return root;
 }
 
 /**

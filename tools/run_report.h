@@ -17,5 +17,8 @@ void report_human(FILE *out, const struct bq_results *res);
 void report_interval_lines(FILE *out, const struct bq_results *res);
 int report_csv(FILE *out, const struct bq_results *res);
 json_object *report_json(struct bq_ctx *ctx, const struct bq_results *res);
+/* run's per-direction object; qualify's cells use it too */
+json_object *dir_json(const struct bq_dir_result *d, uint64_t runtime);
+json_object *report_repetition_json(const struct bq_results *res);
 
 #endif /* BLKQUAL_RUN_REPORT_H */

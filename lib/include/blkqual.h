@@ -185,6 +185,9 @@ struct bq_queue_limits {
 	uint64_t discard_granularity;
 	uint64_t discard_max_bytes;
 	uint64_t write_zeroes_max_bytes;
+	uint32_t read_ahead_kb;
+	int nomerges;
+	int rq_affinity;
 	int rotational;
 	int io_poll;
 	char scheduler[32];
@@ -486,6 +489,7 @@ struct bq_host {
 	uint64_t mem_total;
 	char kernel[128];
 	char cmdline[4096];
+	char cpu_governor[32];	/* cpufreq governor of every online CPU, "mixed", or "" */
 	struct bq_numa_node *nodes;
 	int nr_nodes;
 };

@@ -253,6 +253,22 @@ int bq_jobfile_parse(const char *path, struct bq_jobset *set, struct bq_parse_er
 int bq_jobs_from_args(int argc, char **argv, struct bq_jobset *set,
 		      struct bq_parse_error *err);
 
+struct bq_strv;
+
+/**
+ * bq_job_to_args() - a job as the options that make it again
+ * @job: the job
+ * @args: receives "--name=...", "--rw=...", ... (appended)
+ *
+ * Every option blkqual has is written, defaults included, in units that
+ * lose nothing, so bq_jobs_from_args() on them gives back the same job
+ * whatever the defaults are then.  A striped job is refused: striping is
+ * a run option (--stripe), not a job option.
+ *
+ * Return: 0, -EOPNOTSUPP for a striped job, -ENAMETOOLONG or -ENOMEM.
+ */
+int bq_job_to_args(const struct bq_job *job, struct bq_strv *args);
+
 /**
  * bq_jobset_free() - free what the parsers allocated
  * @set: the jobs
@@ -419,6 +435,7 @@ void bq_hist_merge(struct bq_hist *dst, const struct bq_hist *src);
 uint64_t bq_hist_percentile(const struct bq_hist *h, double pct);
 double bq_hist_mean(const struct bq_hist *h);
 double bq_hist_stdev(const struct bq_hist *h);
+void bq_hist_bucket_bounds(unsigned int idx, uint64_t *lower, uint64_t *width);
 
 /**
  * bq_hist_index() - bucket of a value
@@ -775,6 +792,19 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
  * @res: the results
  */
 void bq_results_free(struct bq_results *res);
+
+/**
+ * bq_results_add() - add a repetition of the same jobs to a run's results
+ * @dst: results so far
+ * @src: the repetition (not changed)
+ *
+ * Counts, bytes, CPU times and histograms add up; the interval series of
+ * @src is appended after @dst's; runtimes add, so rates stay rates.
+ *
+ * Return: 0, -EINVAL when the runs do not have the same jobs and threads,
+ * or -ENOMEM.
+ */
+int bq_results_add(struct bq_results *dst, const struct bq_results *src);
 
 /**
  * bq_job_sum() - a job's threads added up (group_reporting)

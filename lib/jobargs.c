@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * jobargs.c - a parsed job written back as fio-style options
+ *
+ * A result file must say exactly what ran, in a form that runs again:
+ * the job as parsed (whatever mix of job files, defaults and command
+ * line made it) is written out option by option, in units that lose
+ * nothing (bytes, nanoseconds), and parsing those options gives back the
+ * same job.  That is what "blkqual run --replay" feeds the parser.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "blkqual.h"
+#include "internal.h"
+
+static int add(struct bq_strv *args, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int add(struct bq_strv *args, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	return bq_strv_add(args, buf);
+}
+
+/* File names are ':'-separated, so a ':' inside a name is escaped as fio does. */
+static int add_filenames(struct bq_strv *args, const struct bq_job *j)
+{
+	char buf[4096];
+	size_t n = 0;
+
+	for (int f = 0; f < j->nr_files; f++) {
+		for (const char *p = j->filenames[f]; *p; p++) {
+			if (n + 3 >= sizeof(buf))
+				return -ENAMETOOLONG;
+			if (*p == ':')
+				buf[n++] = '\\';
+			buf[n++] = *p;
+		}
+		if (f + 1 < j->nr_files)
+			buf[n++] = ':';
+	}
+	buf[n] = '\0';
+	return n ? add(args, "--filename=%s", buf) : 0;
+}
+
+static const char *rw_name(enum bq_rw rw)
+{
+	static const char *const names[] = {
+		[BQ_RW_READ] = "read", [BQ_RW_WRITE] = "write", [BQ_RW_RANDREAD] = "randread",
+		[BQ_RW_RANDWRITE] = "randwrite", [BQ_RW_RW] = "rw", [BQ_RW_RANDRW] = "randrw",
+	};
+
+	return names[rw];
+}
+
+static const char *engine_name(enum bq_engine e)
+{
+	static const char *const names[] = {
+		[BQ_ENGINE_IO_URING] = "io_uring", [BQ_ENGINE_LIBAIO] = "libaio",
+		[BQ_ENGINE_PSYNC] = "psync", [BQ_ENGINE_NOP] = "nop",
+		[BQ_ENGINE_URING_CMD] = "io_uring_cmd",
+	};
+
+	return names[e];
+}
+
+static int add_split(struct bq_strv *args, const struct bq_job *j)
+{
+	char buf[1024];
+	size_t n = 0;
+
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		if (d)
+			buf[n++] = ',';
+		for (int i = 0; i < j->nr_bssplit[d]; i++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%" PRIu32 "/%" PRIu32,
+					      i ? ":" : "", j->bssplit[d][i].bs,
+					      j->bssplit[d][i].pct);
+	}
+	return add(args, "--bssplit=%s", buf);
+}
+
+static int add_sizes(struct bq_strv *args, const struct bq_job *j)
+{
+	int ret;
+
+	if (j->nr_bssplit[BQ_READ] || j->nr_bssplit[BQ_WRITE])
+		return add_split(args, j);
+	ret = add(args, "--bs=%" PRIu32 ",%" PRIu32, j->bs[BQ_READ], j->bs[BQ_WRITE]);
+	if (!ret && (j->bs_min[BQ_READ] != j->bs_max[BQ_READ] ||
+		     j->bs_min[BQ_WRITE] != j->bs_max[BQ_WRITE]))
+		ret = add(args, "--bsrange=%" PRIu32 "-%" PRIu32 ",%" PRIu32 "-%" PRIu32,
+			  j->bs_min[BQ_READ], j->bs_max[BQ_READ], j->bs_min[BQ_WRITE],
+			  j->bs_max[BQ_WRITE]);
+	return ret;
+}
+
+static const char *dist_text(const struct bq_job *j, char *buf, size_t len)
+{
+	if (j->dist == BQ_DIST_RANDOM)
+		return "random";
+	snprintf(buf, len, "%s:%.17g", j->dist == BQ_DIST_ZIPF ? "zipf" : "pareto",
+		 j->dist_param);
+	return buf;
+}
+
+int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
+{
+	const struct bq_job *j = job;
+	char dist[64];
+	int ret;
+
+	if (j->stripe)
+		return -EOPNOTSUPP;
+	ret = add(args, "--name=%s", j->name);
+	ret = ret ?: add_filenames(args, j);
+	ret = ret ?: add(args, "--rw=%s", rw_name(j->rw));
+	ret = ret ?: add(args, "--rwmixread=%u", j->rwmixread);
+	ret = ret ?: add_sizes(args, j);
+	if (j->ba)
+		ret = ret ?: add(args, "--ba=%" PRIu32, j->ba);
+	ret = ret ?: add(args, "--iodepth=%u", j->iodepth);
+	if (j->batch_complete)
+		ret = ret ?: add(args, "--iodepth_batch_complete_min=%u", j->batch_complete);
+	ret = ret ?: add(args, "--numjobs=%u", j->numjobs);
+	if (j->size_pct)
+		ret = ret ?: add(args, "--size=%u%%", j->size_pct);
+	else
+		ret = ret ?: add(args, "--size=%" PRIu64, j->size);
+	ret = ret ?: add(args, "--offset=%" PRIu64, j->offset);
+	ret = ret ?: add(args, "--io_size=%" PRIu64, j->io_size);
+	ret = ret ?: add(args, "--runtime=%" PRIu64 "ns", j->runtime_ns);
+	ret = ret ?: add(args, "--time_based=%d", j->time_based);
+	ret = ret ?: add(args, "--ramp_time=%" PRIu64 "ns", j->ramp_ns);
+	ret = ret ?: add(args, "--startdelay=%" PRIu64 "ns", j->startdelay_ns);
+	ret = ret ?: add(args, "--thinktime=%" PRIu64 "ns", j->thinktime_ns);
+	ret = ret ?: add(args, "--direct=%d", j->direct);
+	ret = ret ?: add(args, "--sync=%d", j->sync);
+	ret = ret ?: add(args, "--fsync=%u", j->fsync_every);
+	ret = ret ?: add(args, "--randrepeat=%d", j->randrepeat);
+	ret = ret ?: add(args, "--randseed=%" PRIu64, j->randseed);
+	ret = ret ?: add(args, "--norandommap=%d", j->norandommap);
+	ret = ret ?: add(args, "--random_distribution=%s", dist_text(j, dist, sizeof(dist)));
+	ret = ret ?: add(args, "--rate_iops=%" PRIu64, j->rate_iops);
+	ret = ret ?: add(args, "--group_reporting=%d", j->group_reporting);
+	ret = ret ?: add(args, "--gtod_reduce=%d", j->gtod_reduce);
+	ret = ret ?: add(args, "--continue_on_error=%d", j->continue_on_error);
+	ret = ret ?: add(args, "--ioengine=%s", engine_name(j->engine));
+	ret = ret ?: add(args, "--poll=%s", j->poll == BQ_POLL_ON ? "on" :
+			 j->poll == BQ_POLL_OFF ? "off" : "auto");
+	ret = ret ?: add(args, "--fixedbufs=%d", j->fixedbufs);
+	ret = ret ?: add(args, "--registerfiles=%d", j->registerfiles);
+	ret = ret ?: add(args, "--sqthread_poll=%d", j->sqpoll);
+	if (j->cpus_allowed[0])
+		ret = ret ?: add(args, "--cpus_allowed=%s", j->cpus_allowed);
+	return ret;
+}

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_compare.c - blkqual compare BASE NEW: regression, improvement or
+ * noise, per metric, with an exit status a CI can act on
+ *
+ * A change is a regression only when it is both large enough to matter
+ * (the median moved beyond --threshold) and unlikely to be noise: the
+ * Mann-Whitney U test rejects "no shift" at --confidence, corrected for
+ * the number of metrics tested, and the bootstrap interval of the change
+ * excludes zero.  With a single sample on either side there is no noise
+ * estimate, and the verdict says so instead of guessing.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkqual_stats.h"
+#include "compare.h"
+#include "report_util.h"
+
+enum verdict { V_NOISE, V_REGRESSION, V_IMPROVEMENT, V_UNKNOWN };
+enum format { FMT_TABLE, FMT_MARKDOWN, FMT_JSON, FMT_TAP };
+
+static const char *const verdict_names[] = {
+	[V_NOISE] = "within noise", [V_REGRESSION] = "regression",
+	[V_IMPROVEMENT] = "improvement", [V_UNKNOWN] = "unknown",
+};
+
+static const struct cmp_metric metrics[] = {
+	{ "IOPS", "iops", HIGHER_IS_BETTER, "iops", "iops" },
+	{ "bandwidth", "bytes_per_second", HIGHER_IS_BETTER, "bytes_per_second",
+	  "bytes_per_second" },
+	{ "mean latency", "ns", LOWER_IS_BETTER, "lat_ns/mean", "mean_ns" },
+	{ "p50 latency", "ns", LOWER_IS_BETTER, "lat_ns/percentiles/50", NULL },
+	{ "p99 latency", "ns", LOWER_IS_BETTER, "lat_ns/percentiles/99", "p99_ns" },
+	{ "p99.9 latency", "ns", LOWER_IS_BETTER, "lat_ns/percentiles/99.9", NULL },
+	{ "p99.99 latency", "ns", LOWER_IS_BETTER, "lat_ns/percentiles/99.99", NULL },
+	{ "max latency", "ns", LOWER_IS_BETTER, "lat_ns/max", NULL },
+};
+
+static const struct cmp_metric cpu_metric = {
+	"I/Os per CPU-second", "iops", HIGHER_IS_BETTER, "cpu_usage/ios_per_cpu_second", NULL,
+};
+
+struct row {
+	const char *job;
+	const char *dir;
+	const struct cmp_metric *m;
+	double base, new, change, lo, hi, p;
+	int nb, nn;
+	enum cmp_source sb, sn;
+	enum verdict v;
+};
+
+struct compare {
+	struct cli cli;
+	double threshold;	/* fraction */
+	double confidence;
+	enum format format;
+	bool force;
+	struct cmp_side base, new;
+	struct row *rows;
+	int nr_rows;
+	struct cmp_diff *diffs;
+	int nr_diffs;
+};
+
+static int parse_pct(struct cli *cli, const char *opt, const char *arg, double lo, double hi,
+		     double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || (*end && strcmp(end, "%")) || !(v > lo && v < hi))
+		return cli_usage_error(cli, "--%s=%s: a percentage above %g and below %g", opt,
+				       arg, lo, hi);
+	*out = v / 100;
+	return 0;
+}
+
+static int parse(struct compare *c, int argc, char **argv)
+{
+	enum { OPT_THRESHOLD = OPT_FIRST_PRIVATE, OPT_CONFIDENCE, OPT_FORCE };
+	static const struct option longopts[] = {
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "output-format", required_argument, NULL, 'o' },
+		CLI_COMMON_LONGOPTS,
+		{ 0 }
+	};
+	static const char *const formats[] = { "table", "markdown", "json", "tap" };
+	int opt;
+
+	while ((opt = cli_getopt(&c->cli, argc, argv, "o:h", longopts)) != -1) {
+		switch (opt) {
+		case OPT_THRESHOLD:
+			if (parse_pct(&c->cli, "threshold", optarg, 0, 1000, &c->threshold))
+				return EXIT_BADINPUT;
+			break;
+		case OPT_CONFIDENCE:
+			if (parse_pct(&c->cli, "confidence", optarg, 50, 100, &c->confidence))
+				return EXIT_BADINPUT;
+			break;
+		case OPT_FORCE:
+			c->force = true;
+			break;
+		case 'o': {
+			size_t k = 0;
+
+			while (k < ARRAY_LEN(formats) && strcmp(optarg, formats[k]))
+				k++;
+			if (k == ARRAY_LEN(formats))
+				return cli_usage_error(&c->cli, "unknown output format '%s' (use "
+						       "table, markdown, json or tap)", optarg);
+			c->format = (enum format)k;
+			break;
+		}
+		default:
+			return EXIT_BADINPUT;
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error(&c->cli, "needs BASE and NEW (usage: %s)", c->cli.usage);
+	return 0;
+}
+
+static void judge(const struct compare *c, struct row *r, double *b, double *n)
+{
+	struct bq_mwu t;
+
+	r->base = bq_median(b, r->nb);
+	r->new = bq_median(n, r->nn);
+	r->change = r->base ? r->new / r->base - 1 : (r->new ? INFINITY : 0);
+	r->lo = r->hi = r->change;
+	r->p = NAN;
+	if (r->nb < 2 || r->nn < 2) {
+		r->v = V_UNKNOWN;
+		return;
+	}
+	if (bq_mwu_test(b, r->nb, n, r->nn, &t)) {
+		r->v = V_UNKNOWN;
+		return;
+	}
+	r->p = t.p;
+	if (r->base && bq_bootstrap_change(b, r->nb, n, r->nn, c->confidence, 2000, 1, &r->lo,
+					   &r->hi))
+		r->lo = r->hi = r->change;
+	r->v = V_NOISE;		/* decide() has the last word */
+}
+
+static int by_p(const void *x, const void *y)
+{
+	const struct row *a = *(const struct row *const *)x, *b = *(const struct row *const *)y;
+
+	return (a->p > b->p) - (a->p < b->p);
+}
+
+/*
+ * Many metrics are tested at once, and by chance alone one of twenty
+ * would look significant at 95%: Holm's step-down correction keeps the
+ * chance of any false verdict in the whole comparison at 1 - confidence.
+ * A metric then also needs its bootstrap interval to exclude "no change"
+ * (interval samples of one run share that run's luck, which the rank test
+ * alone would take for a shift) and its median to move beyond the
+ * threshold.
+ */
+static void decide(struct compare *c)
+{
+	double alpha = 1 - c->confidence;
+	struct row **tested;
+	int m = 0;
+
+	tested = calloc((size_t)c->nr_rows + 1, sizeof(*tested));
+	if (!tested)
+		return;
+	for (int i = 0; i < c->nr_rows; i++)
+		if (c->rows[i].v != V_UNKNOWN)
+			tested[m++] = &c->rows[i];
+	qsort(tested, (size_t)m, sizeof(*tested), by_p);
+	for (int k = 0; k < m; k++) {
+		struct row *r = tested[k];
+		double worse = r->m->sense == HIGHER_IS_BETTER ? -r->change : r->change;
+
+		/* Holm: once one fails its bound, every larger p fails too. */
+		if (r->p >= alpha / (m - k))
+			break;
+		if ((r->lo <= 0 && r->hi >= 0) || fabs(r->change) < c->threshold)
+			continue;
+		/*
+		 * Interval samples of a single run say nothing about how much
+		 * one run differs from the next: only a change whose whole
+		 * interval lies beyond the threshold counts then.
+		 */
+		if ((r->sb == SRC_INTERVALS || r->sn == SRC_INTERVALS) &&
+		    r->lo < c->threshold && r->hi > -c->threshold)
+			continue;
+		r->v = worse > 0 ? V_REGRESSION : V_IMPROVEMENT;
+	}
+	free(tested);
+}
+
+static int add_row(struct compare *c, const char *job, const char *dir,
+		   const struct cmp_metric *m)
+{
+	double *b = NULL, *n = NULL;
+	struct row r = { .job = job, .dir = dir, .m = m }, *grown;
+
+	r.nb = cmp_samples(&c->base, job, dir, m, &b, &r.sb);
+	r.nn = cmp_samples(&c->new, job, dir, m, &n, &r.sn);
+	if (r.nb && r.nn) {
+		judge(c, &r, b, n);
+		grown = realloc(c->rows, sizeof(*grown) * (size_t)(c->nr_rows + 1));
+		if (grown) {
+			c->rows = grown;
+			c->rows[c->nr_rows++] = r;
+		}
+	}
+	free(b);
+	free(n);
+	return 0;
+}
+
+static enum verdict overall(const struct compare *c)
+{
+	bool improved = false, known = false;
+
+	for (int i = 0; i < c->nr_rows; i++) {
+		if (c->rows[i].v == V_REGRESSION)
+			return V_REGRESSION;
+		improved |= c->rows[i].v == V_IMPROVEMENT;
+		known |= c->rows[i].v != V_UNKNOWN;
+	}
+	if (improved)
+		return V_IMPROVEMENT;
+	return known ? V_NOISE : V_UNKNOWN;
+}
+
+static void fmt_value(char *buf, size_t len, const struct cmp_metric *m, double v)
+{
+	if (!strcmp(m->unit, "ns")) {
+		fmt_lat(buf, len, v);
+	} else if (!strcmp(m->unit, "bytes_per_second")) {
+		fmt_size(buf, len, (uint64_t)v);
+		strncat(buf, "/s", len - strlen(buf) - 1);
+	} else {
+		fmt_count(buf, len, v);
+	}
+}
+
+static void fmt_change(char *buf, size_t len, double ch)
+{
+	snprintf(buf, len, "%+.1f%%", ch * 100);
+}
+
+static void row_texts(const struct compare *c, const struct row *r, char *b, char *n,
+		      char *ch, char *ci, char *p, size_t len)
+{
+	char lo[24], hi[24];
+
+	fmt_value(b, len, r->m, r->base);
+	fmt_value(n, len, r->m, r->new);
+	fmt_change(ch, len, r->change);
+	fmt_change(lo, sizeof(lo), r->lo);
+	fmt_change(hi, sizeof(hi), r->hi);
+	if (isnan(r->p)) {
+		snprintf(ci, len, "-");
+		snprintf(p, len, "-");
+	} else {
+		snprintf(ci, len, "[%s, %s]", lo, hi);
+		snprintf(p, len, "%.3g", r->p);
+	}
+}
+
+static void print_diffs(const struct compare *c, FILE *out, const char *prefix)
+{
+	for (int i = 0; i < c->nr_diffs; i++) {
+		const struct cmp_diff *d = &c->diffs[i];
+
+		fprintf(out, "%s%s %s differs: %s -> %s\n", prefix,
+			d->severity ? "warning:" : "note:", d->what, d->base, d->new);
+	}
+}
+
+static void print_table(const struct compare *c, FILE *out, bool markdown)
+{
+	char b[64], n[64], ch[64], ci[64], p[64], head[160];
+	enum verdict v = overall(c);
+
+	snprintf(head, sizeof(head), "threshold %.3g%%, confidence %.3g%%", c->threshold * 100,
+		 c->confidence * 100);
+	if (markdown) {
+		fprintf(out, "**blkqual compare: %s** (%s)\n\n", verdict_names[v], head);
+		print_diffs(c, out, "- ");
+		if (c->nr_diffs)
+			fputc('\n', out);
+		fprintf(out, "| job | dir | metric | base | new | change | %.3g%% CI | p | "
+			"samples | verdict |\n", c->confidence * 100);
+		fprintf(out, "|---|---|---|---:|---:|---:|---|---:|---|---|\n");
+	} else {
+		print_diffs(c, out, "");
+		fprintf(out, "%-12s %-5s %-19s %10s %10s %8s %-19s %7s %-7s %s\n", "job", "dir",
+			"metric", "base", "new", "change", "CI", "p", "samples", "verdict");
+	}
+	for (int i = 0; i < c->nr_rows; i++) {
+		const struct row *r = &c->rows[i];
+		char samples[32];
+
+		row_texts(c, r, b, n, ch, ci, p, 64);
+		snprintf(samples, sizeof(samples), "%d/%d", r->nb, r->nn);
+		if (markdown)
+			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n",
+				r->job, *r->dir ? r->dir : "-", r->m->name, b, n, ch, ci, p,
+				samples, r->v == V_REGRESSION ? "**" : "", verdict_names[r->v],
+				r->v == V_REGRESSION ? "**" : "");
+		else
+			fprintf(out, "%-12s %-5s %-19s %10s %10s %8s %-19s %7s %-7s %s\n", r->job,
+				*r->dir ? r->dir : "-", r->m->name, b, n, ch, ci, p, samples,
+				verdict_names[r->v]);
+	}
+	if (!markdown)
+		fprintf(out, "\nverdict: %s (%s; samples from %s vs %s)\n", verdict_names[v],
+			head, c->nr_rows ? cmp_source_name(c->rows[0].sb) : "-",
+			c->nr_rows ? cmp_source_name(c->rows[0].sn) : "-");
+	if (c->nr_rows && (c->rows[0].sb == SRC_INTERVALS || c->rows[0].sn == SRC_INTERVALS))
+		fprintf(out, "%sthe samples are intervals of single runs, which cannot show how "
+			"much runs differ from each other; use blkqual run --repeat N (N >= 6) "
+			"for a sound verdict\n", markdown ? "\n" : "note: ");
+	else if (v == V_UNKNOWN)
+		fprintf(out, "%sone sample on a side gives no noise estimate; use blkqual run "
+			"--repeat N (N >= 6), --interval, or a directory of results\n",
+			markdown ? "\n" : "note: ");
+}
+
+static void print_tap(const struct compare *c, FILE *out)
+{
+	char b[64], n[64], ch[64], ci[64], p[64];
+
+	fprintf(out, "TAP version 13\n1..%d\n", c->nr_rows);
+	print_diffs(c, out, "# ");
+	for (int i = 0; i < c->nr_rows; i++) {
+		const struct row *r = &c->rows[i];
+
+		row_texts(c, r, b, n, ch, ci, p, 64);
+		fprintf(out, "%s %d - %s %s %s: %s -> %s (%s, p=%s) %s%s\n",
+			r->v == V_REGRESSION ? "not ok" : "ok", i + 1, r->job, *r->dir ? r->dir : "",
+			r->m->name, b, n, ch, p, r->v == V_UNKNOWN ? "# SKIP " : "",
+			verdict_names[r->v]);
+	}
+}
+
+static json_object *sources_json(const struct cmp_side *s)
+{
+	json_object *o = json_object_new_object(), *files = json_object_new_array();
+
+	json_object_object_add(o, "argument", json_object_new_string(s->arg));
+	for (int i = 0; i < s->nr; i++)
+		json_object_array_add(files, json_object_new_string(s->paths[i]));
+	json_object_object_add(o, "files", files);
+	return o;
+}
+
+static json_object *row_json(const struct row *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "job", json_object_new_string(r->job));
+	json_object_object_add(o, "direction", *r->dir ? json_object_new_string(r->dir) : NULL);
+	json_object_object_add(o, "metric", json_object_new_string(r->m->name));
+	json_object_object_add(o, "unit", json_object_new_string(r->m->unit));
+	json_object_object_add(o, "higher_is_better",
+			       json_object_new_boolean(r->m->sense == HIGHER_IS_BETTER));
+	json_object_object_add(o, "base", json_dbl(r->base));
+	json_object_object_add(o, "new", json_dbl(r->new));
+	json_object_object_add(o, "change", json_dbl(r->change));
+	json_object_object_add(o, "change_ci", isnan(r->p) ? NULL : json_object_new_array());
+	if (!isnan(r->p)) {
+		json_object_array_add(json_object_object_get(o, "change_ci"), json_dbl(r->lo));
+		json_object_array_add(json_object_object_get(o, "change_ci"), json_dbl(r->hi));
+	}
+	json_object_object_add(o, "p_value", isnan(r->p) ? NULL : json_dbl(r->p));
+	json_object_object_add(o, "base_samples", json_object_new_int(r->nb));
+	json_object_object_add(o, "new_samples", json_object_new_int(r->nn));
+	json_object_object_add(o, "base_source", json_object_new_string(cmp_source_name(r->sb)));
+	json_object_object_add(o, "new_source", json_object_new_string(cmp_source_name(r->sn)));
+	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->v]));
+	return o;
+}
+
+static int print_json(const struct compare *c, FILE *out)
+{
+	json_object *doc = json_object_new_object(), *rows = json_object_new_array();
+	json_object *diffs = json_object_new_array();
+	int ret;
+
+	json_object_object_add(doc, "schema_version", json_object_new_int(1));
+	json_object_object_add(doc, "command", json_object_new_string("compare"));
+	json_object_object_add(doc, "threshold", json_dbl(c->threshold));
+	json_object_object_add(doc, "confidence", json_dbl(c->confidence));
+	json_object_object_add(doc, "base", sources_json(&c->base));
+	json_object_object_add(doc, "new", sources_json(&c->new));
+	for (int i = 0; i < c->nr_diffs; i++) {
+		json_object *d = json_object_new_object();
+
+		json_object_object_add(d, "what", json_object_new_string(c->diffs[i].what));
+		json_object_object_add(d, "base", json_object_new_string(c->diffs[i].base));
+		json_object_object_add(d, "new", json_object_new_string(c->diffs[i].new));
+		json_object_object_add(d, "severity", json_object_new_string(
+			c->diffs[i].severity == 2 ? "job" : c->diffs[i].severity ? "warning" :
+			"note"));
+		json_object_array_add(diffs, d);
+	}
+	json_object_object_add(doc, "differences", diffs);
+	for (int i = 0; i < c->nr_rows; i++)
+		json_object_array_add(rows, row_json(&c->rows[i]));
+	json_object_object_add(doc, "metrics", rows);
+	json_object_object_add(doc, "verdict", json_object_new_string(verdict_names[overall(c)]));
+	ret = json_print(out, doc);
+	json_object_put(doc);
+	return ret;
+}
+
+/* Different jobs are refused; other differences are warned about on stderr too. */
+static int check_diffs(struct compare *c)
+{
+	int jobs = 0, first = -1;
+
+	for (int i = 0; i < c->nr_diffs; i++) {
+		if (c->diffs[i].severity == 2 && jobs++ == 0)
+			first = i;
+		else if (c->diffs[i].severity == 1 && c->format != FMT_TABLE)
+			fprintf(stderr, "blkqual compare: warning: %s differs: %s -> %s\n",
+				c->diffs[i].what, c->diffs[i].base, c->diffs[i].new);
+	}
+	if (jobs && !c->force)
+		return cli_usage_error(&c->cli, "the runs differ: %s: %s -> %s%s (--force compares "
+				       "anyway)", c->diffs[first].what, c->diffs[first].base,
+				       c->diffs[first].new, jobs > 1 ? ", and more" : "");
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare c = {
+		.cli = {
+			.cmd = "compare",
+			.usage = "blkqual compare [--threshold PCT] [--confidence PCT] [--force] "
+				 "[-o table|markdown|json|tap] BASE NEW",
+		},
+		.threshold = 0.05,
+		.confidence = 0.95,
+	};
+	const char **jobs = NULL;
+	int ret, nr_jobs;
+
+	ret = parse(&c, argc, argv);
+	if (ret)
+		return ret;
+	ret = cmp_side_load(&c.cli, &c.base, argv[optind]);
+	if (!ret)
+		ret = cmp_side_load(&c.cli, &c.new, argv[optind + 1]);
+	if (ret)
+		goto out_free;
+	if (cmp_env_diff(&c.base, &c.new, &c.diffs, &c.nr_diffs)) {
+		ret = cli_usage_error(&c.cli, "out of memory");
+		goto out_free;
+	}
+	ret = check_diffs(&c);
+	if (ret)
+		goto out_free;
+	nr_jobs = cmp_job_names(&c.base, &jobs);
+	for (int j = 0; j < nr_jobs; j++) {
+		if (!jobs[j])
+			continue;
+		for (int d = 0; d < 2; d++)
+			for (size_t k = 0; k < ARRAY_LEN(metrics); k++)
+				add_row(&c, jobs[j], d ? "write" : "read", &metrics[k]);
+		add_row(&c, jobs[j], "", &cpu_metric);
+	}
+	decide(&c);
+	if (c.format == FMT_JSON)
+		print_json(&c, stdout);
+	else if (c.format == FMT_TAP)
+		print_tap(&c, stdout);
+	else
+		print_table(&c, stdout, c.format == FMT_MARKDOWN);
+	ret = overall(&c) == V_REGRESSION ? 1 : 0;
+out_free:
+	free(jobs);
+	free(c.rows);
+	free(c.diffs);
+	cmp_side_free(&c.base);
+	cmp_side_free(&c.new);
+	return ret;
+}
