@@ -27,6 +27,10 @@ ifeq ("$(origin O)", "command line")
   ifeq ($(objtree),)
     $(error O=$(O) cannot be created)
   endif
+else ifeq ($(SANITIZE),1)
+  # Sanitized objects must not mix with plain ones: their own tree.
+  $(shell mkdir -p "$(srctree)/build/asan")
+  objtree := $(srctree)/build/asan
 else
   objtree := $(srctree)
 endif
@@ -35,6 +39,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -62,6 +67,21 @@ ifeq ($(WERROR),1)
   BQ_CFLAGS += -Werror
 endif
 LIBS := $(PKG_LIBS) -laio -lm
+
+# SANITIZE=1: AddressSanitizer (leaks included) and UndefinedBehaviorSanitizer
+# in everything built; a finding ends the program, so it fails its test.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ifeq ($(SANITIZE),1)
+  BQ_CFLAGS += $(SAN_FLAGS)
+  override LDFLAGS += $(SAN_FLAGS)
+  SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1:print_summary=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+endif
+
+# qualify --profile NAME looks in the install directory, then in this tree.
+$(objtree)/tools/cmd_qualify.o: BQ_CFLAGS += \
+	-DBLKQUAL_PROFILE_DIR='"$(DATADIR)/blkqual/profiles"' \
+	-DBLKQUAL_SRC_PROFILE_DIR='"$(srctree)/tools/profiles"'
 
 lib-objs := $(addprefix $(objtree)/,$(lib-y))
 raid-objs := $(addprefix $(objtree)/,$(raid-y))
@@ -101,9 +121,73 @@ $(objtree)/selftests/%_test: $(srctree)/selftests/%_test.c $(libblkqual) $(helpe
 		-Wno-missing-prototypes -isystem $(KSFT_DIR) -I$(srctree)/selftests -MMD -MP -o $@ $< $(helper-objs) \
 		$(libblkqual) $(LIBS)
 
-tests: $(blkqual) $(test-progs) $(vm-progs)
+# Fuzz targets (fuzz-y) are built twice.  make fuzz: with clang, libFuzzer,
+# ASan and UBSan into $(objtree)/fuzz/.  make check: with $(CC) and
+# replay.c's main() into $(objtree)/fuzz/replay/, where fuzz_replay.sh runs
+# the seeds and past crashes once each.  Targets may use the tools' objects
+# (compare, report), all but blkqual.o with its main().
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 30
+fuzz-names := $(notdir $(fuzz-y))
+fuzz-tools-y := $(filter-out tools/blkqual.o,$(tools-y))
+fuzz-replay-progs := $(addprefix $(objtree)/fuzz/replay/,$(fuzz-names))
+fuzz-replay-objs := $(addprefix $(objtree)/,$(fuzz-helpers-y) selftests/fuzz/replay.o)
+fuzz-obj := $(objtree)/fuzz/obj
+fuzz-progs := $(addprefix $(objtree)/fuzz/,$(fuzz-names))
+# Uninitialized stack variables get a pattern, so reading one shows.
+FUZZ_CFLAGS = $(filter-out -Werror,$(BQ_CFLAGS)) -Wno-format-nonliteral -O1 -g $(SAN_FLAGS) \
+	-ftrivial-auto-var-init=pattern -I$(srctree)/tools
 
-TEST_ENV = BLKQUAL="$(blkqual)" BLKQUAL_SRCTREE="$(srctree)" BLKQUAL_OBJTREE="$(objtree)"
+$(objtree)/fuzz/replay/libtools.a: $(addprefix $(objtree)/,$(fuzz-tools-y))
+	@mkdir -p $(dir $@)
+	$(call quiet,AR,$(patsubst $(objtree)/%,%,$@))rm -f $@ && $(AR) rcs $@ $^
+
+$(fuzz-replay-progs): $(objtree)/fuzz/replay/%: $(srctree)/selftests/fuzz/%.c $(fuzz-replay-objs) \
+		$(objtree)/fuzz/replay/libtools.a $(libblkqual) $(PROBE_OUT)
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$(patsubst $(objtree)/%,%,$@))$(CC) $(BQ_CFLAGS) $(CFLAGS) \
+		-I$(srctree)/tools -MMD -MP -o $@ $< $(fuzz-replay-objs) \
+		$(objtree)/fuzz/replay/libtools.a $(libblkqual) $(LIBS)
+
+$(fuzz-obj)/%.o: $(srctree)/%.c $(PROBE_OUT)
+	@mkdir -p $(dir $@)
+	$(call quiet,FUZZCC,$(patsubst $(objtree)/%,%,$@))$(FUZZ_CC) $(FUZZ_CFLAGS) \
+		-fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(fuzz-obj)/libblkqual.a: $(addprefix $(fuzz-obj)/,$(lib-y) $(raid-y))
+	$(call quiet,AR,$(patsubst $(objtree)/%,%,$@))rm -f $@ && $(AR) rcs $@ $^
+
+$(fuzz-obj)/libtools.a: $(addprefix $(fuzz-obj)/,$(fuzz-tools-y))
+	$(call quiet,AR,$(patsubst $(objtree)/%,%,$@))rm -f $@ && $(AR) rcs $@ $^
+
+$(fuzz-progs): $(objtree)/fuzz/%: $(fuzz-obj)/selftests/fuzz/%.o \
+		$(addprefix $(fuzz-obj)/,$(fuzz-helpers-y)) $(fuzz-obj)/libtools.a $(fuzz-obj)/libblkqual.a
+	$(call quiet,FUZZLD,$(patsubst $(objtree)/%,%,$@))$(FUZZ_CC) $(SAN_FLAGS) -fsanitize=fuzzer \
+		-o $@ $^ $(LIBS)
+
+# Fail early, and say why, when clang cannot build a libFuzzer target.
+fuzz-probe:
+	@mkdir -p $(objtree)/fuzz
+	$(Q)printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' \
+		>$(objtree)/fuzz/probe.c
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $(objtree)/fuzz/probe \
+		$(objtree)/fuzz/probe.c 2>$(objtree)/fuzz/probe.log || { \
+		echo "make fuzz: $(FUZZ_CC) cannot build a libFuzzer target (make deps installs" \
+			"clang and libclang-rt-dev):" >&2; cat $(objtree)/fuzz/probe.log >&2; exit 1; }
+
+fuzz-build: $(fuzz-progs)
+
+# make fuzz: each target for FUZZ_TIME seconds from its seed corpus.
+fuzz: deps
+	$(Q)$(MAKE) fuzz-probe
+	$(Q)$(MAKE) fuzz-build
+	$(Q)$(srctree)/selftests/fuzz/run.sh "$(FUZZ_TIME)" "$(objtree)/fuzz" \
+		"$(srctree)/selftests/fuzz" $(fuzz-names)
+
+tests: $(blkqual) $(test-progs) $(vm-progs) $(fuzz-replay-progs)
+
+TEST_ENV = BLKQUAL="$(blkqual)" BLKQUAL_SRCTREE="$(srctree)" BLKQUAL_OBJTREE="$(objtree)" \
+	$(SAN_ENV)
 # The VM is one program to the runner; vm.sh passes it the guest tests.
 VM_RUN = $(srctree)/selftests/vm/vm.sh $(vm-progs)
 
@@ -134,6 +218,8 @@ install: $(blkqual)
 	$(call quiet,INSTALL,blkqual)install -D -m 0755 $(blkqual) $(DESTDIR)$(BINDIR)/blkqual
 	$(call quiet,INSTALL,blkqual.8)install -D -m 0644 $(srctree)/Documentation/blkqual.8 \
 		$(DESTDIR)$(MANDIR)/man8/blkqual.8
+	$(call quiet,INSTALL,profiles)install -d $(DESTDIR)$(DATADIR)/blkqual/profiles && \
+		install -m 0644 $(srctree)/tools/profiles/*.ini $(DESTDIR)$(DATADIR)/blkqual/profiles/
 
 clean:
 	$(call quiet,CLEAN,$(objtree))rm -rf $(objtree)/lib/*.o $(objtree)/lib/*.d \
@@ -142,7 +228,8 @@ clean:
 		$(objtree)/selftests/*_test $(objtree)/selftests/*.d \
 		$(objtree)/selftests/vm/*_test $(objtree)/selftests/vm/*.d \
 		$(objtree)/selftests/helpers/*.o $(objtree)/selftests/helpers/*.d \
-		$(blkqual) $(objtree)/config.mk $(objtree)/include/config-host.h
+		$(blkqual) $(objtree)/config.mk $(objtree)/include/config-host.h \
+		$(objtree)/selftests/fuzz/*.o $(objtree)/selftests/fuzz/*.d $(objtree)/fuzz
 
 distclean: clean
 	$(Q)rm -rf $(objtree)/include $(objtree)/vm
@@ -156,10 +243,15 @@ help:
 	@echo '  demo       install dependencies, build, run on a loop-backed scratch device'
 	@echo '  deps       install build and test dependencies (Debian/Ubuntu, as root)'
 	@echo '  install    install blkqual and its man page (PREFIX, DESTDIR)'
+	@echo '  fuzz       run each libFuzzer target for FUZZ_TIME seconds (default 30; clang)'
 	@echo '  clean      remove build products'
-	@echo 'Variables: V=1 (full commands), O=dir (out-of-tree), CI=true or WERROR=1 (-Werror)'
+	@echo 'Variables: V=1 (full commands), O=dir (out-of-tree), CI=true or WERROR=1 (-Werror),'
+	@echo '  SANITIZE=1 (ASan and UBSan; own tree build/asan unless O= is given)'
 
-.PHONY: all tests check check-vm vm-shell deps demo install clean distclean help
+.PHONY: all tests check check-vm vm-shell deps demo install clean distclean help \
+	fuzz fuzz-build fuzz-probe
 
 -include $(lib-objs:.o=.d) $(raid-objs:.o=.d) $(tools-objs:.o=.d) $(helper-objs:.o=.d) $(test-progs:=.d) \
-	$(vm-progs:=.d)
+	$(vm-progs:=.d) $(fuzz-replay-objs:.o=.d) $(fuzz-replay-progs:=.d) \
+	$(addprefix $(fuzz-obj)/,$(lib-y:.o=.d) $(raid-y:.o=.d) $(fuzz-tools-y:.o=.d) $(fuzz-helpers-y:.o=.d)) \
+	$(addprefix $(fuzz-obj)/selftests/fuzz/,$(fuzz-names:=.d))

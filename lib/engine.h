@@ -56,6 +56,7 @@ struct bq_gate {
 };
 
 struct bq_worker;
+struct bq_vworker;
 
 /**
  * struct bq_engine_ops - one way of doing I/O
@@ -117,6 +118,8 @@ struct bq_worker {
 	volatile int *stop;
 	struct bq_gate *gate;		/* the start line */
 	uint64_t finished_ns;
+	uint64_t io_end_ns;		/* the job's I/O ended before a verify phase */
+	struct bq_vworker *verify;	/* verify=: NULL unless the job verifies */
 
 	int setup_err;
 	char setup_msg[256];
@@ -163,12 +166,12 @@ static inline uint32_t worker_pick_len(struct bq_worker *w, int dir)
 }
 
 /**
- * worker_next() - the next I/O to issue, or false when the thread is done
+ * worker_pick() - the next I/O of the workload, or false when it is done
  * @w: the worker
  * @s: filled in (offset, length, direction, file)
  * @now: current time, for the deadline and the rate limit
  */
-static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
+static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 {
 	const struct bq_job *j = w->job;
 	struct bq_file_state *f;
@@ -220,6 +223,26 @@ static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t 
 	return true;
 }
 
+/* verify_run.c: a job with verify= goes through these instead. */
+bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now);
+void worker_verify_complete(struct bq_worker *w, const struct bq_slot *s, int res);
+bool worker_verify_phase(struct bq_worker *w, int ret);
+void worker_verify_phase_end(struct bq_worker *w);
+
+/**
+ * worker_next() - the next I/O to issue, or false when the thread is done
+ * @w: the worker
+ * @s: filled in (offset, length, direction, file); must be one of
+ *     @w->slots, whose buffer is the I/O's
+ * @now: current time, for the deadline and the rate limit
+ */
+static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
+{
+	if (__builtin_expect(w->verify != NULL, 0))
+		return worker_verify_next(w, s, now);
+	return worker_pick(w, s, now);
+}
+
 void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err);
 void worker_end_ramp(struct bq_worker *w, uint64_t now);
 
@@ -237,6 +260,8 @@ static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s,
 
 	if (__builtin_expect(w->ramping, 0) && now >= w->ramp_end_ns)
 		worker_end_ramp(w, now);
+	if (__builtin_expect(w->verify != NULL, 0))
+		worker_verify_complete(w, s, res);
 	if (__builtin_expect(res != (int)s->len, 0)) {
 		worker_record_error(w, s, res < 0 ? -res : EIO);
 		return;

@@ -128,6 +128,10 @@ static int aio_run(struct bq_worker *w)
 		ret = aio_setup(w, &a);
 	if (worker_start_line(w, ret, w->setup_msg) && !ret) {
 		ret = aio_loop(w, &a);
+		if (w->verify && worker_verify_phase(w, ret)) {
+			ret = aio_loop(w, &a);
+			worker_verify_phase_end(w);
+		}
 		if (ret) {
 			struct bq_slot none = { .dir = BQ_READ };
 

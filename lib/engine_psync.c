@@ -13,7 +13,7 @@
 static int psync_loop(struct bq_worker *w)
 {
 	bool stamps = !w->job->gtod_reduce;
-	struct bq_slot s;
+	struct bq_slot *s = &w->slots[0];
 
 	for (;;) {
 		uint64_t now = bq_now_ns();
@@ -23,14 +23,14 @@ static int psync_loop(struct bq_worker *w)
 			worker_sleep_until(w->next_submit_ns);
 			continue;
 		}
-		if (!worker_next(w, &s, now))
+		if (!worker_next(w, s, now))
 			return 0;
-		s.start_ns = now;
-		if (s.dir == BQ_READ)
-			n = pread(w->fds[s.file], w->bufs, s.len, (off_t)s.offset);
+		s->start_ns = now;
+		if (s->dir == BQ_READ)
+			n = pread(w->fds[s->file], w->bufs, s->len, (off_t)s->offset);
 		else
-			n = pwrite(w->fds[s.file], w->bufs, s.len, (off_t)s.offset);
-		worker_complete(w, &s, n < 0 ? -errno : (int)n, stamps ? bq_now_ns() : 0);
+			n = pwrite(w->fds[s->file], w->bufs, s->len, (off_t)s->offset);
+		worker_complete(w, s, n < 0 ? -errno : (int)n, stamps ? bq_now_ns() : 0);
 	}
 }
 
@@ -40,8 +40,13 @@ static int psync_run(struct bq_worker *w)
 
 	w->depth = 1;
 	ret = worker_prepare(w);
-	if (worker_start_line(w, ret, w->setup_msg) && !ret)
+	if (worker_start_line(w, ret, w->setup_msg) && !ret) {
 		ret = psync_loop(w);
+		if (w->verify && worker_verify_phase(w, ret)) {
+			ret = psync_loop(w);
+			worker_verify_phase_end(w);
+		}
+	}
 	worker_finish(w);
 	return ret;
 }

@@ -549,6 +549,10 @@ static int uring_run_common(struct bq_worker *w, enum uring_kind kind)
 		if (w->job->sqpoll)
 			u.sqpoll_start = sqpoll_cpu_ns(u.tid);
 		ret = w->stripe ? stripe_loop(w, &u) : uring_loop(w, &u);
+		if (w->verify && worker_verify_phase(w, ret)) {
+			ret = uring_loop(w, &u);
+			worker_verify_phase_end(w);
+		}
 		if (ret) {
 			struct bq_slot none = { .dir = BQ_READ };
 

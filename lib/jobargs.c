@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "blkqual.h"
+#include "blkqual_verify.h"
 #include "internal.h"
 
 static int add(struct bq_strv *args, const char *fmt, ...)
@@ -76,14 +77,16 @@ static const char *engine_name(enum bq_engine e)
 	return names[e];
 }
 
+/* One direction's split, or nothing: "--bssplit=4096/100," sets reads only. */
 static int add_split(struct bq_strv *args, const struct bq_job *j)
 {
 	char buf[1024];
 	size_t n = 0;
 
+	buf[0] = '\0';
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
 		if (d)
-			buf[n++] = ',';
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, ",");
 		for (int i = 0; i < j->nr_bssplit[d]; i++)
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%" PRIu32 "/%" PRIu32,
 					      i ? ":" : "", j->bssplit[d][i].bs,
@@ -92,18 +95,48 @@ static int add_split(struct bq_strv *args, const struct bq_job *j)
 	return add(args, "--bssplit=%s", buf);
 }
 
+/*
+ * A split sets its direction's bs and bsrange too, and a later bs= changes
+ * them without dropping the split: the split first, then bs and bsrange
+ * as they are, gives back the very same job.
+ */
 static int add_sizes(struct bq_strv *args, const struct bq_job *j)
 {
-	int ret;
+	int ret = 0;
 
 	if (j->nr_bssplit[BQ_READ] || j->nr_bssplit[BQ_WRITE])
-		return add_split(args, j);
-	ret = add(args, "--bs=%" PRIu32 ",%" PRIu32, j->bs[BQ_READ], j->bs[BQ_WRITE]);
+		ret = add_split(args, j);
+	ret = ret ?: add(args, "--bs=%" PRIu32 ",%" PRIu32, j->bs[BQ_READ], j->bs[BQ_WRITE]);
 	if (!ret && (j->bs_min[BQ_READ] != j->bs_max[BQ_READ] ||
 		     j->bs_min[BQ_WRITE] != j->bs_max[BQ_WRITE]))
 		ret = add(args, "--bsrange=%" PRIu32 "-%" PRIu32 ",%" PRIu32 "-%" PRIu32,
 			  j->bs_min[BQ_READ], j->bs_max[BQ_READ], j->bs_min[BQ_WRITE],
 			  j->bs_max[BQ_WRITE]);
+	return ret;
+}
+
+/* verify= and its options, where they differ from the defaults. */
+static int add_verify(struct bq_strv *args, const struct bq_job *j)
+{
+	char hex[2 * sizeof(j->verify_pattern) + 3] = "0x";
+	int ret = 0;
+
+	/* A pattern implies verify=pattern, so verify= comes after it. */
+	for (uint32_t i = 0; i < j->verify_pattern_len; i++)
+		snprintf(hex + 2 + 2 * i, 3, "%02x", j->verify_pattern[i]);
+	if (j->verify_pattern_len)
+		ret = add(args, "--verify_pattern=%s", hex);
+	if (j->verify || j->verify_pattern_len)
+		ret = ret ?: add(args, "--verify=%s", j->verify ?
+				 bq_verify_method_name((enum bq_verify_method)j->verify) : "0");
+	if (!j->do_verify)
+		ret = ret ?: add(args, "--do_verify=0");
+	if (j->verify_fatal)
+		ret = ret ?: add(args, "--verify_fatal=1");
+	if (j->verify_only)
+		ret = ret ?: add(args, "--verify_only=1");
+	if (j->verify_interval)
+		ret = ret ?: add(args, "--verify_interval=%" PRIu32, j->verify_interval);
 	return ret;
 }
 
@@ -165,5 +198,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--sqthread_poll=%d", j->sqpoll);
 	if (j->cpus_allowed[0])
 		ret = ret ?: add(args, "--cpus_allowed=%s", j->cpus_allowed);
+	ret = ret ?: add_verify(args, j);
 	return ret;
 }

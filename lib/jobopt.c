@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blkqual_verify.h"
 #include "jobopt.h"
 #include "internal.h"
 
@@ -764,6 +765,71 @@ static int set_continue_on_error(const struct job_opt *o, const char *key, const
 			     "%s=%s: use none, read, write, io, verify, all, 0 or 1", key, val);
 }
 
+static int set_verify(const struct job_opt *o, const char *key, const char *val,
+		      struct bq_job *job, struct bq_parse_error *err)
+{
+	static const char *const fio_only[] = {
+		"md5", "crc64", "crc32", "crc16", "crc7", "sha1", "sha256", "sha512",
+		"sha3-224", "sha3-256", "sha3-384", "sha3-512", "meta", "null",
+	};
+
+	if (!strcmp(val, "0"))
+		job->verify = BQ_VERIFY_NONE;
+	else if (!strcmp(val, "crc32c") || !strcmp(val, "crc32c-intel"))
+		job->verify = BQ_VERIFY_CRC32C;
+	else if (!strcmp(val, "xxhash"))
+		job->verify = BQ_VERIFY_XXHASH;
+	else if (!strcmp(val, "pattern"))
+		job->verify = BQ_VERIFY_PATTERN;
+	else {
+		for (size_t i = 0; i < ARRAY_SIZE(fio_only); i++)
+			if (!strcmp(val, fio_only[i]))
+				return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported (use "
+						     "crc32c, xxhash or pattern)", key, val);
+		return bq_parse_fail(err, -EINVAL, "%s=%s: use crc32c, xxhash, pattern or 0",
+				     key, val);
+	}
+	return 0;
+}
+
+static int set_verify_interval(const struct job_opt *o, const char *key, const char *val,
+			       struct bq_job *job, struct bq_parse_error *err)
+{
+	uint32_t v = 0;
+
+	if (parse_bs(key, val, &v, err))
+		return -EINVAL;
+	if (v % BQ_VERIFY_SECTOR)
+		return bq_parse_fail(err, -EINVAL, "%s=%s is not a multiple of %u", key, val,
+				     BQ_VERIFY_SECTOR);
+	job->verify_interval = v;
+	return 0;
+}
+
+/* fio: a pattern alone means verify=pattern. */
+static int set_verify_pattern(const struct job_opt *o, const char *key, const char *val,
+			      struct bq_job *job, struct bq_parse_error *err)
+{
+	uint8_t pat[sizeof(job->verify_pattern)];
+	size_t len;
+	int ret = bq_verify_parse_pattern(val, pat, sizeof(pat), &len);
+
+	if (ret == -EOPNOTSUPP)
+		return bq_parse_fail(err, ret, "%s=%s: %%o and 'file' are not supported", key, val);
+	if (ret == -E2BIG)
+		return bq_parse_fail(err, -EINVAL, "%s=%s is longer than %zu bytes", key, val,
+				     sizeof(pat));
+	if (ret)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: want 0xHEX, a number or \"text\"",
+				     key, val);
+	memset(job->verify_pattern, 0, sizeof(job->verify_pattern));
+	memcpy(job->verify_pattern, pat, len);
+	job->verify_pattern_len = (uint32_t)len;
+	if (!job->verify)
+		job->verify = BQ_VERIFY_PATTERN;
+	return 0;
+}
+
 #define NS_PER_US 1000ull
 #define NS_PER_S 1000000000ull
 #define OPT(n, k, fn) { .name = (n), .kind = (k), .set = (fn) }
@@ -819,6 +885,12 @@ static const struct job_opt job_opts[] = {
 	OPT("continue_on_error", OPT_VALUE, set_continue_on_error),
 	/* blkqual always runs jobs as threads. */
 	OPT("thread", OPT_FLAG, set_ignored),
+	OPT("verify", OPT_VALUE, set_verify),
+	OPT_AT("do_verify", OPT_FLAG, set_bool, do_verify, 0, 0),
+	OPT("verify_interval", OPT_VALUE, set_verify_interval),
+	OPT("verify_pattern", OPT_VALUE, set_verify_pattern),
+	OPT_AT("verify_fatal", OPT_FLAG, set_bool, verify_fatal, 0, 0),
+	OPT_AT("verify_only", OPT_FLAG, set_bool, verify_only, 0, 0),
 };
 
 /*
@@ -866,11 +938,10 @@ static const char *const fio_only_opts[] = {
 	"cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "cgroup",
 	"cgroup_weight", "cgroup_nodelete",
 	/* verification and trim */
-	"verify", "do_verify", "verify_offset", "verify_interval", "verify_pattern",
-	"verify_fatal", "verify_dump", "verify_async", "verify_async_cpus",
+	"verify_offset", "verify_dump", "verify_async", "verify_async_cpus",
 	"verify_backlog", "verify_backlog_batch", "verify_state_save",
-	"verify_state_load", "verify_only", "verify_header_seed",
-	"verify_write_sequence", "experimental_verify", "trim_percentage",
+	"verify_state_load", "verify_header_seed", "verify_write_sequence",
+	"experimental_verify", "trim_percentage",
 	"trim_verify_zero", "trim_backlog", "trim_backlog_batch",
 	/* steady state */
 	"steadystate", "ss", "steadystate_duration", "ss_dur", "steadystate_ramp_time",
@@ -994,6 +1065,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->poll = BQ_POLL_AUTO;
 	job->fixedbufs = true;
 	job->registerfiles = true;
+	job->do_verify = true;
 }
 
 /**
@@ -1091,6 +1163,43 @@ static int check_dir(const struct bq_job *job, int d, struct bq_parse_error *err
 	return 0;
 }
 
+/* Every I/O must cover whole verified blocks, at their boundaries. */
+static int check_verify(const struct bq_job *job, struct bq_parse_error *err)
+{
+	uint32_t vb;
+
+	if (!job->verify)
+		return 0;
+	if (job->engine == BQ_ENGINE_NOP)
+		return bq_parse_fail(err, -EINVAL, "verify needs a target; ioengine=nop has none");
+	if (job->nr_files > 1)
+		return bq_parse_fail(err, -EINVAL, "verify works on one filename per job");
+	if (job->verify_pattern_len && job->verify != BQ_VERIFY_PATTERN)
+		return bq_parse_fail(err, -EINVAL, "verify_pattern needs verify=pattern");
+	vb = bq_job_verify_block(job);
+	if (vb < BQ_VERIFY_SECTOR || vb % BQ_VERIFY_SECTOR)
+		return bq_parse_fail(err, -EINVAL, "verify block %u is not a multiple of %u", vb,
+				     BQ_VERIFY_SECTOR);
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		uint32_t bad = job->bs[d] % vb ? job->bs[d] : job->bs_min[d] % vb ?
+			       job->bs_min[d] : 0;
+
+		for (int i = 0; !bad && i < job->nr_bssplit[d]; i++)
+			if (job->bssplit[d][i].bs % vb)
+				bad = job->bssplit[d][i].bs;
+		if (bad)
+			return bq_parse_fail(err, -EINVAL, "verify: block size %u is not a multiple "
+					     "of the verify block %u (set verify_interval)", bad, vb);
+	}
+	if (job->ba % vb || job->offset % vb || job->io_size % vb)
+		return bq_parse_fail(err, -EINVAL, "verify: ba, offset and io_size must be "
+				     "multiples of the verify block %u", vb);
+	if ((uint64_t)job->iodepth * job->numjobs > 65535)
+		return bq_parse_fail(err, -EINVAL, "verify: at most 65535 I/Os in flight per job "
+				     "(iodepth x numjobs)");
+	return 0;
+}
+
 /**
  * bq_job_check() - the whole job is consistent
  * @job: the job
@@ -1129,5 +1238,5 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
-	return 0;
+	return check_verify(job, err);
 }

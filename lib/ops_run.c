@@ -126,7 +126,7 @@ int bq_cpu_times_read(struct bq_ctx *ctx, struct bq_cpu_times *c)
 	int n;
 
 	if (ctx)
-		bq_path(path, sizeof(path), ctx->proc, "stat");
+		bq_path(path, sizeof(path), ctx->proc, "/stat");
 	else
 		bq_strlcpy(path, "/proc/stat", sizeof(path));
 	f = fopen(path, "re");

@@ -18,6 +18,7 @@
 #include "blkqual_raid.h"
 #include "engine.h"
 #include "target.h"
+#include "verify_int.h"
 
 struct job_state {
 	int fds[BQ_MAX_FILES];
@@ -30,6 +31,8 @@ struct job_state {
 	double prev_sum[BQ_NR_DIRS];
 	uint64_t prev_count[BQ_NR_DIRS];
 	bool ramp_sampled;
+	struct bq_vjob *verify;		/* verify=: the job's state and findings */
+	bool stats_done;		/* disk stats taken before a verify phase */
 };
 
 struct run_state {
@@ -213,8 +216,8 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 		if (ret)
 			return ret;
 	}
-	return bq_poll_decide(st->ctx, j, jr->targets, jr->nr_targets, &jr->polled, jr->poll_note,
-			      sizeof(jr->poll_note), err);
+	return bq_poll_decide(st->ctx, j, jr->targets, jr->nr_targets, hi, &jr->polled,
+			      jr->poll_note, sizeof(jr->poll_note), err);
 }
 
 /* cpus_allowed as a list of online CPUs. */
@@ -439,6 +442,8 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		total += f->span;
 	}
 	w->bytes_left = j->time_based ? UINT64_MAX : j->io_size ? j->io_size : total;
+	if (js->verify)
+		return bq_verify_worker_init(js->verify, w, index);
 	return 0;
 }
 
@@ -667,7 +672,8 @@ static void finish_jobs(struct run_state *st)
 				end = w->finished_ns;
 		}
 		jr->runtime_ns = end - start;
-		finish_diskstats(st, jr);
+		if (!st->js[k].stats_done)
+			finish_diskstats(st, jr);
 	}
 }
 
@@ -693,6 +699,46 @@ static void passthru_stats_note(struct run_state *st, struct bq_job_result *jr)
 			 access(path, F_OK) ? "" : " (queue/iostats_passthrough=0)");
 		return;
 	}
+}
+
+/* verify=: the job's I/O is over; what its verify phase reads is not counted. */
+static void verify_io_done(void *a, void *b)
+{
+	struct run_state *st = a;
+	size_t k = (size_t)(uintptr_t)b;
+
+	finish_diskstats(st, &st->res->jobs[k]);
+	st->js[k].stats_done = true;
+}
+
+/* verify=: the state of every verifying job, once all targets are open. */
+static int setup_verify(struct run_state *st, struct bq_parse_error *err)
+{
+	const char *state = st->opts->verify_state;
+	int nr = 0, ret;
+
+	for (size_t k = 0; k < st->res->nr; k++)
+		nr += st->res->jobs[k].job.verify != 0;
+	if (state && !nr)
+		return bq_fail_at(err, "--verify-state", -EINVAL, "no job has verify=");
+	if (state && nr > 1)
+		return bq_fail_at(err, "--verify-state", -EINVAL, "one state file is for one job; "
+				  "%d jobs have verify=", nr);
+	for (size_t k = 0; k < st->res->nr; k++) {
+		struct bq_job_result *jr = &st->res->jobs[k];
+
+		if (!jr->job.verify)
+			continue;
+		ret = bq_verify_job_setup(st->ctx, jr, jr->job.offset,
+					  jr->nr_targets ? job_span(&jr->job, &jr->targets[0]) : 0,
+					  state, &st->js[k].verify, err);
+		if (ret)
+			return ret;
+		st->js[k].verify->io_done = verify_io_done;
+		st->js[k].verify->io_done_a = st;
+		st->js[k].verify->io_done_b = (void *)(uintptr_t)k;
+	}
+	return 0;
 }
 
 static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
@@ -731,6 +777,9 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		if (jr->job.engine == BQ_ENGINE_URING_CMD)
 			passthru_stats_note(st, jr);
 	}
+	ret = setup_verify(st, err);
+	if (ret)
+		return ret;
 	st->workers = calloc((size_t)st->nr_workers, sizeof(*st->workers));
 	if (!st->workers)
 		return -ENOMEM;
@@ -760,6 +809,7 @@ static void teardown(struct run_state *st)
 		free(st->workers[i].slots);
 	free(st->workers);
 	for (size_t k = 0; st->js && k < st->res->nr; k++) {
+		bq_verify_job_end(st->js[k].verify, &st->res->jobs[k], st->gate.state > 0);
 		for (int i = 0; i < BQ_MAX_FILES; i++)
 			if (st->js[k].fds[i] >= 0)
 				close(st->js[k].fds[i]);
@@ -884,6 +934,8 @@ static int job_add(struct bq_job_result *dst, const struct bq_job_result *src)
 	}
 	for (int t = 0; t < dst->nr_targets; t++)
 		diskstats_add(&dst->targets[t].delta, &src->targets[t].delta);
+	if (dst->verify && src->verify)
+		bq_verify_report_add_run(dst->verify, src->verify);
 	dst->runtime_ns = total;
 	return 0;
 }
@@ -917,6 +969,9 @@ void bq_results_free(struct bq_results *res)
 		free(jr->threads);
 		free(jr->targets);
 		free(jr->intervals);
+		if (jr->verify)
+			bq_verify_report_free(jr->verify);
+		free(jr->verify);
 	}
 	free(res->jobs);
 	memset(res, 0, sizeof(*res));

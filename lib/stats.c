@@ -166,6 +166,36 @@ double bq_median(const double *v, int n)
 	return m;
 }
 
+int bq_mad(const double *v, int n, double *median, double *mad)
+{
+	double *dev, m;
+
+	if (n < 1 || !all_finite(v, n))
+		return -EINVAL;
+	m = bq_median(v, n);
+	if (isnan(m))
+		return -ENOMEM;
+	dev = malloc(sizeof(*dev) * (size_t)n);
+	if (!dev)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		dev[i] = fabs(v[i] - m);
+	qsort(dev, (size_t)n, sizeof(*dev), cmp_double);
+	*median = m;
+	*mad = median_sorted(dev, n);
+	free(dev);
+	return 0;
+}
+
+double bq_robust_z(double x, double median, double mad)
+{
+	if (x == median)
+		return 0;
+	if (mad <= 0)
+		return copysign(INFINITY, x - median);
+	return 0.6745 * (x - median) / mad;
+}
+
 /* splitmix64: small, seedable, good enough to draw resample indices. */
 static uint64_t next_rand(uint64_t *s)
 {

@@ -383,7 +383,7 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
  * namespace's block device, whose queues it shares.
  */
 static bool device_can_poll(struct bq_ctx *ctx, const struct bq_target_info *ti,
-			    const struct stat *st, char *why, size_t len)
+			    const struct stat *st, uint32_t largest_io, char *why, size_t len)
 {
 	struct bq_device dev;
 	bool ok = false;
@@ -400,6 +400,16 @@ static bool device_can_poll(struct bq_ctx *ctx, const struct bq_target_info *ti,
 	if (dev.kind == BQ_DEV_MD || dev.kind == BQ_DEV_DM)
 		snprintf(why, len, "%s is a stacked (%s) device, which cannot poll", dev.name,
 			 bq_dev_kind_name(dev.kind));
+	else if (dev.q.io_poll == 1 && dev.q.max_sectors_kb &&
+		 largest_io > dev.q.max_sectors_kb * 1024ull)
+		/*
+		 * The block layer splits such an I/O into several requests, and
+		 * polling for a split I/O can wait forever (Linux 6.1 on NVMe
+		 * poll queues, seen in the VM tests).
+		 */
+		snprintf(why, len, "I/O of %u KiB is over %s's max_sectors_kb (%u): the kernel "
+			 "would split it, and split polled I/O can hang", largest_io >> 10,
+			 dev.name, dev.q.max_sectors_kb);
 	else if (dev.q.io_poll == 1)
 		ok = true;
 	else if (dev.kind == BQ_DEV_NVME)
@@ -420,6 +430,7 @@ static bool device_can_poll(struct bq_ctx *ctx, const struct bq_target_info *ti,
  * @j: the job
  * @targets: its opened targets
  * @nr: how many
+ * @largest_io: the job's largest I/O in bytes
  * @polled: receives the decision
  * @note: receives why, for the output
  * @len: size of @note
@@ -428,8 +439,8 @@ static bool device_can_poll(struct bq_ctx *ctx, const struct bq_target_info *ti,
  * Return: 0, or -EOPNOTSUPP when poll=on (or hipri=1) asks for the impossible.
  */
 int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
-		   const struct bq_target_info *targets, int nr, bool *polled,
-		   char *note, size_t len, struct bq_parse_error *err)
+		   const struct bq_target_info *targets, int nr, uint32_t largest_io,
+		   bool *polled, char *note, size_t len, struct bq_parse_error *err)
 {
 	char why[256] = "";
 	bool ok = true;
@@ -455,7 +466,7 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 			snprintf(why, sizeof(why), "%s: %s", targets[i].path, strerror(errno));
 			break;
 		}
-		ok = device_can_poll(ctx, &targets[i], &st, why, sizeof(why));
+		ok = device_can_poll(ctx, &targets[i], &st, largest_io, why, sizeof(why));
 	}
 	if (ok) {
 		*polled = true;

@@ -27,8 +27,8 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 		   const struct bq_guard_opts *gopts, struct bq_held *held,
 		   struct bq_target_info *ti, int *fd, struct bq_parse_error *err);
 int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
-		   const struct bq_target_info *targets, int nr, bool *polled,
-		   char *note, size_t len, struct bq_parse_error *err);
+		   const struct bq_target_info *targets, int nr, uint32_t largest_io,
+		   bool *polled, char *note, size_t len, struct bq_parse_error *err);
 void bq_held_release(struct bq_held *held);
 
 #endif /* BLKQUAL_TARGET_H */

@@ -732,7 +732,7 @@ TEST(thread_is_accepted_stonewall_is_not)
 TEST(unsupported_versus_unknown)
 {
 	static const char *const fio_only[] = {
-		"verify", "do_verify", "verify_pattern", "zonemode", "zonesize", "lockmem",
+		"verify_async", "verify_backlog", "verify_state_save", "zonemode", "zonesize", "lockmem",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "exitall",
 		"wait_for", "new_group", "loops", "nrfiles", "filesize", "file_service_type",
 		"create_on_open", "pre_read", "unlink", "buffered", "invalidate",
@@ -753,8 +753,8 @@ TEST(unsupported_versus_unknown)
 		EXPECT_EQ(-EOPNOTSUPP, set1(fio_only[i], "1", NULL, &err))
 			TH_LOG("%s", fio_only[i]);
 	}
-	set1("verify", "md5", NULL, &err);
-	EXPECT_STREQ("fio option 'verify' is not supported by blkqual", err.msg);
+	EXPECT_EQ(-EOPNOTSUPP, set1("verify", "md5", NULL, &err));
+	EXPECT_STREQ("verify=md5 is not supported (use crc32c, xxhash or pattern)", err.msg);
 
 	EXPECT_EQ(-ENOENT, set1("iodpeth", "4", NULL, &err));
 	EXPECT_STREQ("unknown option 'iodpeth' (did you mean 'iodepth'?)", err.msg);
@@ -990,7 +990,7 @@ TEST(jobfile_errors_name_file_and_line)
 		{ "[]\n", -EINVAL, 1, "section without a name" },
 		{ "[a]\n=4k\n", -EINVAL, 2, "without an option name" },
 		{ "[a]\nfilename=/dev/x\nverify=md5\n", -EOPNOTSUPP, 3,
-		  "fio option 'verify' is not supported by blkqual" },
+		  "verify=md5 is not supported" },
 		{ "[a]\nfilename=/dev/x\nblocksiz=4k\n", -ENOENT, 3, "did you mean 'blocksize'?" },
 		{ "[a]\nfilename=/dev/x\ndirect\n", -EINVAL, 3, "direct needs a value" },
 		{ "[global]\nfilename=/dev/x\n", -EINVAL, 0, "no job sections" },
@@ -1125,8 +1125,8 @@ TEST(args_errors_name_the_argument_as_typed)
 	EXPECT_EQ(-ENOENT, args(&set, &err, 2, "--blocksiz=4k", "--name=a"));
 	EXPECT_STREQ("--blocksiz=4k", err.where);
 	EXPECT_STREQ("unknown option 'blocksiz' (did you mean 'blocksize'?)", err.msg);
-	EXPECT_EQ(-EOPNOTSUPP, args(&set, &err, 2, "--name=a", "-verify=crc32c"));
-	EXPECT_STREQ("-verify=crc32c", err.where);
+	EXPECT_EQ(-EOPNOTSUPP, args(&set, &err, 2, "--name=a", "-verify=md5"));
+	EXPECT_STREQ("-verify=md5", err.where);
 	EXPECT_EQ(-EINVAL, args(&set, &err, 3, "--name=a", "--name=b", "--filename=/dev/x"));
 	EXPECT_STREQ("--name=a", err.where);
 	EXPECT_STREQ("job 'a': no filename given", err.msg);

@@ -112,4 +112,26 @@ TEST(bad_input)
 	EXPECT_EQ(-EINVAL, bq_bootstrap_change(z, 2, z, 2, 1.5, 100, 1, &lo, &hi));
 }
 
+TEST(mad_and_robust_z)
+{
+	/* Worked by hand: median 11, deviations 0 1 1 2 29 -> MAD 1. */
+	double v[5] = { 9, 10, 11, 12, 40 }, same[3] = { 5, 5, 7 }, bad[2] = { 1, NAN };
+	double med, mad;
+
+	ASSERT_EQ(0, bq_mad(v, 5, &med, &mad));
+	EXPECT_EQ(11, med);
+	EXPECT_EQ(1, mad);
+	EXPECT_NEAR(0.6745 * 29, bq_robust_z(40, med, mad), 1e-12);
+	EXPECT_NEAR(-0.6745 * 2, bq_robust_z(9, med, mad), 1e-12);
+	EXPECT_EQ(0, bq_robust_z(11, med, mad));
+	/* More than half agree: MAD 0, anything else is infinitely far. */
+	ASSERT_EQ(0, bq_mad(same, 3, &med, &mad));
+	EXPECT_EQ(5, med);
+	EXPECT_EQ(0, mad);
+	EXPECT_TRUE(isinf(bq_robust_z(7, med, mad)) && bq_robust_z(7, med, mad) > 0);
+	EXPECT_EQ(0, bq_robust_z(5, med, mad));
+	EXPECT_EQ(-EINVAL, bq_mad(bad, 2, &med, &mad));
+	EXPECT_EQ(-EINVAL, bq_mad(v, 0, &med, &mad));
+}
+
 TEST_HARNESS_MAIN

@@ -23,7 +23,14 @@ static const struct subcommand subcommands[] = {
 	{ "compare", cmd_compare, "two sets of results: regression, improvement or noise" },
 	{ "raid", cmd_raid, "plan an md RAID0 with XFS: mdadm, mkfs.xfs and mount commands" },
 	{ "fileio", cmd_fileio, "sysbench fileio: prepare, run and clean up a set of test files" },
+	{ "replay", cmd_replay, "dbench: replay an NBENCH loadfile with N clients, statuses checked" },
+	{ "files", cmd_files, "vdbench file trees: fsd/fwd/rd parameter files, format, run" },
 	{ "latency", cmd_latency, "ioping: one request at a time, latency per request and percentiles" },
+	{ "check", cmd_check, "conformance suite against one device, as TAP (writes: guarded)" },
+	{ "qualify", cmd_qualify, "SSD qualification: purge, precondition, steady state, verdict" },
+	{ "report", cmd_report, "one self-contained HTML page with plots from any JSON result" },
+	{ "verify", cmd_verify, "read back every block a --verify-state file says was written" },
+	{ "fleet", cmd_fleet, "many hosts' results by model and firmware: outliers, failures" },
 };
 
 static void usage(FILE *out)

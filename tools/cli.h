@@ -82,5 +82,12 @@ int cmd_stripe_tune(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
 int cmd_fileio(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_files(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_qualify(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
 
 #endif /* BLKQUAL_CLI_H */

@@ -21,11 +21,13 @@
 #include "report_util.h"
 #include "run_replay.h"
 #include "run_report.h"
+#include "verify_report.h"
 
 struct run_cli {
 	struct cli cli;
 	const char *output_file;
 	const char *csv_file;
+	const char *verify_state;
 	const char *cpus;
 	uint64_t interval_ns;
 	const char *force[64];
@@ -159,6 +161,8 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 			rc->output_file = v;
 		} else if ((v = run_option(argc, argv, &i, "csv", &bad))) {
 			rc->csv_file = v;
+		} else if ((v = run_option(argc, argv, &i, "verify-state", &bad))) {
+			rc->verify_state = v;
 		} else if ((v = run_option(argc, argv, &i, "interval", &bad))) {
 			if (bq_parse_time(v, 1000000000ULL, &rc->interval_ns) || !rc->interval_ns)
 				return cli_usage_error(cli, "--interval=%s: not a duration", v);
@@ -315,11 +319,17 @@ static int status_of(const struct bq_results *res, int sig)
 {
 	if (res->interrupted)
 		return 128 + sig;
-	for (size_t k = 0; k < res->nr; k++)
+	for (size_t k = 0; k < res->nr; k++) {
+		const struct bq_verify_report *v = res->jobs[k].verify;
+
+		/* A bad block, or a failed read-back, fails the run as a failed I/O does. */
+		if (v && (v->bad || v->phase.d[BQ_READ].errors))
+			return EXIT_REFUSED;
 		for (int i = 0; i < res->jobs[k].nr_threads; i++)
 			if (res->jobs[k].threads[i].d[BQ_READ].errors ||
 			    res->jobs[k].threads[i].d[BQ_WRITE].errors)
 				return EXIT_REFUSED;
+	}
 	return 0;
 }
 
@@ -414,7 +424,7 @@ int cmd_run(int argc, char **argv)
 			.cmd = "run",
 			.usage = "blkqual run [-o table|json] [--output FILE] [--csv FILE] "
 				 "[--interval T] [--repeat N] [--cpus auto|LIST] [--sqpoll] "
-				 "[--continue-on-error] "
+				 "[--continue-on-error] [--verify-state FILE] "
 				 "[--stripe DEV,DEV,...[,chunk=SIZE][,layout=L]] "
 				 "[--force-destroy DEV]... "
 				 "JOB-OPTIONS|JOBFILE... | --replay RESULT.json [JOB-OPTIONS]",
@@ -459,6 +469,7 @@ int cmd_run(int argc, char **argv)
 
 	ropts.stop = stop_on_signals();
 	ropts.interval_ns = rc.interval_ns;
+	ropts.verify_state = rc.verify_state;
 	ropts.progress = progress_cb;
 	ropts.arg = &lr;
 	ret = run_repeated(&rc, ctx, &set, &ropts, &lr, &res, &ea.repetitions, &perr);

@@ -47,9 +47,12 @@ static int parse_chunks(struct cli *cli, const char *arg, uint64_t *chunks, int 
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (*nr == MAX_CHUNKS || bq_parse_size(tok, &chunks[*nr]) || !chunks[*nr] ||
 		    chunks[*nr] % 4096) {
+			/* tok points into copy: say so before freeing it. */
+			int ret = cli_usage_error(cli, "--chunks: '%s' is not a multiple of 4 KiB "
+						  "(at most %d sizes)", tok, MAX_CHUNKS);
+
 			free(copy);
-			return cli_usage_error(cli, "--chunks: '%s' is not a multiple of 4 KiB (at "
-					       "most %d sizes)", tok, MAX_CHUNKS);
+			return ret;
 		}
 		(*nr)++;
 	}

@@ -83,5 +83,6 @@ int cmp_env_diff(const struct cmp_side *base, const struct cmp_side *new,
 		 struct cmp_diff **diffs, int *nr);
 
 json_object *cmp_path(json_object *o, const char *path);
+json_object *cmp_array(json_object *o, const char *path, size_t *n);
 
 #endif /* BLKQUAL_COMPARE_H */

@@ -66,13 +66,15 @@ static const char *const queue_keys[] = {
 	"rotational", "max_sectors_kb", "nomerges", "rq_affinity",
 };
 
-static void targets_diff(struct diffs *ds, const char *job, json_object *ta, json_object *tb)
+static void targets_diff(struct diffs *ds, const char *job, json_object *a_job,
+			 json_object *b_job)
 {
-	size_t n = json_object_array_length(ta);
+	size_t n, nb;
+	json_object *ta = cmp_array(a_job, "targets", &n), *tb = cmp_array(b_job, "targets", &nb);
 	char what[96], path[64];
 
-	if (n > json_object_array_length(tb))
-		n = json_object_array_length(tb);
+	if (n > nb)
+		n = nb;
 	for (size_t i = 0; i < n; i++) {
 		json_object *a = json_object_array_get_idx(ta, i);
 		json_object *b = json_object_array_get_idx(tb, i);
@@ -96,6 +98,15 @@ static void job_diff(struct diffs *ds, json_object *a, json_object *b)
 	json_object *oa = cmp_path(a, "options"), *ob = cmp_path(b, "options");
 	char what[96];
 
+	if (!name)
+		name = "?";
+	/* Options that are not a set of options differ from whatever is on the other side. */
+	if (!json_object_is_type(oa, json_type_object) ||
+	    !json_object_is_type(ob, json_type_object)) {
+		snprintf(what, sizeof(what), "%s: job options", name);
+		note(ds, what, oa, ob, 2);
+		goto out_targets;
+	}
 	json_object_object_foreach(oa, key, va) {
 		json_object *vb = NULL;
 
@@ -110,7 +121,8 @@ static void job_diff(struct diffs *ds, json_object *a, json_object *b)
 			note(ds, what, NULL, vb2, 2);
 		}
 	}
-	targets_diff(ds, name, cmp_path(a, "targets"), cmp_path(b, "targets"));
+out_targets:
+	targets_diff(ds, name, a, b);
 }
 
 /**
@@ -126,9 +138,9 @@ int cmp_env_diff(const struct cmp_side *base, const struct cmp_side *new,
 		 struct cmp_diff **diffs, int *nr)
 {
 	json_object *a = base->docs[0], *b = new->docs[0];
-	json_object *ja = cmp_path(a, "jobs"), *jb = cmp_path(b, "jobs");
+	size_t n, nb;
+	json_object *ja = cmp_array(a, "jobs", &n), *jb = cmp_array(b, "jobs", &nb);
 	struct diffs ds = { 0 };
-	size_t n = json_object_array_length(ja), nb = json_object_array_length(jb);
 	char na_text[24], nb_text[24];
 
 	note_path(&ds, "blkqual version", a, b, "blkqual_version", 1);

@@ -43,6 +43,28 @@ json_object *cmp_path(json_object *o, const char *path)
 	return o;
 }
 
+/**
+ * cmp_array() - an array below @o by a '/'-separated path
+ * @o: the object
+ * @path: as for cmp_path()
+ * @n: receives its length (0 when there is no array)
+ *
+ * json-c aborts when asked for the length of anything but an array, and a
+ * result file may hold anything where an array belongs.
+ *
+ * Return: the array, or NULL when it is missing or not an array.
+ */
+json_object *cmp_array(json_object *o, const char *path, size_t *n)
+{
+	json_object *a = cmp_path(o, path);
+
+	*n = 0;
+	if (!json_object_is_type(a, json_type_array))
+		return NULL;
+	*n = json_object_array_length(a);
+	return a;
+}
+
 static int load_one(struct cli *cli, struct cmp_side *s, const char *path)
 {
 	json_object *doc = json_object_from_file(path), *jobs;
@@ -154,7 +176,9 @@ int cmp_job_names(const struct cmp_side *s, const char ***names)
 
 static json_object *find_job(json_object *jobs, const char *name)
 {
-	for (size_t i = 0; jobs && i < json_object_array_length(jobs); i++) {
+	size_t nr = json_object_is_type(jobs, json_type_array) ? json_object_array_length(jobs) : 0;
+
+	for (size_t i = 0; i < nr; i++) {
 		json_object *j = json_object_array_get_idx(jobs, i);
 		const char *n = json_object_get_string(cmp_path(j, "name"));
 
@@ -207,17 +231,19 @@ static void add_total(struct samples *sm, json_object *job, const char *dir,
 
 static bool has_repetitions(json_object *doc)
 {
-	json_object *r = cmp_path(doc, "repetitions");
+	size_t n;
 
-	return r && json_object_array_length(r) > 1;
+	cmp_array(doc, "repetitions", &n);
+	return n > 1;
 }
 
 static void add_repetitions(struct samples *sm, json_object *doc, const char *job,
 			    const char *dir, const struct cmp_metric *m)
 {
-	json_object *reps = cmp_path(doc, "repetitions");
+	size_t n;
+	json_object *reps = cmp_array(doc, "repetitions", &n);
 
-	for (size_t r = 0; r < json_object_array_length(reps); r++) {
+	for (size_t r = 0; r < n; r++) {
 		json_object *j = find_job(cmp_path(json_object_array_get_idx(reps, r), "jobs"),
 					  job);
 
@@ -259,14 +285,15 @@ int cmp_samples(const struct cmp_side *s, const char *job, const char *dir,
 		}
 	} else {
 		json_object *j = find_job(cmp_path(s->docs[0], "jobs"), job);
-		json_object *iv = cmp_path(j, "intervals");
+		size_t nr_iv;
+		json_object *iv = cmp_array(j, "intervals", &nr_iv);
 		char path[96];
 
 		*src = SRC_SINGLE;
-		if (*dir && m->interval_key && iv && json_object_array_length(iv) > 1) {
+		if (*dir && m->interval_key && nr_iv > 1) {
 			*src = SRC_INTERVALS;
 			snprintf(path, sizeof(path), "%s/%s", dir, m->interval_key);
-			for (size_t k = 0; k < json_object_array_length(iv); k++) {
+			for (size_t k = 0; k < nr_iv; k++) {
 				json_object *x = json_object_array_get_idx(iv, k);
 				char ios[32];
 

@@ -68,22 +68,29 @@ int replay_load(struct cli *cli, struct replay *rp, const char *path, char **ove
 	rp->doc = json_object_from_file(path);
 	if (!rp->doc)
 		return cli_usage_error(cli, "--replay=%s: not a readable JSON file", path);
-	jobs = cmp_path(rp->doc, "jobs");
-	n = jobs ? json_object_array_length(jobs) : 0;
+	jobs = cmp_array(rp->doc, "jobs", &n);
 	if (!cmp_path(rp->doc, "schema_version") || !n)
 		return cli_usage_error(cli, "--replay=%s: not a 'blkqual run' result", path);
 	for (size_t k = 0; k < n; k++) {
 		json_object *job = json_object_array_get_idx(jobs, k);
-		json_object *args = cmp_path(job, "job_args");
+		size_t nr_args;
+		json_object *args = cmp_array(job, "job_args", &nr_args);
 		const char *name = json_object_get_string(cmp_path(job, "name"));
 
-		if (!args || !json_object_is_type(args, json_type_array))
+		if (!args)
 			return cli_usage_error(cli, "--replay=%s: job '%s' has no job_args (a "
 					       "striped job, or a result from an older blkqual)",
 					       path, name ? name : "?");
-		for (size_t i = 0; i < json_object_array_length(args); i++)
-			if (push(rp, json_object_get_string(json_object_array_get_idx(args, i))))
+		for (size_t i = 0; i < nr_args; i++) {
+			json_object *arg = json_object_array_get_idx(args, i);
+
+			if (!json_object_is_type(arg, json_type_string))
+				return cli_usage_error(cli, "--replay=%s: job '%s': job_args[%zu] "
+						       "is not a string", path, name ? name : "?",
+						       i);
+			if (push(rp, json_object_get_string(arg)))
 				return cli_usage_error(cli, "out of memory");
+		}
 		for (int i = 0; i < nr_overrides; i++)
 			if (push(rp, overrides[i]))
 				return cli_usage_error(cli, "out of memory");

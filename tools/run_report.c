@@ -14,6 +14,7 @@
 #include "inventory.h"
 #include "report_util.h"
 #include "run_report.h"
+#include "verify_report.h"
 
 
 static const char *const dir_names[BQ_NR_DIRS] = { "read", "write" };
@@ -236,6 +237,8 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 	print_stripe(out, jr, &sum);
 	print_disk(out, jr);
 	print_errors(out, jr, &sum);
+	if (jr->verify)
+		verify_print(out, jr->verify, "  ");
 	job_total_free(&sum);
 }
 
@@ -360,6 +363,14 @@ static json_object *job_options_json(const struct bq_job *j)
 	json_object_object_add(o, "gtod_reduce", json_object_new_boolean(j->gtod_reduce));
 	json_object_object_add(o, "cpus_allowed", json_object_new_string(j->cpus_allowed));
 	json_object_object_add(o, "continue_on_error", json_object_new_boolean(j->continue_on_error));
+	json_object_object_add(o, "verify", json_object_new_string(
+		bq_verify_method_name((enum bq_verify_method)j->verify)));
+	if (j->verify) {
+		json_object_object_add(o, "do_verify", json_object_new_boolean(j->do_verify));
+		json_object_object_add(o, "verify_interval", json_u64(bq_job_verify_block(j)));
+		json_object_object_add(o, "verify_fatal", json_object_new_boolean(j->verify_fatal));
+		json_object_object_add(o, "verify_only", json_object_new_boolean(j->verify_only));
+	}
 	return o;
 }
 
@@ -566,6 +577,8 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 	}
 	json_object_object_add(o, "threads", threads);
 	json_object_object_add(o, "intervals", intervals_json(jr));
+	if (jr->verify)
+		json_object_object_add(o, "verify", verify_json(jr->verify));
 	if (jr->notes[0])
 		json_object_object_add(o, "note", json_object_new_string(jr->notes));
 	return o;

@@ -18,6 +18,7 @@ extern "C" {
 #endif
 
 struct bq_ctx;
+struct bq_verify_report;
 
 /* ---- units ------------------------------------------------------------- */
 
@@ -153,6 +154,14 @@ struct bq_job {
 	bool stripe;			/* the filenames are RAID0 members, striped here */
 	uint64_t stripe_chunk;		/* bytes */
 	int stripe_layout;		/* enum bq_raid0_layout */
+
+	int verify;			/* enum bq_verify_method (blkqual_verify.h); 0: off */
+	bool do_verify;			/* read back what was written, after the writes */
+	bool verify_fatal;		/* end the job at the first bad block */
+	bool verify_only;		/* no writes, only the read-back of a --verify-state */
+	uint32_t verify_interval;	/* bytes per verified block; 0: the smallest I/O */
+	uint32_t verify_pattern_len;
+	uint8_t verify_pattern[256];
 };
 
 /**
@@ -208,7 +217,7 @@ void bq_job_release(struct bq_job *job);
  *
  * Return: 0; -EINVAL for a bad value; -ENOENT for an unknown option;
  * -EOPNOTSUPP for an option or value fio has that blkqual does not
- * implement ("verify", "ioengine=mmap", "rw=trim").
+ * implement ("verify=md5", "ioengine=mmap", "rw=trim").
  */
 int bq_job_set(struct bq_job *job, const char *key, const char *value,
 	       struct bq_parse_error *err);
@@ -724,6 +733,7 @@ struct bq_job_result {
 	struct bq_interval *intervals;
 	size_t nr_intervals;
 	uint64_t stripe_size;		/* bytes of the striped array, 0 when not striped */
+	struct bq_verify_report *verify;	/* verify=: what the checks found, else NULL */
 };
 
 /**
@@ -744,6 +754,8 @@ struct bq_progress {
  * @stop: set non-zero (e.g. from a signal handler) to end the run early
  * @progress: called about every 250 ms and after each interval, or NULL
  * @arg: passed to @progress
+ * @verify_state: the state file of the (one) job with verify=, or NULL;
+ *                created by a job that writes, read by one that only reads
  */
 struct bq_run_opts {
 	const struct bq_guard_opts *guard;
@@ -751,6 +763,7 @@ struct bq_run_opts {
 	volatile int *stop;
 	void (*progress)(void *arg, const struct bq_progress *p);
 	void *arg;
+	const char *verify_state;
 };
 
 /**

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * blkqual_qualify.h - qualification: steady-state detection over rounds
- * of a test stimulus (SNIA PTS style)
+ * of a test stimulus (SNIA PTS style), profiles and their criteria, the
+ * plan of cells, the bookkeeping of rounds, and purging a device
  *
  * Like the rest of libblkqual: 0 on success, -errno on failure, nothing
  * printed.
@@ -10,6 +11,9 @@
 #define BLKQUAL_QUALIFY_H
 
 #include <stdbool.h>
+#include <stdint.h>
+
+#include "blkqual.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,6 +115,594 @@ int bq_steady_eval(const double *v, int n, const struct bq_steady_params *p,
  * Return: a constant string.
  */
 const char *bq_steady_state_name(enum bq_steady_state s);
+
+/* ---- profiles ------------------------------------------------------------ */
+
+enum bq_step_kind {
+	BQ_STEP_IOPS,		/* random, R/W mix x block size matrix */
+	BQ_STEP_THROUGHPUT,	/* sequential */
+	BQ_STEP_LATENCY,	/* random, one outstanding I/O */
+	BQ_STEP_CUSTOM,		/* what the step's rw= says */
+};
+
+enum bq_purge {
+	BQ_PURGE_AUTO,		/* the best the device offers */
+	BQ_PURGE_NONE,
+	BQ_PURGE_DISCARD,	/* BLKDISCARD */
+	BQ_PURGE_SECDISCARD,	/* BLKSECDISCARD */
+	BQ_PURGE_FORMAT,	/* NVMe Format NVM */
+	BQ_PURGE_SANITIZE,	/* NVMe Sanitize */
+};
+
+enum bq_metric {
+	BQ_METRIC_IOPS,
+	BQ_METRIC_BW,		/* bytes per second */
+	BQ_METRIC_LAT_MEAN,
+	BQ_METRIC_LAT_MIN,
+	BQ_METRIC_LAT_MAX,
+	BQ_METRIC_LAT_PCT,	/* a percentile, struct bq_cellsel.pct */
+};
+
+enum bq_cmp {
+	BQ_CMP_LE,
+	BQ_CMP_LT,
+	BQ_CMP_GE,
+	BQ_CMP_GT,
+};
+
+#define BQ_SEL_ANY (-1)
+#define BQ_SEL_MIXED 101	/* read_pct: any mix with both reads and writes */
+
+/**
+ * struct bq_cellsel - which cells of a qualification, and which figure of them
+ * @step: step name, "" for any
+ * @random: 1 random, 0 sequential, BQ_SEL_ANY
+ * @read_pct: percent reads (0..100), BQ_SEL_MIXED or BQ_SEL_ANY
+ * @bs: block size in bytes, 0 for any
+ * @iodepth: queue depth, 0 for any
+ * @dir: BQ_READ, BQ_WRITE, or BQ_SEL_ANY (IOPS and bandwidth: reads and
+ *       writes together; latency: each direction on its own)
+ * @metric: the figure
+ * @pct: the percentile, for BQ_METRIC_LAT_PCT
+ */
+struct bq_cellsel {
+	char step[32];
+	int random;
+	int read_pct;
+	uint32_t bs;
+	unsigned int iodepth;
+	int dir;
+	enum bq_metric metric;
+	double pct;
+};
+
+/**
+ * struct bq_criterion - one pass/fail bound of a profile
+ * @text: as written
+ * @line: line in the profile
+ * @sel: the cells and the figure
+ * @op: comparison
+ * @bound: in nanoseconds, IOPS or bytes per second, as @sel.metric says
+ */
+struct bq_criterion {
+	char text[256];
+	int line;
+	struct bq_cellsel sel;
+	enum bq_cmp op;
+	double bound;
+};
+
+#define BQ_QSTEP_MAX_LIST 16
+
+/**
+ * struct bq_qstep - one [step:NAME] section: a matrix of cells, run in
+ * rounds until the tracked figures are steady
+ * @name: NAME
+ * @kind: what kind of test
+ * @random: random offsets (else sequential)
+ * @read_pct: R/W mixes as percent reads, @nr_mixes of them
+ * @bs: block sizes, @nr_bs of them
+ * @iodepth: queue depth per thread
+ * @numjobs: threads
+ * @round_ns: how long each cell runs per round
+ * @ramp_ns: warm-up before each cell's measurement
+ * @tracked: a direction's steady state is tracked on @track
+ * @track: per direction, the cell and figure whose rounds must settle
+ * @track_text: @track as written
+ * @line: line of the section header
+ * @track_line: line of tracked= (or of the header when defaulted)
+ */
+struct bq_qstep {
+	char name[32];
+	enum bq_step_kind kind;
+	bool random;
+	unsigned int read_pct[BQ_QSTEP_MAX_LIST];
+	int nr_mixes;
+	uint32_t bs[BQ_QSTEP_MAX_LIST];
+	int nr_bs;
+	unsigned int iodepth;
+	unsigned int numjobs;
+	uint64_t round_ns;
+	uint64_t ramp_ns;
+	bool tracked[BQ_NR_DIRS];
+	struct bq_cellsel track[BQ_NR_DIRS];
+	char track_text[BQ_NR_DIRS][64];
+	int line;
+	int track_line;
+};
+
+/**
+ * struct bq_profile - a qualification profile (an ini file)
+ * @name: profile name
+ * @description: one line
+ * @path: the file it came from
+ * @text: the whole file
+ * @purge: how to purge before preconditioning
+ * @precondition: sequential 128 KiB writes, in multiples of the tested
+ *                region; 0 for none
+ * @capacity_fraction: the share of the device that is tested (from offset 0)
+ * @steady: window, range, slope and round limit
+ * @require_steady: the verdict fails when a tracked figure is not steady
+ * @ioengine: engine name for every job, "" for the default
+ * @verify: verify= for every job, "" for none
+ * @steps: the steps in order, @nr_steps of them
+ * @criteria: pass/fail bounds, @nr_criteria of them
+ */
+struct bq_profile {
+	char name[64];
+	char description[256];
+	char path[4096];
+	char *text;
+	enum bq_purge purge;
+	double precondition;
+	double capacity_fraction;
+	struct bq_steady_params steady;
+	bool require_steady;
+	char ioengine[32];
+	char verify[32];
+	struct bq_qstep *steps;
+	int nr_steps;
+	struct bq_criterion *criteria;
+	int nr_criteria;
+};
+
+/**
+ * bq_profile_parse() - read a profile file
+ * @path: the file
+ * @p: filled in; release with bq_profile_free() (also after a failure)
+ * @err: on failure, where ("file:line") and why
+ *
+ * Return: 0, -EINVAL for a bad profile, or -errno when it cannot be read.
+ */
+int bq_profile_parse(const char *path, struct bq_profile *p, struct bq_parse_error *err);
+
+/**
+ * bq_profile_parse_text() - parse a profile held in memory
+ * @path: name used in error locations and kept in @p->path
+ * @text: the profile's text
+ * @p: filled in; release with bq_profile_free()
+ * @err: on failure, where and why
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int bq_profile_parse_text(const char *path, const char *text, struct bq_profile *p,
+			  struct bq_parse_error *err);
+
+/**
+ * bq_profile_free() - release a profile
+ * @p: the profile
+ */
+void bq_profile_free(struct bq_profile *p);
+
+/**
+ * bq_step_kind_name() - "iops", "throughput", "latency" or "custom"
+ * @k: the kind
+ *
+ * Return: a constant string.
+ */
+const char *bq_step_kind_name(enum bq_step_kind k);
+
+/**
+ * bq_purge_name() - "auto", "none", "blkdiscard", "blksecdiscard",
+ *                   "nvme-format" or "nvme-sanitize"
+ * @m: the method
+ *
+ * Return: a constant string.
+ */
+const char *bq_purge_name(enum bq_purge m);
+
+/* ---- criteria ------------------------------------------------------------ */
+
+/**
+ * bq_criterion_parse() - parse "randread 4k qd1 p99.99 <= 5 ms"
+ * @text: the criterion
+ * @c: filled in (@c->line is left alone)
+ * @err: on failure, @err->msg says why (the caller sets @err->where)
+ *
+ * Grammar (words in any order before the operator, case-insensitive):
+ * selectors randread randwrite randrw seqread seqwrite seqrw random
+ * sequential, a mix R/W ("65/35"), a block size with its unit ("4k",
+ * "0.5k", "512b", "1m"), qdN, step:NAME; a direction read or write; a
+ * metric iops, mbps (or MB/s, bw, throughput), mean (avg), min, max,
+ * median, pNN[.NN]; the filler words latency and lat; then one of
+ * <= < >= > and a number with a unit: ns us ms s for latency, k or M
+ * (thousands, millions) or none for IOPS, B/s kB/s MB/s GB/s KiB/s MiB/s
+ * GiB/s for bandwidth.  A bandwidth unit alone implies the metric.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int bq_criterion_parse(const char *text, struct bq_criterion *c, struct bq_parse_error *err);
+
+/**
+ * bq_cellsel_parse() - parse a cell selector and metric without a bound
+ *                      ("0/100 4k write iops", as in tracked=)
+ * @text: the words
+ * @sel: filled in
+ * @err: on failure, @err->msg says why
+ *
+ * Return: 0 or -EINVAL.
+ */
+int bq_cellsel_parse(const char *text, struct bq_cellsel *sel, struct bq_parse_error *err);
+
+/**
+ * bq_cellsel_describe() - a normalised description ("random 100/0 4k qd1:
+ *                         read p99.99 latency")
+ * @sel: the selector
+ * @buf: receives it
+ * @len: size of @buf
+ */
+void bq_cellsel_describe(const struct bq_cellsel *sel, char *buf, size_t len);
+
+/**
+ * bq_metric_unit() - unit of a metric's values: "ns", "iops" or
+ *                    "bytes_per_second"
+ * @m: the metric
+ *
+ * Return: a constant string.
+ */
+const char *bq_metric_unit(enum bq_metric m);
+
+/**
+ * bq_cmp_name() - "<=", "<", ">=" or ">"
+ * @op: the comparison
+ *
+ * Return: a constant string.
+ */
+const char *bq_cmp_name(enum bq_cmp op);
+
+/* ---- plans ---------------------------------------------------------------- */
+
+/**
+ * struct bq_qcell - one cell of a step's matrix
+ * @label: "65/35 4k"
+ * @random: random offsets
+ * @read_pct: percent reads
+ * @bs: block size in bytes
+ * @iodepth: queue depth per thread
+ * @numjobs: threads
+ */
+struct bq_qcell {
+	char label[32];
+	bool random;
+	unsigned int read_pct;
+	uint32_t bs;
+	unsigned int iodepth;
+	unsigned int numjobs;
+};
+
+/**
+ * struct bq_qplan_step - a step with its cells laid out
+ * @step: the profile's step
+ * @cells: in run order, @nr_cells of them
+ * @track_cell: per direction, index of the tracked cell, -1 when untracked
+ * @note: cells left out and why, or ""
+ */
+struct bq_qplan_step {
+	const struct bq_qstep *step;
+	struct bq_qcell *cells;
+	int nr_cells;
+	int track_cell[BQ_NR_DIRS];
+	char note[256];
+};
+
+/**
+ * struct bq_qplan - what a qualification of one device will run
+ * @steps: per step of the profile, @nr_steps of them
+ * @region: bytes tested, from offset 0
+ * @precondition_bytes: bytes written to precondition, 0 for none
+ * @min_bs: the smallest block size of any cell: with verify=, every job
+ *          checksums blocks of this size, so any cell's read finds whole
+ *          blocks whichever job wrote them
+ */
+struct bq_qplan {
+	struct bq_qplan_step *steps;
+	int nr_steps;
+	uint64_t region;
+	uint64_t precondition_bytes;
+	uint32_t min_bs;
+};
+
+/**
+ * bq_qualify_plan() - lay out a profile's cells for a device
+ * @p: the profile
+ * @dev_size: the device's size in bytes
+ * @lbs: its logical block size (block sizes below it are left out)
+ * @plan: filled in; release with bq_qplan_free()
+ * @err: on failure, where (the profile's "file:line") and why
+ *
+ * Return: 0, -EINVAL (a tracked cell not in the matrix, a region smaller
+ * than the largest block) or -ENOMEM.
+ */
+int bq_qualify_plan(const struct bq_profile *p, uint64_t dev_size, uint32_t lbs,
+		    struct bq_qplan *plan, struct bq_parse_error *err);
+
+/**
+ * bq_qplan_free() - release a plan's cells
+ * @plan: the plan; left empty
+ */
+void bq_qplan_free(struct bq_qplan *plan);
+
+/**
+ * bq_qplan_round_ns() - how long one round of a step takes (every cell,
+ *                       ramp included)
+ * @ps: the step
+ *
+ * Return: nanoseconds.
+ */
+uint64_t bq_qplan_round_ns(const struct bq_qplan_step *ps);
+
+/**
+ * bq_qcell_rw() - fio's rw= for a cell: "randread", "randrw", "write", ...
+ * @c: the cell
+ *
+ * Return: a constant string.
+ */
+const char *bq_qcell_rw(const struct bq_qcell *c);
+
+/**
+ * bq_qcell_job() - the engine job that runs one cell for one round
+ * @p: the profile (engine, verify)
+ * @plan: the plan (region, verify block size)
+ * @ps: the step
+ * @c: the cell
+ * @path: the target
+ * @seed: random seed, different per round and cell so rounds do not
+ *        replay the same offsets
+ * @job: filled in through bq_job_set(); release with bq_job_release()
+ * @err: on failure, why
+ *
+ * Return: 0, or what bq_job_set() returned (-EOPNOTSUPP when the engine
+ * cannot do what the profile asks, e.g. verify=).
+ */
+int bq_qcell_job(const struct bq_profile *p, const struct bq_qplan *plan,
+		 const struct bq_qplan_step *ps, const struct bq_qcell *c, const char *path,
+		 uint64_t seed, struct bq_job *job, struct bq_parse_error *err);
+
+/**
+ * bq_precondition_job() - sequential 128 KiB writes over the region
+ * @p: the profile
+ * @path: the target
+ * @plan: region and byte count
+ * @job: filled in; release with bq_job_release()
+ * @err: on failure, why
+ *
+ * Return: 0 or -errno.
+ */
+int bq_precondition_job(const struct bq_profile *p, const char *path,
+			const struct bq_qplan *plan, struct bq_job *job,
+			struct bq_parse_error *err);
+
+/* ---- rounds and steady state ------------------------------------------------ */
+
+/**
+ * struct bq_qresult - one cell's figures over one round, or summed over
+ *                     several (the steady window)
+ * @runtime_ns: measured time
+ * @d: per direction: I/Os, bytes, errors and the latency histogram (its
+ *     buckets may be NULL for rounds whose histogram was let go)
+ */
+struct bq_qresult {
+	uint64_t runtime_ns;
+	struct bq_dir_result d[BQ_NR_DIRS];
+};
+
+/**
+ * bq_qresult_init() - an empty result with both histograms allocated
+ * @r: the result
+ *
+ * Return: 0 or -ENOMEM (then nothing is allocated).
+ */
+int bq_qresult_init(struct bq_qresult *r);
+
+/**
+ * bq_qresult_free() - release a result's histograms
+ * @r: the result; its buckets may be NULL already
+ */
+void bq_qresult_free(struct bq_qresult *r);
+
+/**
+ * bq_qresult_add() - add one round's figures to a sum
+ * @sum: the sum (initialised with bq_qresult_init())
+ * @r: the round; its histogram is merged when it still has one
+ */
+void bq_qresult_add(struct bq_qresult *sum, const struct bq_qresult *r);
+
+/**
+ * bq_qresult_value() - one figure of a result
+ * @r: the result
+ * @dir: BQ_READ, BQ_WRITE, or BQ_SEL_ANY for both (IOPS and bandwidth only)
+ * @m: the metric
+ * @pct: the percentile for BQ_METRIC_LAT_PCT
+ *
+ * Return: the value (ns, IOPS, bytes/s), or NAN when the direction did no
+ * I/O or the histogram a percentile needs is gone.
+ */
+double bq_qresult_value(const struct bq_qresult *r, int dir, enum bq_metric m, double pct);
+
+/**
+ * struct bq_qstep_run - the rounds of one step so far
+ * @ps: the planned step
+ * @sp: steady-state parameters
+ * @nr_rounds: rounds completed
+ * @cap: rounds there is room for
+ * @res: @nr_rounds x @ps->nr_cells results, round by round
+ * @track: per direction, the tracked figure of each round
+ * @steady: per direction, the verdict after the latest round
+ */
+struct bq_qstep_run {
+	const struct bq_qplan_step *ps;
+	struct bq_steady_params sp;
+	int nr_rounds;
+	int cap;
+	struct bq_qresult *res;
+	double *track[BQ_NR_DIRS];
+	struct bq_steady_result steady[BQ_NR_DIRS];
+};
+
+/**
+ * bq_qstep_run_init() - a step with no round yet
+ * @run: filled in; release with bq_qstep_run_free()
+ * @ps: the planned step (must outlive @run)
+ * @sp: steady-state parameters (copied)
+ *
+ * Return: 0, or -EINVAL for a window below 2 or above max_rounds.
+ */
+int bq_qstep_run_init(struct bq_qstep_run *run, const struct bq_qplan_step *ps,
+		      const struct bq_steady_params *sp);
+
+/**
+ * bq_qstep_run_free() - release a step's rounds
+ * @run: the step
+ */
+void bq_qstep_run_free(struct bq_qstep_run *run);
+
+/**
+ * bq_qstep_add_round() - record a completed round and judge steady state
+ * @run: the step
+ * @cells: the round's results, one per cell; moved into @run (the
+ *         caller's copies are zeroed and need no freeing)
+ * @tracked: per direction, the tracked figure when restoring a round whose
+ *           histograms are gone; NULL to work it out from @cells
+ *
+ * Histograms of rounds older than the steady window are let go: the
+ * reported figures only need the window's.
+ *
+ * Return: 0, -EINVAL (a tracked figure is not a finite number) or -ENOMEM.
+ */
+int bq_qstep_add_round(struct bq_qstep_run *run, struct bq_qresult *cells,
+		       const double *tracked);
+
+/**
+ * bq_qstep_finished() - whether the step needs no more rounds: every
+ *                       tracked direction is steady in the latest window,
+ *                       or the round limit is reached
+ * @run: the step
+ *
+ * Return: true when done.
+ */
+bool bq_qstep_finished(const struct bq_qstep_run *run);
+
+/**
+ * bq_qstep_window() - the rounds the reported figures average over: the
+ *                     last window's worth (fewer when fewer ran)
+ * @run: the step
+ * @first: receives the first round's index (0-based)
+ * @last: receives the last round's index; -1 when no round ran
+ */
+void bq_qstep_window(const struct bq_qstep_run *run, int *first, int *last);
+
+/**
+ * bq_qstep_window_sum() - one cell's figures summed over the window
+ * @run: the step
+ * @cell: the cell's index
+ * @sum: receives the sum; release with bq_qresult_free()
+ *
+ * Return: 0, -ENOENT when no round ran, or -ENOMEM.
+ */
+int bq_qstep_window_sum(const struct bq_qstep_run *run, int cell, struct bq_qresult *sum);
+
+/* ---- criteria against results --------------------------------------------- */
+
+/**
+ * struct bq_qcell_view - a measured cell, as criteria see it
+ * @step: step name
+ * @kind: step kind
+ * @cell: the cell
+ * @res: its reported figures (the window's sum)
+ */
+struct bq_qcell_view {
+	const char *step;
+	enum bq_step_kind kind;
+	const struct bq_qcell *cell;
+	const struct bq_qresult *res;
+};
+
+/**
+ * struct bq_criterion_result - a criterion, judged
+ * @measured: the worst value among the matching cells, NAN when none
+ * @pass: the bound holds for every matching cell
+ * @cell: index of the cell that gave @measured, -1 when none
+ * @dir: its direction (BQ_SEL_ANY for reads and writes together)
+ * @metric: normalised description of what was measured
+ * @note: "no such cell", or where the worst value was found
+ */
+struct bq_criterion_result {
+	double measured;
+	bool pass;
+	int cell;
+	int dir;
+	char metric[160];
+	char note[160];
+};
+
+/**
+ * bq_criterion_eval() - judge a criterion on measured cells
+ * @c: the criterion
+ * @cells: the cells, @n of them
+ * @n: count
+ * @res: the verdict
+ *
+ * Every cell matching the selectors must meet the bound; the worst one is
+ * reported.  Without step: or qdN, cells of the steps whose kind fits the
+ * metric (IOPS: iops steps, bandwidth: throughput steps, latency: latency
+ * steps) are taken when there are any, else every matching cell.
+ */
+void bq_criterion_eval(const struct bq_criterion *c, const struct bq_qcell_view *cells, int n,
+		       struct bq_criterion_result *res);
+
+/* ---- purge ------------------------------------------------------------------ */
+
+/**
+ * struct bq_purge_result - what a purge did
+ * @method: what was used (BQ_PURGE_NONE when nothing could be)
+ * @done: it completed
+ * @ns: time taken
+ * @note: why that method, or why none
+ */
+struct bq_purge_result {
+	enum bq_purge method;
+	bool done;
+	uint64_t ns;
+	char note[256];
+};
+
+/**
+ * bq_purge_device() - purge a device before preconditioning
+ * @ctx: context
+ * @fd: the device, opened for writing through bq_guard_open()
+ * @dev: the device's facts (kind, queue limits, NVMe namespace)
+ * @want: BQ_PURGE_AUTO or a method
+ * @res: what was done
+ *
+ * AUTO takes NVMe Format NVM where the controller supports it and formats
+ * one namespace only, else BLKSECDISCARD, else BLKDISCARD where the queue
+ * limits say discard works.  A method the device cannot do is skipped with
+ * a note, not an error: a qualification reports it and goes on.
+ *
+ * Return: 0 (what happened is in @res), or -EINVAL for an unknown method.
+ */
+int bq_purge_device(struct bq_ctx *ctx, int fd, const struct bq_device *dev, enum bq_purge want,
+		    struct bq_purge_result *res);
 
 #ifdef __cplusplus
 }

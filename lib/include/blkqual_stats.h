@@ -57,6 +57,33 @@ int bq_mwu_test(const double *a, int na, const double *b, int nb, struct bq_mwu 
 double bq_median(const double *v, int n);
 
 /**
+ * bq_mad() - median and median absolute deviation of a sample
+ * @v: values (not changed)
+ * @n: how many (>= 1)
+ * @median: receives the median
+ * @mad: receives median(|v[i] - median|), unscaled (multiply by 1.4826
+ *       for a consistent estimate of a normal distribution's sigma)
+ *
+ * Return: 0, -EINVAL (empty sample, non-finite value) or -ENOMEM.
+ */
+int bq_mad(const double *v, int n, double *median, double *mad);
+
+/**
+ * bq_robust_z() - Iglewicz and Hoaglin's modified z-score
+ * @x: the value
+ * @median: the sample's median
+ * @mad: its median absolute deviation (bq_mad())
+ *
+ * 0.6745 (x - median) / MAD: like a z-score, but neither the centre nor
+ * the scale is pulled by the outliers it is meant to find.  When more than
+ * half the sample is one value, MAD is 0 and any other value is infinitely
+ * far: the result is then +-INFINITY (0 for @x == @median).
+ *
+ * Return: the score.
+ */
+double bq_robust_z(double x, double median, double mad);
+
+/**
  * bq_bootstrap_change() - confidence interval of the relative change of
  * the median from @a to @b
  * @a: base sample

@@ -1,0 +1,1078 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_qualify.c - blkqual qualify: purge, precondition, then rounds of
+ * each step of a profile until its tracked figures are steady, and a
+ * pass/fail verdict on the profile's criteria
+ *
+ * A qualification runs for hours, so after every completed round what is
+ * done goes to a state file (written whole or not at all) and an
+ * interrupted run goes on from the next round with --resume.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "qualify.h"
+#include "report_util.h"
+#include "verify_report.h"
+
+#ifndef BLKQUAL_PROFILE_DIR
+#define BLKQUAL_PROFILE_DIR "/usr/local/share/blkqual/profiles"
+#endif
+
+#define STATE_KIND "blkqual-qualify-state"
+
+enum {
+	OPT_PROFILE = OPT_FIRST_PRIVATE,
+	OPT_OUTPUT,
+	OPT_STATE,
+	OPT_RESUME,
+	OPT_NO_STATUS,
+	OPT_FORCE,
+	OPT_PLAN,
+	OPT_LIST,
+};
+
+struct qcli {
+	struct cli cli;
+	const char *profile;
+	const char *output;
+	const char *state;
+	const char *resume;
+	const char *target;
+	const char *force[64];
+	size_t nr_force;
+	bool status;
+	bool plan;
+	bool list;
+	char state_buf[PATH_MAX];
+	char output_buf[PATH_MAX];
+	char profile_path[PATH_MAX];
+};
+
+/* What the status line shows; refreshed by the engine's progress callback. */
+struct status {
+	struct qcli *qc;
+	struct qrun *q;
+	char what[160];
+	double cell_s;		/* planned length of what runs now */
+	double rest_s;		/* at most this long after it */
+	bool shown;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- options ------------------------------------------------------------------ */
+
+static int parse_args(struct qcli *qc, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "output-format", required_argument, NULL, 'o' },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "state", required_argument, NULL, OPT_STATE },
+		{ "resume", required_argument, NULL, OPT_RESUME },
+		{ "no-status", no_argument, NULL, OPT_NO_STATUS },
+		{ "force-destroy", required_argument, NULL, OPT_FORCE },
+		{ "plan", no_argument, NULL, OPT_PLAN },
+		{ "list-profiles", no_argument, NULL, OPT_LIST },
+		CLI_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli *cli = &qc->cli;
+	int c;
+
+	qc->status = isatty(STDERR_FILENO);
+	while ((c = cli_getopt(cli, argc, argv, "o:p:h", longopts)) != -1) {
+		switch (c) {
+		case 'o':
+			if (cli_parse_output(cli, optarg))
+				return EXIT_BADINPUT;
+			break;
+		case 'p':
+		case OPT_PROFILE:
+			qc->profile = optarg;
+			break;
+		case OPT_OUTPUT:
+			qc->output = optarg;
+			break;
+		case OPT_STATE:
+			qc->state = optarg;
+			break;
+		case OPT_RESUME:
+			qc->resume = optarg;
+			break;
+		case OPT_NO_STATUS:
+			qc->status = false;
+			break;
+		case OPT_FORCE:
+			if (qc->nr_force == ARRAY_LEN(qc->force))
+				return cli_usage_error(cli, "too many --force-destroy options");
+			qc->force[qc->nr_force++] = optarg;
+			break;
+		case OPT_PLAN:
+			qc->plan = true;
+			break;
+		case OPT_LIST:
+			qc->list = true;
+			break;
+		default:
+			return EXIT_BADINPUT;
+		}
+	}
+	if (qc->list)
+		return 0;
+	if (optind < argc)
+		qc->target = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error(cli, "one device at a time ('%s' is extra)", argv[optind]);
+	if (!qc->resume && !qc->target)
+		return cli_usage_error(cli, "no device given (usage: %s)", cli->usage);
+	if (!qc->resume && !qc->profile)
+		return cli_usage_error(cli, "no --profile given (blkqual qualify --list-profiles "
+				       "shows them)");
+	return 0;
+}
+
+/* ---- profiles ------------------------------------------------------------------- */
+
+/* Where --profile NAME looks, in order; "" entries are skipped. */
+static void profile_dirs(const char **dirs, char *exe_dir, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	exe_dir[0] = '\0';
+	if (n > 0) {
+		exe[n] = '\0';
+		if (strrchr(exe, '/'))
+			*strrchr(exe, '/') = '\0';
+		/* An installed binary in PREFIX/sbin finds PREFIX/share. */
+		snprintf(exe_dir, len, "%.*s/../share/blkqual/profiles", (int)(len - 32), exe);
+	}
+	dirs[0] = getenv("BLKQUAL_PROFILES") ? getenv("BLKQUAL_PROFILES") : "";
+	dirs[1] = BLKQUAL_PROFILE_DIR;
+	dirs[2] = exe_dir;
+#ifdef BLKQUAL_SRC_PROFILE_DIR
+	dirs[3] = BLKQUAL_SRC_PROFILE_DIR;
+#else
+	dirs[3] = "";
+#endif
+}
+
+static int find_profile(struct qcli *qc, const char *name)
+{
+	const char *dirs[4];
+	char exe_dir[PATH_MAX];
+
+	if (strchr(name, '/')) {
+		snprintf(qc->profile_path, sizeof(qc->profile_path), "%s", name);
+		return 0;
+	}
+	profile_dirs(dirs, exe_dir, sizeof(exe_dir));
+	for (size_t i = 0; i < ARRAY_LEN(dirs); i++) {
+		static const char *const suffixes[] = { ".ini", "" };
+
+		if (!dirs[i][0])
+			continue;
+		for (size_t k = 0; k < ARRAY_LEN(suffixes); k++) {
+			snprintf(qc->profile_path, sizeof(qc->profile_path), "%s/%s%s", dirs[i],
+				 name, suffixes[k]);
+			if (!access(qc->profile_path, R_OK))
+				return 0;
+		}
+	}
+	return cli_usage_error(&qc->cli, "--profile=%s: no such profile (blkqual qualify "
+			       "--list-profiles shows them; a path needs a '/')", name);
+}
+
+static int list_profiles(void)
+{
+	const char *dirs[4];
+	char exe_dir[PATH_MAX], path[PATH_MAX * 2];
+	struct bq_strv seen = { 0 };
+
+	profile_dirs(dirs, exe_dir, sizeof(exe_dir));
+	for (size_t i = 0; i < ARRAY_LEN(dirs); i++) {
+		struct bq_strv names = { 0 };
+		struct dirent *de;
+		DIR *d;
+
+		if (!dirs[i][0] || !(d = opendir(dirs[i])))
+			continue;
+		while ((de = readdir(d))) {
+			size_t n = strlen(de->d_name);
+
+			if (n > 4 && !strcmp(de->d_name + n - 4, ".ini"))
+				bq_strv_add(&names, de->d_name);
+		}
+		closedir(d);
+		bq_strv_sort(&names);
+		for (size_t n = 0; n < names.n; n++) {
+			struct bq_parse_error err = { 0 };
+			struct bq_profile p;
+
+			/* The first directory that has a name wins, as for --profile. */
+			if (bq_strv_contains(&seen, names.v[n]))
+				continue;
+			bq_strv_add(&seen, names.v[n]);
+			snprintf(path, sizeof(path), "%s/%s", dirs[i], names.v[n]);
+			if (bq_profile_parse(path, &p, &err))
+				printf("%-16s (%s: %s)\n", names.v[n], err.where, err.msg);
+			else
+				printf("%-16s %s\n%-16s %s\n", p.name, p.description, "", path);
+			bq_profile_free(&p);
+		}
+		bq_strv_free(&names);
+	}
+	bq_strv_free(&seen);
+	return 0;
+}
+
+/* ---- status line -------------------------------------------------------------------- */
+
+static void status_show(struct status *st, double in_cell_s)
+{
+	char el[32], left[32];
+	double rest;
+
+	if (!st->qc->status)
+		return;
+	rest = st->rest_s + (st->cell_s > in_cell_s ? st->cell_s - in_cell_s : 0);
+	fmt_duration(el, sizeof(el), qrun_runtime_s(st->q));
+	fmt_duration(left, sizeof(left), rest);
+	fprintf(stderr, "\r[%s] %s elapsed, at most %s left\033[K", st->what, el, left);
+	fflush(stderr);
+	st->shown = true;
+}
+
+static void status_clear(struct status *st)
+{
+	if (st->shown)
+		fputs("\r\033[K", stderr);
+	st->shown = false;
+}
+
+static void progress_cb(void *arg, const struct bq_progress *p)
+{
+	status_show(arg, (double)p->elapsed_ns / 1e9);
+}
+
+/* Seconds the steps from @s on take at most, from cell @c of round @round of step @s. */
+static double time_left(const struct qrun *q, int s, int round, int c)
+{
+	double left = 0;
+
+	for (int i = s; i < q->plan.nr_steps; i++) {
+		const struct bq_qplan_step *ps = &q->plan.steps[i];
+		double cell = (double)(ps->step->round_ns + ps->step->ramp_ns) / 1e9;
+		int rounds = q->steps[i].run.sp.max_rounds;
+
+		if (i == s)
+			left += cell * ((double)(rounds - round - 1) * ps->nr_cells +
+					(ps->nr_cells - c - 1));
+		else
+			left += cell * rounds * ps->nr_cells;
+	}
+	return left;
+}
+
+/* ---- state file ------------------------------------------------------------------------ */
+
+static json_object *state_json(const struct qrun *q, const char *output)
+{
+	json_object *root = json_object_new_object(), *prof = json_object_new_object();
+	json_object *steps = json_object_new_array();
+
+	json_object_object_add(root, "kind", json_object_new_string(STATE_KIND));
+	json_object_object_add(root, "version", json_object_new_int(1));
+	json_object_object_add(prof, "name", json_object_new_string(q->prof.name));
+	json_object_object_add(prof, "path", json_object_new_string(q->prof.path));
+	json_object_object_add(prof, "text", json_object_new_string(q->prof.text));
+	json_object_object_add(root, "profile", prof);
+	json_object_object_add(root, "target", json_object_new_string(q->target));
+	json_object_object_add(root, "device", qualify_device_json(q));
+	json_object_object_add(root, "started", json_object_new_string(q->started));
+	json_object_object_add(root, "runtime_s", json_dbl(qrun_runtime_s(q)));
+	json_object_object_add(root, "output", output ? json_object_new_string(output) : NULL);
+	if (q->purge_tried) {
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "method", json_object_new_string(
+			bq_purge_name(q->purge.method)));
+		json_object_object_add(p, "done", json_object_new_boolean(q->purge.done));
+		json_object_object_add(p, "ns", json_u64(q->purge.ns));
+		json_object_object_add(p, "note", json_object_new_string(q->purge.note));
+		json_object_object_add(root, "purge", p);
+	} else {
+		json_object_object_add(root, "purge", NULL);
+	}
+	json_object_object_add(root, "verify", q->verify ? verify_json(q->verify) : NULL);
+	json_object_object_add(root, "precondition_done", json_object_new_boolean(q->precond_done));
+	json_object_object_add(root, "precondition_ns", json_u64(q->precond_ns));
+	for (int s = 0; s < q->plan.nr_steps; s++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", json_object_new_string(
+			q->plan.steps[s].step->name));
+		json_object_object_add(o, "rounds", json_object_get(q->steps[s].rounds));
+		json_object_object_add(o, "raw", json_object_get(q->steps[s].raw));
+		json_object_array_add(steps, o);
+	}
+	json_object_object_add(root, "steps", steps);
+	return root;
+}
+
+static int emit_json(FILE *f, void *arg)
+{
+	return json_print(f, arg);
+}
+
+static int write_state(struct qcli *qc, const struct qrun *q)
+{
+	json_object *doc = state_json(q, qc->output);
+	int ret;
+
+	if (!doc)
+		return -ENOMEM;
+	ret = write_atomically(qc->state, emit_json, doc);
+	json_object_put(doc);
+	if (ret)
+		cli_error(&qc->cli, "writing the state file %s: %s", qc->state, strerror(-ret));
+	return ret;
+}
+
+static json_object *load_state(struct qcli *qc, const char *path)
+{
+	json_object *doc = json_object_from_file(path), *kind;
+
+	if (!doc) {
+		cli_usage_error(&qc->cli, "--resume=%s: %s", path, access(path, R_OK) ?
+				strerror(errno) : "not a JSON state file");
+		return NULL;
+	}
+	if (!json_object_object_get_ex(doc, "kind", &kind) ||
+	    strcmp(json_object_get_string(kind), STATE_KIND)) {
+		cli_usage_error(&qc->cli, "--resume=%s: not a blkqual qualify state file", path);
+		json_object_put(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+static const char *jstr(json_object *o, const char *path)
+{
+	char key[64];
+	const char *dot;
+	json_object *v;
+
+	while ((dot = strchr(path, '.'))) {
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+		if (!json_object_object_get_ex(o, key, &o))
+			return NULL;
+		path = dot + 1;
+	}
+	if (!json_object_object_get_ex(o, path, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* The state's device must be this device: same size, and same serial where known. */
+static int check_resume_device(struct qcli *qc, const struct qrun *q, json_object *doc)
+{
+	json_object *dev, *v;
+	const char *serial;
+
+	if (!json_object_object_get_ex(doc, "device", &dev))
+		return cli_usage_error(&qc->cli, "--resume=%s: no device in it", qc->resume);
+	if (!json_object_object_get_ex(dev, "size_bytes", &v) ||
+	    json_object_get_uint64(v) != q->dev.size)
+		return cli_usage_error(&qc->cli, "--resume=%s: %s is not the device it was started "
+				       "on (its size differs)", qc->resume, q->target);
+	serial = jstr(dev, "serial");
+	if (serial && strcmp(serial, q->dev.serial))
+		return cli_usage_error(&qc->cli, "--resume=%s: %s is not the device it was started "
+				       "on (serial %s, not %s)", qc->resume, q->target,
+				       q->dev.serial, serial);
+	return 0;
+}
+
+static int restore_purge(struct qrun *q, json_object *p)
+{
+	const char *method = jstr(p, "method"), *note = jstr(p, "note");
+	json_object *v;
+
+	q->purge_tried = true;
+	for (int m = BQ_PURGE_AUTO; m <= BQ_PURGE_SANITIZE; m++)
+		if (method && !strcmp(method, bq_purge_name(m)))
+			q->purge.method = m;
+	q->purge.done = json_object_object_get_ex(p, "done", &v) && json_object_get_boolean(v);
+	q->purge.ns = json_object_object_get_ex(p, "ns", &v) ? json_object_get_uint64(v) : 0;
+	snprintf(q->purge.note, sizeof(q->purge.note), "%s", note ? note : "");
+	return 0;
+}
+
+/* Feed the state's rounds back through the same bookkeeping as live ones. */
+static int restore_step(struct qcli *qc, struct qrun *q, int s, json_object *js)
+{
+	const struct bq_qplan_step *ps = &q->plan.steps[s];
+	struct qstep *st = &q->steps[s];
+	json_object *rounds, *raw;
+	struct bq_qresult *cells;
+	const char *name = jstr(js, "name");
+	size_t n;
+	int ret = 0;
+
+	if (!name || strcmp(name, ps->step->name) ||
+	    !json_object_object_get_ex(js, "rounds", &rounds) ||
+	    !json_object_object_get_ex(js, "raw", &raw) ||
+	    json_object_array_length(rounds) != json_object_array_length(raw))
+		return cli_usage_error(&qc->cli, "--resume=%s: step %d does not match the profile",
+				       qc->resume, s + 1);
+	cells = calloc((size_t)ps->nr_cells, sizeof(*cells));
+	if (!cells)
+		return -ENOMEM;
+	n = json_object_array_length(raw);
+	for (size_t r = 0; r < n && !ret; r++) {
+		json_object *jr = json_object_array_get_idx(raw, r), *jc, *jt;
+		double tracked[BQ_NR_DIRS];
+
+		if (!json_object_object_get_ex(jr, "cells", &jc) ||
+		    !json_object_object_get_ex(jr, "tracked", &jt) ||
+		    json_object_array_length(jc) != (size_t)ps->nr_cells) {
+			ret = cli_usage_error(&qc->cli, "--resume=%s: round %zu of step %s is "
+					      "malformed", qc->resume, r + 1, name);
+			break;
+		}
+		for (int d = 0; d < BQ_NR_DIRS; d++)
+			tracked[d] = json_object_get_double(json_object_array_get_idx(jt, d));
+		for (int c = 0; c < ps->nr_cells && !ret; c++)
+			ret = qualify_raw_restore(json_object_array_get_idx(jc, c), &cells[c]);
+		if (ret) {
+			ret = cli_usage_error(&qc->cli, "--resume=%s: round %zu of step %s is "
+					      "malformed", qc->resume, r + 1, name);
+			break;
+		}
+		ret = bq_qstep_add_round(&st->run, cells, tracked);
+		for (int c = 0; c < ps->nr_cells; c++)
+			bq_qresult_free(&cells[c]);
+	}
+	free(cells);
+	if (ret)
+		return ret;
+	json_object_put(st->rounds);
+	json_object_put(st->raw);
+	st->rounds = json_object_get(rounds);
+	st->raw = json_object_get(raw);
+	return 0;
+}
+
+static int restore(struct qcli *qc, struct qrun *q, json_object *doc)
+{
+	json_object *steps, *v;
+	const char *started = jstr(doc, "started");
+	int ret;
+
+	if (started)
+		snprintf(q->started, sizeof(q->started), "%s", started);
+	if (json_object_object_get_ex(doc, "runtime_s", &v))
+		q->prior_s = json_object_get_double(v);
+	if (json_object_object_get_ex(doc, "purge", &v) && v)
+		restore_purge(q, v);
+	if (q->verify && json_object_object_get_ex(doc, "verify", &v) && v)
+		qualify_verify_restore(q->verify, v);
+	q->precond_done = json_object_object_get_ex(doc, "precondition_done", &v) &&
+			  json_object_get_boolean(v);
+	if (json_object_object_get_ex(doc, "precondition_ns", &v))
+		q->precond_ns = json_object_get_uint64(v);
+	if (!json_object_object_get_ex(doc, "steps", &steps) ||
+	    json_object_array_length(steps) != (size_t)q->plan.nr_steps)
+		return cli_usage_error(&qc->cli, "--resume=%s: its steps do not match the profile",
+				       qc->resume);
+	for (int s = 0; s < q->plan.nr_steps; s++) {
+		ret = restore_step(qc, q, s, json_object_array_get_idx(steps, s));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- running ------------------------------------------------------------------------------ */
+
+struct runner {
+	struct qcli *qc;
+	struct qrun *q;
+	struct bq_ctx *ctx;
+	struct bq_guard_opts gopts;
+	volatile int *stop;
+	struct status st;
+};
+
+/* One job through the engine; *@res is the job's threads summed. */
+static int run_job(struct runner *rn, struct bq_job *job, struct bq_qresult *out)
+{
+	struct bq_run_opts ropts = { .guard = &rn->gopts, .stop = rn->stop,
+				     .progress = progress_cb, .arg = &rn->st };
+	struct bq_jobset set = { .jobs = job, .nr = 1 };
+	struct bq_parse_error perr = { 0 };
+	struct bq_thread_result sum;
+	struct bq_results res;
+	int ret;
+
+	ret = bq_run(rn->ctx, &set, &ropts, &res, &perr);
+	if (ret) {
+		status_clear(&rn->st);
+		if (strcmp(perr.where, "run") && perr.where[0])
+			cli_error(&rn->qc->cli, "%s: %s", perr.where, perr.msg);
+		else
+			cli_error(&rn->qc->cli, "%s", perr.msg[0] ? perr.msg : strerror(-ret));
+		return ret;
+	}
+	memset(&sum, 0, sizeof(sum));
+	ret = bq_qresult_init(out);
+	if (!ret) {
+		for (int d = 0; d < BQ_NR_DIRS; d++)
+			sum.d[d].lat = out->d[d].lat;
+		bq_job_sum(&res.jobs[0], &sum);
+		for (int d = 0; d < BQ_NR_DIRS; d++)
+			out->d[d] = sum.d[d];
+		out->runtime_ns = res.jobs[0].runtime_ns;
+		rn->q->errors += sum.d[BQ_READ].errors + sum.d[BQ_WRITE].errors;
+		if (rn->q->verify && res.jobs[0].verify)
+			qualify_verify_add(rn->q->verify, res.jobs[0].verify);
+	}
+	if (res.interrupted)
+		ret = -EINTR;
+	bq_results_free(&res);
+	return ret;
+}
+
+static int purge(struct runner *rn)
+{
+	struct qrun *q = rn->q;
+	struct bq_guard_report rep;
+	int fd, ret;
+
+	snprintf(rn->st.what, sizeof(rn->st.what), "purge");
+	rn->st.cell_s = 0;
+	rn->st.rest_s = time_left(q, 0, -1, -1);
+	status_show(&rn->st, 0);
+	fd = bq_guard_open(rn->ctx, q->target, O_CLOEXEC, &rn->gopts, &rep);
+	if (fd < 0) {
+		status_clear(&rn->st);
+		return guard_error(&rn->qc->cli, q->target, fd, &rep);
+	}
+	ret = bq_purge_device(rn->ctx, fd, &q->dev, q->prof.purge, &q->purge);
+	close(fd);
+	if (ret)
+		return EXIT_REFUSED;
+	q->purge_tried = true;
+	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
+}
+
+static int precondition(struct runner *rn)
+{
+	struct qrun *q = rn->q;
+	struct bq_parse_error perr = { 0 };
+	struct bq_qresult r;
+	struct bq_job job;
+	uint64_t t0;
+	int ret;
+
+	ret = bq_precondition_job(&q->prof, q->target, &q->plan, &job, &perr);
+	if (ret) {
+		cli_error(&rn->qc->cli, "precondition: %s: %s", perr.where, perr.msg);
+		return EXIT_BADINPUT;
+	}
+	snprintf(rn->st.what, sizeof(rn->st.what), "precondition");
+	/* Unknown speed: count a GB/s, then the steps. */
+	rn->st.cell_s = (double)q->plan.precondition_bytes / 1e9;
+	rn->st.rest_s = time_left(q, 0, -1, -1);
+	t0 = mono_ns();
+	ret = run_job(rn, &job, &r);
+	bq_job_release(&job);
+	if (ret == -EINTR) {
+		bq_qresult_free(&r);
+		return -EINTR;
+	}
+	if (ret)
+		return EXIT_REFUSED;
+	q->precond_ns = mono_ns() - t0;
+	q->precond_done = true;
+	bq_qresult_free(&r);
+	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
+}
+
+static void round_line(struct runner *rn, int s)
+{
+	const struct bq_qplan_step *ps = &rn->q->plan.steps[s];
+	const struct bq_qstep_run *run = &rn->q->steps[s].run;
+
+	if (!rn->qc->status)
+		return;
+	status_clear(&rn->st);
+	fprintf(stderr, "%s round %d:", ps->step->name, run->nr_rounds);
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		char v[32];
+
+		if (ps->track_cell[d] < 0)
+			continue;
+		if (ps->step->track[d].metric == BQ_METRIC_IOPS)
+			fmt_count(v, sizeof(v), run->track[d][run->nr_rounds - 1]);
+		else if (ps->step->track[d].metric == BQ_METRIC_BW)
+			snprintf(v, sizeof(v), "%.1fMB/s", run->track[d][run->nr_rounds - 1] / 1e6);
+		else
+			fmt_lat(v, sizeof(v), run->track[d][run->nr_rounds - 1]);
+		fprintf(stderr, " %s %s (%s)", d == BQ_READ ? "read" : "write", v,
+			bq_steady_state_name(run->steady[d].state));
+	}
+	fputc('\n', stderr);
+}
+
+/* The raw records of rounds the window no longer reaches lose their buckets. */
+static void trim_raw(json_object *raw, int window)
+{
+	int old = (int)json_object_array_length(raw) - window - 1;
+	json_object *cells;
+
+	if (old < 0 || !json_object_object_get_ex(json_object_array_get_idx(raw, (size_t)old),
+						  "cells", &cells))
+		return;
+	for (size_t c = 0; c < json_object_array_length(cells); c++) {
+		json_object *cell = json_object_array_get_idx(cells, c), *dj;
+
+		if (json_object_object_get_ex(cell, "read", &dj))
+			json_object_object_add(dj, "buckets", NULL);
+		if (json_object_object_get_ex(cell, "write", &dj))
+			json_object_object_add(dj, "buckets", NULL);
+	}
+}
+
+static int one_round(struct runner *rn, int s)
+{
+	struct qrun *q = rn->q;
+	const struct bq_qplan_step *ps = &q->plan.steps[s];
+	struct qstep *st = &q->steps[s];
+	int round = st->run.nr_rounds, ret = 0, done = 0;
+	json_object *jround, *jcells, *raw, *rawcells, *tracked;
+	struct bq_qresult *cells;
+
+	cells = calloc((size_t)ps->nr_cells, sizeof(*cells));
+	if (!cells)
+		return -ENOMEM;
+	for (int c = 0; c < ps->nr_cells; c++) {
+		struct bq_parse_error perr = { 0 };
+		uint64_t seed = ((uint64_t)(s + 1) << 40) ^ ((uint64_t)(round + 1) << 20) ^
+				(uint64_t)(c + 1);
+		struct bq_job job;
+
+		if (*rn->stop) {
+			ret = -EINTR;
+			break;
+		}
+		ret = bq_qcell_job(&q->prof, &q->plan, ps, &ps->cells[c], q->target, seed, &job,
+				   &perr);
+		if (ret) {
+			cli_error(&rn->qc->cli, "step %s, cell %s: %s: %s", ps->step->name,
+				  ps->cells[c].label, perr.where, perr.msg);
+			break;
+		}
+		snprintf(rn->st.what, sizeof(rn->st.what), "%s round %d/%d cell %d/%d %s",
+			 ps->step->name, round + 1, st->run.sp.max_rounds, c + 1, ps->nr_cells,
+			 ps->cells[c].label);
+		rn->st.cell_s = (double)(ps->step->round_ns + ps->step->ramp_ns) / 1e9;
+		rn->st.rest_s = time_left(q, s, round, c);
+		ret = run_job(rn, &job, &cells[c]);
+		bq_job_release(&job);
+		done = c + 1;
+		if (ret)
+			break;
+	}
+	if (ret) {
+		/* A round counts whole or not at all. */
+		for (int c = 0; c < done; c++)
+			bq_qresult_free(&cells[c]);
+		free(cells);
+		return ret;
+	}
+	jround = json_object_new_object();
+	jcells = json_object_new_array();
+	raw = json_object_new_object();
+	rawcells = json_object_new_array();
+	tracked = json_object_new_array();
+	json_object_object_add(jround, "round", json_object_new_int(round + 1));
+	for (int c = 0; c < ps->nr_cells; c++) {
+		json_object_array_add(jcells, qualify_cell_json(&ps->cells[c], &cells[c]));
+		json_object_array_add(rawcells, qualify_raw_json(&cells[c], true));
+	}
+	json_object_object_add(jround, "cells", jcells);
+	ret = bq_qstep_add_round(&st->run, cells, NULL);
+	free(cells);
+	if (ret) {
+		json_object_put(jround);
+		json_object_put(raw);
+		json_object_put(rawcells);
+		json_object_put(tracked);
+		return ret;
+	}
+	for (int d = 0; d < BQ_NR_DIRS; d++)
+		json_object_array_add(tracked, json_object_new_double(st->run.track[d][round]));
+	json_object_object_add(raw, "tracked", tracked);
+	json_object_object_add(raw, "cells", rawcells);
+	json_object_array_add(st->rounds, jround);
+	json_object_array_add(st->raw, raw);
+	trim_raw(st->raw, st->run.sp.window);
+	round_line(rn, s);
+	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
+}
+
+/* Purge, precondition and the steps, from wherever the state says. */
+static int run_all(struct runner *rn)
+{
+	struct qrun *q = rn->q;
+	int ret;
+
+	if (!q->purge_tried) {
+		ret = purge(rn);
+		if (ret)
+			return ret;
+	}
+	if (*rn->stop)
+		return -EINTR;
+	if (q->plan.precondition_bytes && !q->precond_done) {
+		ret = precondition(rn);
+		if (ret)
+			return ret;
+	}
+	for (int s = 0; s < q->plan.nr_steps; s++) {
+		while (!q->steps[s].run.nr_rounds || !bq_qstep_finished(&q->steps[s].run)) {
+			ret = one_round(rn, s);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* ---- the plan, for --plan ------------------------------------------------------------------- */
+
+static void print_plan(const struct qrun *q)
+{
+	double lo = 0, hi = 0;
+	char size[32], a[32], b[32];
+
+	printf("profile %s (%s)%s%s\n", q->prof.name, q->prof.path, q->prof.description[0] ?
+	       ": " : "", q->prof.description);
+	fmt_size(size, sizeof(size), q->plan.region);
+	printf("device %s: %s tested from offset 0 (capacity_fraction=%g)\n", q->target, size,
+	       q->prof.capacity_fraction);
+	printf("purge: %s\n", bq_purge_name(q->prof.purge));
+	fmt_size(size, sizeof(size), q->plan.precondition_bytes);
+	printf("precondition: %s\n", q->plan.precondition_bytes ? size : "none");
+	for (int s = 0; s < q->plan.nr_steps; s++) {
+		const struct bq_qplan_step *ps = &q->plan.steps[s];
+		double round = (double)bq_qplan_round_ns(ps) / 1e9;
+
+		lo += round * q->prof.steady.window;
+		hi += round * q->prof.steady.max_rounds;
+		fmt_duration(a, sizeof(a), round * q->prof.steady.window);
+		fmt_duration(b, sizeof(b), round * q->prof.steady.max_rounds);
+		printf("step %s (%s): %d cells, %d to %d rounds, %s to %s\n", ps->step->name,
+		       bq_step_kind_name(ps->step->kind), ps->nr_cells, q->prof.steady.window,
+		       q->prof.steady.max_rounds, a, b);
+		printf("  cells:");
+		for (int c = 0; c < ps->nr_cells; c++)
+			printf(" %s%s", ps->cells[c].label, c + 1 < ps->nr_cells ? "," : "\n");
+		for (int d = 0; d < BQ_NR_DIRS; d++)
+			if (ps->track_cell[d] >= 0)
+				printf("  tracked %s: %s\n", d == BQ_READ ? "read" : "write",
+				       ps->step->track_text[d]);
+		if (ps->note[0])
+			printf("  note: %s\n", ps->note);
+	}
+	printf("criteria: %d\n", q->prof.nr_criteria);
+	fmt_duration(a, sizeof(a), lo);
+	fmt_duration(b, sizeof(b), hi);
+	printf("expected duration: %s to %s, plus purge and preconditioning\n", a, b);
+}
+
+/* ---- output ------------------------------------------------------------------------------- */
+
+static int emit_results(struct qcli *qc, struct qrun *q)
+{
+	json_object *doc;
+	int ret = 0;
+
+	if (qualify_judge(q))
+		return -ENOMEM;
+	doc = qualify_json(q);
+	if (!doc)
+		return -ENOMEM;
+	if (qc->output) {
+		ret = write_atomically(qc->output, emit_json, doc);
+		if (ret)
+			cli_error(&qc->cli, "writing %s: %s", qc->output, strerror(-ret));
+	}
+	if (qc->cli.output == OUTPUT_JSON)
+		json_print(stdout, doc);
+	else
+		qualify_human(stdout, q);
+	fflush(stdout);
+	json_object_put(doc);
+	return ret;
+}
+
+/* ---- setup ----------------------------------------------------------------------------------- */
+
+static bool writable_dir_of(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return !access(".", W_OK);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) ? (int)(slash - path) : 1, path);
+	return !access(dir, W_OK);
+}
+
+/* Default state file: NAME.state beside --output, else in the current directory. */
+static void default_state(struct qcli *qc, const char *name)
+{
+	const char *slash = qc->output ? strrchr(qc->output, '/') : NULL;
+
+	if (slash)
+		snprintf(qc->state_buf, sizeof(qc->state_buf), "%.*s/%s.state",
+			 (int)(slash - qc->output), qc->output, name);
+	else
+		snprintf(qc->state_buf, sizeof(qc->state_buf), "%s.state", name);
+	qc->state = qc->state_buf;
+}
+
+static int load_profile(struct qcli *qc, struct qrun *q, json_object *doc)
+{
+	struct bq_parse_error err = { 0 };
+	int ret;
+
+	if (doc) {
+		const char *text = jstr(doc, "profile.text"), *path = jstr(doc, "profile.path");
+
+		if (!text || !path)
+			return cli_usage_error(&qc->cli, "--resume=%s: no profile in it", qc->resume);
+		ret = bq_profile_parse_text(path, text, &q->prof, &err);
+		if (ret)
+			return cli_usage_error(&qc->cli, "--resume=%s: its profile: %s: %s",
+					       qc->resume, err.where, err.msg);
+		if (qc->profile) {
+			struct bq_profile other;
+
+			ret = find_profile(qc, qc->profile);
+			if (ret)
+				return ret;
+			ret = bq_profile_parse(qc->profile_path, &other, &err);
+			if (!ret && strcmp(other.text, q->prof.text))
+				ret = cli_usage_error(&qc->cli, "--resume=%s was started with another "
+						      "profile than %s", qc->resume,
+						      qc->profile_path);
+			else if (ret)
+				ret = cli_usage_error(&qc->cli, "%s: %s", err.where, err.msg);
+			bq_profile_free(&other);
+			return ret;
+		}
+		return 0;
+	}
+	ret = find_profile(qc, qc->profile);
+	if (ret)
+		return ret;
+	ret = bq_profile_parse(qc->profile_path, &q->prof, &err);
+	if (ret)
+		return cli_usage_error(&qc->cli, "%s: %s", err.where, err.msg);
+	return 0;
+}
+
+static int setup(struct qcli *qc, struct qrun *q, struct bq_ctx **ctx, json_object **doc)
+{
+	struct bq_parse_error err = { 0 };
+	char name[64];
+	int ret;
+
+	if (qc->resume) {
+		const char *target, *output;
+
+		*doc = load_state(qc, qc->resume);
+		if (!*doc)
+			return EXIT_BADINPUT;
+		target = jstr(*doc, "target");
+		if (!target)
+			return cli_usage_error(&qc->cli, "--resume=%s: no target in it", qc->resume);
+		/*
+		 * Device names change across reboots: a device named here takes the
+		 * recorded one's place, as long as size and serial agree (below).
+		 */
+		snprintf(q->target, sizeof(q->target), "%s", qc->target ? qc->target : target);
+		output = jstr(*doc, "output");
+		if (!qc->output && output) {
+			snprintf(qc->output_buf, sizeof(qc->output_buf), "%s", output);
+			qc->output = qc->output_buf;
+		}
+		if (!qc->state)
+			qc->state = qc->resume;
+	} else {
+		snprintf(q->target, sizeof(q->target), "%s", qc->target);
+	}
+	ret = load_profile(qc, q, *doc);
+	if (ret)
+		return ret;
+	if (!qc->state)
+		default_state(qc, q->prof.name);
+	if (qc->output && !writable_dir_of(qc->output))
+		return cli_usage_error(&qc->cli, "--output=%s: cannot write there: %s", qc->output,
+				       strerror(errno));
+	if (!qc->plan && !writable_dir_of(qc->state))
+		return cli_usage_error(&qc->cli, "--state=%s: cannot write there: %s", qc->state,
+				       strerror(errno));
+	ret = cli_open_ctx(&qc->cli, ctx);
+	if (ret)
+		return ret;
+	ret = cli_resolve_device(&qc->cli, *ctx, q->target, name, sizeof(name));
+	if (ret)
+		return ret;
+	ret = bq_device_load(*ctx, name, &q->dev);
+	if (ret)
+		return cli_usage_error(&qc->cli, "%s: %s", q->target, strerror(-ret));
+	if (*doc) {
+		ret = check_resume_device(qc, q, *doc);
+		if (ret)
+			return ret;
+	}
+	ret = bq_qualify_plan(&q->prof, q->dev.size, q->dev.q.logical_block_size ?
+			      q->dev.q.logical_block_size : 512, &q->plan, &err);
+	if (ret)
+		return cli_usage_error(&qc->cli, "%s: %s", err.where, err.msg);
+	q->steps = calloc((size_t)q->plan.nr_steps, sizeof(*q->steps));
+	if (!q->steps)
+		return cli_usage_error(&qc->cli, "out of memory");
+	if (q->prof.verify[0]) {
+		q->verify = calloc(1, sizeof(*q->verify));
+		if (!q->verify)
+			return cli_usage_error(&qc->cli, "out of memory");
+		for (int m = BQ_VERIFY_CRC32C; m <= BQ_VERIFY_PATTERN; m++)
+			if (!strcmp(q->prof.verify, bq_verify_method_name(m)))
+				q->verify->method = m;
+	}
+	for (int s = 0; s < q->plan.nr_steps; s++) {
+		q->steps[s].rounds = json_object_new_array();
+		q->steps[s].raw = json_object_new_array();
+		ret = bq_qstep_run_init(&q->steps[s].run, &q->plan.steps[s], &q->prof.steady);
+		if (ret)
+			return cli_usage_error(&qc->cli, "%s: bad steady-state settings",
+					       q->prof.path);
+	}
+	return *doc ? restore(qc, q, *doc) : 0;
+}
+
+static void qrun_free(struct qrun *q)
+{
+	for (int s = 0; q->steps && s < q->plan.nr_steps; s++) {
+		struct qstep *st = &q->steps[s];
+
+		for (int c = 0; st->window && c < q->plan.steps[s].nr_cells; c++)
+			bq_qresult_free(&st->window[c]);
+		free(st->window);
+		if (st->run.ps)
+			bq_qstep_run_free(&st->run);
+		json_object_put(st->rounds);
+		json_object_put(st->raw);
+	}
+	free(q->steps);
+	free(q->crit);
+	free(q->verify);
+	bq_qplan_free(&q->plan);
+	bq_profile_free(&q->prof);
+	bq_device_release(&q->dev);
+}
+
+static void iso_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int cmd_qualify(int argc, char **argv)
+{
+	struct qcli qc = {
+		.cli = {
+			.cmd = "qualify",
+			.usage = "blkqual qualify --profile NAME|PATH [-o table|json] [--output FILE] "
+				 "[--state FILE] [--no-status] [--force-destroy DEV]... [--plan] DEV; "
+				 "blkqual qualify --resume STATE [DEV]; "
+				 "blkqual qualify --list-profiles",
+		},
+	};
+	struct qrun q;
+	struct runner rn = { .qc = &qc, .q = &q };
+	json_object *doc = NULL;
+	struct bq_ctx *ctx = NULL;
+	int ret;
+
+	memset(&q, 0, sizeof(q));
+	ret = parse_args(&qc, argc, argv);
+	if (ret)
+		return ret;
+	if (qc.list)
+		return list_profiles();
+	iso_now(q.started, sizeof(q.started));
+	q.t0_ns = mono_ns();
+	ret = setup(&qc, &q, &ctx, &doc);
+	if (ret)
+		goto out_free;
+	if (qc.plan) {
+		print_plan(&q);
+		goto out_free;
+	}
+	rn.ctx = ctx;
+	rn.gopts = (struct bq_guard_opts){ .force_destroy = qc.force, .nr_force = qc.nr_force };
+	rn.st = (struct status){ .qc = &qc, .q = &q };
+	rn.stop = stop_on_signals();
+	ret = run_all(&rn);
+	status_clear(&rn.st);
+	if (ret == -EINTR || *rn.stop) {
+		q.interrupted = true;
+		write_state(&qc, &q);
+		emit_results(&qc, &q);
+		fprintf(stderr, "blkqual: qualify: interrupted; the state is in %s: go on with "
+			"'blkqual qualify --resume %s'\n", qc.state, qc.state);
+		ret = 128 + (*rn.stop ? *rn.stop : 2);
+		goto out_free;
+	}
+	if (ret) {
+		/* What ran is kept: the state file can still be resumed. */
+		ret = ret < 0 ? EXIT_REFUSED : ret;
+		goto out_free;
+	}
+	ret = emit_results(&qc, &q) ? EXIT_REFUSED : !strcmp(q.verdict, "pass") ? 0 : EXIT_REFUSED;
+out_free:
+	json_object_put(doc);
+	qrun_free(&q);
+	if (ctx)
+		bq_ctx_free(ctx);
+	return ret;
+}
