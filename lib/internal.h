@@ -32,6 +32,8 @@ int bq_read_bracketed(const char *path, char *buf, size_t len);
 int bq_list_dir(const char *path, struct bq_strv *names);
 void bq_strlcpy(char *dst, const char *src, size_t len);
 void bq_strtrim(char *s);
+char *bq_ini_trim(char *s);
+void bq_ini_strip_comment(char *s);
 uint64_t bq_attr_u64(const char *dir, const char *attr, uint64_t dflt);
 int bq_attr_int(const char *dir, const char *attr, int dflt);
 void bq_attr_str(const char *dir, const char *attr, char *buf, size_t len);

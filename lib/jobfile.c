@@ -67,29 +67,6 @@ void bq_jobset_free(struct bq_jobset *set)
 	set->nr = 0;
 }
 
-static char *trim(char *s)
-{
-	size_t len;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	len = strlen(s);
-	while (len && isspace((unsigned char)s[len - 1]))
-		s[--len] = '\0';
-	return s;
-}
-
-/* fio's comments: a whole line, or ';' or '#' after white space. */
-static void strip_comment(char *s)
-{
-	for (char *p = s; *p; p++) {
-		if ((*p == ';' || *p == '#') && (p == s || isspace((unsigned char)p[-1]))) {
-			*p = '\0';
-			return;
-		}
-	}
-}
-
 struct strbuf {
 	char *s;
 	size_t len;
@@ -227,7 +204,7 @@ static int start_section(struct jobfile *jf, char *line, struct bq_jobset *set,
 	if (line[len - 1] != ']')
 		return bq_parse_fail(err, -EINVAL, "section header without a closing ']'");
 	line[len - 1] = '\0';
-	name = trim(line + 1);
+	name = bq_ini_trim(line + 1);
 	if (!*name)
 		return bq_parse_fail(err, -EINVAL, "section without a name");
 	ret = end_section(jf, set, err);
@@ -257,9 +234,9 @@ static int parse_option(struct jobfile *jf, char *line, struct bq_parse_error *e
 
 	if (eq) {
 		*eq = '\0';
-		value = trim(eq + 1);
+		value = bq_ini_trim(eq + 1);
 	}
-	key = trim(key);
+	key = bq_ini_trim(key);
 	if (!*key)
 		return bq_parse_fail(err, -EINVAL, "'=' without an option name");
 	if (jf->section == SECTION_NONE)
@@ -274,15 +251,15 @@ static int parse_line(struct jobfile *jf, char *raw, struct bq_jobset *set,
 	char *expanded = NULL, *line;
 	int ret;
 
-	strip_comment(raw);
-	line = trim(raw);
+	bq_ini_strip_comment(raw);
+	line = bq_ini_trim(raw);
 	if (!*line)
 		return 0;
 	/* Comments go first, so a " #" inside a variable's value is kept as text. */
 	ret = expand_env(line, &expanded, err);
 	if (ret)
 		return ret;
-	line = trim(expanded);
+	line = bq_ini_trim(expanded);
 	if (!*line)
 		ret = 0;
 	else if (is_include(line))

@@ -98,29 +98,6 @@ static int fail(struct reader *r, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static char *trim(char *s)
-{
-	size_t len;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	len = strlen(s);
-	while (len && isspace((unsigned char)s[len - 1]))
-		s[--len] = '\0';
-	return s;
-}
-
-/* fio's comments: a whole line, or ';' or '#' after white space. */
-static void strip_comment(char *s)
-{
-	for (char *p = s; *p; p++) {
-		if ((*p == ';' || *p == '#') && (p == s || isspace((unsigned char)p[-1]))) {
-			*p = '\0';
-			return;
-		}
-	}
-}
-
 static bool good_name(const char *s, size_t max)
 {
 	size_t n = strlen(s);
@@ -305,7 +282,7 @@ static int parse_list(struct reader *r, const char *key, const char *v, bool mix
 		return -ENOMEM;
 	*nr = 0;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *t = trim(tok);
+		char *t = bq_ini_trim(tok);
 
 		if (*nr == BQ_QSTEP_MAX_LIST) {
 			ret = fail(r, "%s: at most %d entries", key, BQ_QSTEP_MAX_LIST);
@@ -416,10 +393,10 @@ static int section(struct reader *r, char *line)
 {
 	char *end = strchr(line, ']'), *name;
 
-	if (!end || trim(end + 1)[0])
+	if (!end || bq_ini_trim(end + 1)[0])
 		return fail(r, "section header without its closing ']'");
 	*end = '\0';
-	name = trim(line + 1);
+	name = bq_ini_trim(line + 1);
 	r->seen = 0;
 	if (!strcmp(name, "profile")) {
 		if (r->have_profile)
@@ -430,7 +407,7 @@ static int section(struct reader *r, char *line)
 		r->sec = SEC_CRITERIA;
 	} else if (!strncmp(name, "step:", 5)) {
 		r->sec = SEC_STEP;
-		return new_step(r, trim(name + 5));
+		return new_step(r, bq_ini_trim(name + 5));
 	} else {
 		return fail(r, "unknown section [%s] (use [profile], [step:NAME], [criteria])", name);
 	}
@@ -484,8 +461,8 @@ static int one_line(struct reader *r, char *raw)
 	char *line, *eq, *key, *val;
 	int ret;
 
-	strip_comment(raw);
-	line = trim(raw);
+	bq_ini_strip_comment(raw);
+	line = bq_ini_trim(raw);
 	if (!*line)
 		return 0;
 	if (*line == '[')
@@ -502,8 +479,8 @@ static int one_line(struct reader *r, char *raw)
 	if (!eq)
 		return fail(r, "expected key=value, got '%s'", line);
 	*eq = '\0';
-	key = trim(line);
-	val = trim(eq + 1);
+	key = bq_ini_trim(line);
+	val = bq_ini_trim(eq + 1);
 	if (!*key)
 		return fail(r, "no key before '='");
 	if (!*val)
@@ -534,7 +511,7 @@ static int finish_tracked(struct reader *r, struct bq_qstep *s, const char *text
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct bq_parse_error why = { 0 };
 		struct bq_cellsel sel;
-		char *t = trim(tok);
+		char *t = bq_ini_trim(tok);
 
 		ret = bq_cellsel_parse(t, &sel, &why);
 		if (ret) {

@@ -291,10 +291,8 @@ static int do_prepare(struct fileio_cli *fc)
 	}
 	secs = (double)done.ns / 1e9;
 	if (json) {
-		e.doc = json_object_new_object();
-		json_object_object_add(e.doc, "blkqual_version",
-				       json_object_new_string(BLKQUAL_VERSION));
-		json_object_object_add(e.doc, "command", json_object_new_string("prepare"));
+		e.doc = result_json_new("fileio");
+		json_object_object_add(e.doc, "phase", json_object_new_string("prepare"));
 		json_object_object_add(e.doc, "options", fileio_options_json(&fc->o));
 		json_object_object_add(e.doc, "bytes_written", json_u64(done.bytes));
 		json_object_object_add(e.doc, "seconds", json_dbl(secs));
@@ -330,9 +328,8 @@ static int do_cleanup(struct fileio_cli *fc)
 		return fail(fc, ret, &err);
 	if (fc->cli.output != OUTPUT_JSON)
 		return 0;
-	e.doc = json_object_new_object();
-	json_object_object_add(e.doc, "blkqual_version", json_object_new_string(BLKQUAL_VERSION));
-	json_object_object_add(e.doc, "command", json_object_new_string("cleanup"));
+	e.doc = result_json_new("fileio");
+	json_object_object_add(e.doc, "phase", json_object_new_string("cleanup"));
 	json_object_object_add(e.doc, "removed", json_u64(removed));
 	ret = deliver(fc, &e) ? EXIT_REFUSED : 0;
 	json_object_put(e.doc);

@@ -390,10 +390,19 @@ struct emit_args {
 static int emit_json(FILE *out, void *arg)
 {
 	struct emit_args *ea = arg;
-	json_object *o = latency_stats_json(ea->t, ea->s);
-	int ret = json_print(out, o);
+	json_object *o = latency_stats_json(ea->t, ea->s), *doc = result_json_new("latency");
+	int ret;
 
+	if (!o || !doc) {
+		json_object_put(o);
+		json_object_put(doc);
+		return -ENOMEM;
+	}
+	json_object_object_foreach(o, key, val)
+		json_object_object_add(doc, key, json_object_get(val));
+	ret = json_print(out, doc);
 	json_object_put(o);
+	json_object_put(doc);
 	return ret;
 }
 

@@ -415,9 +415,8 @@ json_object *fileio_json(const struct bq_fileio_opts *o, const struct bq_fileio_
 
 	if (events_hist(r, &h))
 		return NULL;
-	root = json_object_new_object();
-	json_object_object_add(root, "blkqual_version", json_object_new_string(BLKQUAL_VERSION));
-	json_object_object_add(root, "command", json_object_new_string("run"));
+	root = result_json_new("fileio");
+	json_object_object_add(root, "phase", json_object_new_string("run"));
 	json_object_object_add(root, "options", fileio_options_json(o));
 	json_object_object_add(root, "seed", json_u64(res->seed));
 	json_object_object_add(root, "runtime_ns", json_u64(ns));

@@ -308,15 +308,13 @@ struct files_report *files_report_new(bool text, uint32_t columns)
 	r->columns = columns;
 	r->sum = open_memstream(&r->sum_buf, &r->sum_len);
 	r->tot = open_memstream(&r->tot_buf, &r->tot_len);
-	r->doc = json_object_new_object();
+	r->doc = result_json_new("files");
 	r->anchors = json_object_new_array();
 	r->runs = json_object_new_array();
 	if (!r->sum || !r->tot || !r->doc || !r->anchors || !r->runs) {
 		files_report_free(r);
 		return NULL;
 	}
-	json_object_object_add(r->doc, "command", json_object_new_string("files"));
-	json_object_object_add(r->doc, "version", json_object_new_string(BLKQUAL_VERSION));
 	json_object_object_add(r->doc, "anchors", json_object_get(r->anchors));
 	json_object_object_add(r->doc, "runs", json_object_get(r->runs));
 	return r;

@@ -221,10 +221,8 @@ json_object *replay_json(const struct replay_info *ri, const struct bq_loadfile 
 			 const struct bq_replay_result *res)
 {
 	const struct bq_replay_opts *o = ri->o;
-	json_object *doc = json_object_new_object(), *j;
+	json_object *doc = result_json_new("replay"), *j;
 
-	json_object_object_add(doc, "command", json_object_new_string("replay"));
-	json_object_object_add(doc, "version", json_object_new_string(BLKQUAL_VERSION));
 	json_object_object_add(doc, "loadfile", json_object_new_string(ri->loadfile));
 	json_object_object_add(doc, "directory", json_object_new_string(ri->dir));
 	json_object_object_add(doc, "clients", json_object_new_int(ri->clients));

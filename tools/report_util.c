@@ -181,6 +181,18 @@ void print_percentiles(FILE *out, const char *indent, const struct bq_hist *h)
 	fputc('\n', out);
 }
 
+json_object *result_json_new(const char *command)
+{
+	json_object *doc = json_object_new_object();
+
+	if (!doc)
+		return NULL;
+	json_object_object_add(doc, "schema_version", json_object_new_int(1));
+	json_object_object_add(doc, "command", json_object_new_string(command));
+	json_object_object_add(doc, "blkqual_version", json_object_new_string(BLKQUAL_VERSION));
+	return doc;
+}
+
 int json_print(FILE *out, json_object *doc)
 {
 	const char *s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |

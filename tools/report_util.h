@@ -44,6 +44,17 @@ json_object *hist_json(const struct bq_hist *h);
 void print_percentiles(FILE *out, const char *indent, const struct bq_hist *h);
 
 /**
+ * result_json_new() - a new result document with the members every result has
+ * @command: the blkqual subcommand that made it
+ *
+ * "schema_version", "command" and "blkqual_version" come first, so that
+ * ``report``, ``compare`` and ``fleet`` can tell what a file holds.
+ *
+ * Return: the document, or NULL when out of memory.
+ */
+json_object *result_json_new(const char *command);
+
+/**
  * json_print() - a JSON document, pretty, newline-terminated
  * @out: where
  * @doc: the document (not freed)

@@ -19,6 +19,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_check.h"
+#include "helpers/attr.h"
 #include "helpers/run.h"
 
 #define NULLB_CFS	"/sys/kernel/config/nullb"
@@ -29,25 +30,13 @@
 		SKIP(return, "not in the blkqual VM; run 'make check-vm'"); \
 } while (0)
 
-static int write_attr(const char *name, const char *attr, const char *fmt, ...)
+/* One attribute of a null_blk device made through configfs. */
+static int nullb_attr(const char *name, const char *attr, const char *value)
 {
-	char path[128], buf[64];
-	va_list ap;
-	ssize_t n;
-	int fd, len;
+	char path[128];
 
 	snprintf(path, sizeof(path), NULLB_CFS "/%s/%s", name, attr);
-	va_start(ap, fmt);
-	len = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, buf, (size_t)len);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n < 0 ? (int)n : 0;
+	return attr_write(path, "%s", value);
 }
 
 /* Result lines only, as harness diagnostics: raw "not ok" would fool the runner. */
@@ -126,7 +115,7 @@ FIXTURE_TEARDOWN(nullb)
 {
 	if (!self->made)
 		return;
-	write_attr(NULLB_NAME, "power", "0");
+	nullb_attr(NULLB_NAME, "power", "0");
 	rmdir(NULLB_CFS "/" NULLB_NAME);
 }
 
@@ -142,13 +131,13 @@ TEST_F(nullb, null_blk_passes_with_polling_and_discard)
 	NEED_GUEST();
 	ASSERT_EQ(0, mkdir(NULLB_CFS "/" NULLB_NAME, 0755)) TH_LOG("%s", strerror(errno));
 	self->made = true;
-	ret = write_attr(NULLB_NAME, "size", "256");
-	ret = ret ?: write_attr(NULLB_NAME, "blocksize", "512");
-	ret = ret ?: write_attr(NULLB_NAME, "memory_backed", "1");
-	ret = ret ?: write_attr(NULLB_NAME, "discard", "1");
-	ret = ret ?: write_attr(NULLB_NAME, "queue_mode", "2");
-	ret = ret ?: write_attr(NULLB_NAME, "poll_queues", "1");
-	ret = ret ?: write_attr(NULLB_NAME, "power", "1");
+	ret = nullb_attr(NULLB_NAME, "size", "256");
+	ret = ret ?: nullb_attr(NULLB_NAME, "blocksize", "512");
+	ret = ret ?: nullb_attr(NULLB_NAME, "memory_backed", "1");
+	ret = ret ?: nullb_attr(NULLB_NAME, "discard", "1");
+	ret = ret ?: nullb_attr(NULLB_NAME, "queue_mode", "2");
+	ret = ret ?: nullb_attr(NULLB_NAME, "poll_queues", "1");
+	ret = ret ?: nullb_attr(NULLB_NAME, "power", "1");
 	ASSERT_EQ(0, ret) TH_LOG("configuring null_blk: %s", strerror(-ret));
 	/* devtmpfs makes the node asynchronously. */
 	for (int t = 0; t < 100 && access("/dev/" NULLB_NAME, F_OK); t++)

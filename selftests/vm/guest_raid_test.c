@@ -25,6 +25,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_raid.h"
+#include "helpers/attr.h"
 #include "helpers/loopdev.h"
 
 #define NEED_GUEST() do { \
@@ -49,44 +50,6 @@ FIXTURE_SETUP(raid)
 {
 }
 
-static int write_attr(const char *path, const char *fmt, ...)
-{
-	char buf[64];
-	va_list ap;
-	ssize_t n;
-	int fd, len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, buf, (size_t)len);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n < 0 ? (int)n : 0;
-}
-
-static int read_attr(const char *path, long long *val)
-{
-	char buf[64];
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = 0;
-	*val = strtoll(buf, NULL, 10);
-	return 0;
-}
-
 /* Whatever the test body got to, leave the guest as the next program expects it. */
 FIXTURE_TEARDOWN(raid)
 {
@@ -98,7 +61,7 @@ FIXTURE_TEARDOWN(raid)
 		if (self->superblocks)
 			run_quiet("mdadm --zero-superblock /dev/%s", self->dev[i]);
 		snprintf(path, sizeof(path), NULLB_CFS "/%s/power", self->dev[i]);
-		write_attr(path, "0");
+		attr_write(path, "0");
 		*strrchr(path, '/') = 0;
 		rmdir(path);
 	}
@@ -118,13 +81,13 @@ static int add_member(FIXTURE_DATA(raid) *self, unsigned int mib, unsigned int l
 		return -errno;
 	self->nr_devs++;
 	snprintf(attr, sizeof(attr), "%s/size", dir);
-	ret = write_attr(attr, "%u", mib);
+	ret = attr_write(attr, "%u", mib);
 	snprintf(attr, sizeof(attr), "%s/memory_backed", dir);
-	ret = ret ?: write_attr(attr, "1");
+	ret = ret ?: attr_write(attr, "1");
 	snprintf(attr, sizeof(attr), "%s/blocksize", dir);
-	ret = ret ?: write_attr(attr, "%u", lbs);
+	ret = ret ?: attr_write(attr, "%u", lbs);
 	snprintf(attr, sizeof(attr), "%s/power", dir);
-	ret = ret ?: write_attr(attr, "1");
+	ret = ret ?: attr_write(attr, "1");
 	if (ret)
 		return ret;
 	/* devtmpfs makes the node asynchronously. */
@@ -173,7 +136,7 @@ static int set_attr(const char *dir, const char *name, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return write_attr(path, "%s", buf);
+	return attr_write(path, "%s", buf);
 }
 
 /*
@@ -188,7 +151,7 @@ static int create_sysfs(FIXTURE_DATA(raid) *self, const char *md, unsigned int c
 	FILE *f;
 	int ret;
 
-	ret = write_attr("/sys/module/md_mod/parameters/new_array", "%s", md);
+	ret = attr_write("/sys/module/md_mod/parameters/new_array", "%s", md);
 	if (ret)
 		return ret;
 	snprintf(self->md, sizeof(self->md), "%s", md);
@@ -275,18 +238,18 @@ static void read_view(struct __test_metadata *_metadata, FIXTURE_DATA(raid) *sel
 
 		snprintf(path, sizeof(path), "/sys/block/%s/md/dev-%s/slot", self->md,
 			 self->dev[i]);
-		ASSERT_EQ(0, read_attr(path, &val));
+		ASSERT_EQ(0, attr_read_ll(path, &val));
 		ASSERT_GE(val, 0);
 		ASSERT_LT(val, self->nr_devs);
 		slot = (int)val;
 		v->slot_dev[slot] = i;
 		snprintf(path, sizeof(path), "/sys/block/%s/md/dev-%s/offset", self->md,
 			 self->dev[i]);
-		ASSERT_EQ(0, read_attr(path, &val));
+		ASSERT_EQ(0, attr_read_ll(path, &val));
 		v->offset[slot] = (uint64_t)val;
 		snprintf(path, sizeof(path), "/sys/block/%s/md/dev-%s/size", self->md,
 			 self->dev[i]);
-		ASSERT_EQ(0, read_attr(path, &val));
+		ASSERT_EQ(0, attr_read_ll(path, &val));
 		v->md_kib[slot] = (uint64_t)val;
 		if (kib) {
 			v->data_sectors[slot] = kib[i] * 2ull;
@@ -298,13 +261,13 @@ static void read_view(struct __test_metadata *_metadata, FIXTURE_DATA(raid) *sel
 		}
 	}
 	snprintf(path, sizeof(path), "/sys/block/%s/md/chunk_size", self->md);
-	ASSERT_EQ(0, read_attr(path, &val));
+	ASSERT_EQ(0, attr_read_ll(path, &val));
 	v->chunk_sectors = (uint64_t)val / 512;
 	snprintf(path, sizeof(path), "/sys/block/%s/md/layout", self->md);
-	ASSERT_EQ(0, read_attr(path, &val));
+	ASSERT_EQ(0, attr_read_ll(path, &val));
 	v->layout = (int)val;
 	snprintf(path, sizeof(path), "/sys/block/%s/size", self->md);
-	ASSERT_EQ(0, read_attr(path, &val));
+	ASSERT_EQ(0, attr_read_ll(path, &val));
 	v->size = (uint64_t)val;
 }
 
@@ -390,7 +353,7 @@ static void *read_device(const char *dev, uint64_t *sectors)
 	int fd;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/size", dev);
-	if (read_attr(path, &val) || val <= 0)
+	if (attr_read_ll(path, &val) || val <= 0)
 		return NULL;
 	*sectors = (uint64_t)val;
 	if (posix_memalign(&buf, 4096, *sectors * 512))

@@ -11,6 +11,7 @@
 
 #include "kselftest_harness.h"
 
+#include "helpers/attr.h"
 #include "helpers/json.h"
 #include "helpers/loopdev.h"
 #include "helpers/run.h"
@@ -41,17 +42,6 @@ static json_object *run(struct __test_metadata *_metadata, struct run_result *r,
 	}
 	root = json_tokener_parse(r->out);
 	return root;
-}
-
-static int write_attr(const char *path, const char *value)
-{
-	FILE *f = fopen(path, "w");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fputs(value, f) < 0;
-	return fclose(f) || ret ? -1 : 0;
 }
 
 static json_object *job0(json_object *root)
@@ -176,11 +166,11 @@ TEST(io_errors_reported_with_offsets)
 	/* The driver attribute, not the module parameter: only it arms injection. */
 	if (access(SDEBUG_OPTS, W_OK))
 		SKIP(return, "%s not writable", SDEBUG_OPTS);
-	ASSERT_EQ(0, write_attr(SDEBUG_OPTS, "2"));
+	ASSERT_EQ(0, attr_write(SDEBUG_OPTS, "2"));
 	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "-o", "json", "--filename=/dev/sda",
 				 "--rw=read", "--bs=4k", "--size=4m", "--direct=1",
 				 "--continue-on-error", "--name=err", NULL));
-	write_attr(SDEBUG_OPTS, "0");
+	attr_write(SDEBUG_OPTS, "0");
 	EXPECT_EQ(1, r.status) TH_LOG("%s", r.err);
 	root = json_tokener_parse(r.out);
 	ASSERT_NE(NULL, root);
