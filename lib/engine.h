@@ -277,6 +277,9 @@ static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s,
 		w->next_submit_ns = (now ? now : bq_now_ns()) + w->job->thinktime_ns;
 }
 
+/* How far behind its rate a thread may be and still catch up. */
+#define RATE_CATCHUP_NS	1000000ULL
+
 /**
  * worker_may_submit() - whether the rate limit allows another I/O now
  * @w: the worker
@@ -291,9 +294,14 @@ static inline bool worker_may_submit(struct bq_worker *w, uint64_t now)
 	if (!w->rate_period_ns)
 		return true;
 	w->next_submit_ns += w->rate_period_ns;
-	/* After a stall, do not burst to catch up more than one period. */
-	if (w->next_submit_ns < now)
-		w->next_submit_ns = now;
+	/*
+	 * Sleeps end late (timer slack, the scheduler), so a thread a little
+	 * behind submits at once until it has caught up; forgetting the lag
+	 * each time lost a third of a 20k IOPS rate.  After a real stall it
+	 * catches up at most RATE_CATCHUP_NS worth of I/O in a burst.
+	 */
+	if (now > w->next_submit_ns + RATE_CATCHUP_NS)
+		w->next_submit_ns = now - RATE_CATCHUP_NS;
 	return true;
 }
 

@@ -253,7 +253,12 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 		unsigned int head, seen = 0, wait_nr;
 		int ret;
 
-		while (issuing && u->nr_free) {
+		/*
+		 * A picked I/O is already counted against the job, so pick only
+		 * when the SQ has room (with SQPOLL it can be full even with
+		 * free slots: the kernel thread has not consumed it yet).
+		 */
+		while (issuing && u->nr_free && io_uring_sq_space_left(&u->ring)) {
 			struct io_uring_sqe *sqe;
 			struct bq_slot *s;
 			unsigned int idx;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -109,6 +110,9 @@ static void set_deadlines(struct bq_worker *w, uint64_t start)
 	w->next_submit_ns = start;
 	if (j->rate_iops)
 		w->rate_period_ns = 1000000000ULL / j->rate_iops;
+	/* The default 50 us of slack is a whole period at 20k IOPS. */
+	if (j->rate_iops || j->thinktime_ns)
+		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
 
 /**
