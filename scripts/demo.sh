@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # make demo: a loop-backed scratch device over a sparse file in a temp dir,
-# the inventory, two short runs, and the safety guard at work on it.  The scratch device
-# and file are removed on every exit path, Ctrl-C included.
+# the inventory, two short runs, the conformance checks, and the safety
+# guard at work on it.  The scratch device and file are removed on every
+# exit path, Ctrl-C included.
 
 set -euo pipefail
 
@@ -47,6 +48,9 @@ step "blkqual run: 4 KiB random reads, queue depth 32, 5 seconds, a line per sec
 step "blkqual run: 70/30 random read/write, 64 KiB, two threads, 3 seconds (blank: writes allowed)"
 "$blkqual" run --filename="$dev" --name=mixed --rw=randrw --rwmixread=70 --bs=64k \
 	--iodepth=16 --numjobs=2 --direct=1 --runtime=3s --time_based --group_reporting
+
+step "blkqual check $dev   (the conformance suite, TAP; on a loop device polled I/O is refused)"
+"$blkqual" check "$dev"
 
 step "mkfs.xfs $dev, then blkqual guard $dev   (now it holds data: refused)"
 mkfs.xfs -q -f "$dev"
