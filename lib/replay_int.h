@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * replay_int.h - what replay.c, replay_names.c and replay_ops.c share,
+ * private to libblkqual: a replay, its clients and their open handles
+ */
+#ifndef BLKQUAL_REPLAY_INT_H
+#define BLKQUAL_REPLAY_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blkqual_replay.h"
+#include "internal.h"
+
+/* The parser's longest path, plus room for the longest client name. */
+#define PATH_ROOM (4096 + 64)
+
+struct lock_range {
+	uint64_t off;
+	uint64_t len;
+};
+
+/*
+ * One open fnum of one client.  @nr_locks counts the byte ranges this
+ * handle holds, which SMB (unlike fcntl) never merges: unlocking must
+ * name a held range exactly, and a handle's lock conflicts with its own.
+ */
+struct handle {
+	int fd;
+	bool delete_on_close;
+	bool is_dir;
+	uint8_t nr_locks;
+	uint32_t path;
+	struct lock_range *locks;
+};
+
+/* One mismatch class as a client counts it. */
+struct mm_class {
+	uint8_t kind;
+	uint8_t what;
+	uint32_t first_line;
+	uint64_t expected;
+	uint64_t got;
+	uint64_t count;
+};
+
+struct snap {
+	uint64_t count, bytes, errors, lat_sum;
+};
+
+struct replay;
+
+struct client {
+	struct replay *rp;
+	int id;
+	char name[24];
+	size_t name_len;
+	struct handle *h;
+	char *rbuf;
+	char *wbuf;
+	char path[PATH_ROOM];
+	char path2[PATH_ROOM];
+	char tmp[PATH_ROOM];
+	/* Read by the progress sampler while the client runs (relaxed atomics). */
+	uint64_t lines;
+	uint64_t max_lat_ns;
+	/* The client's own. */
+	struct mm_class *mm;
+	size_t nr_mm;
+	size_t cap_mm;
+	bool warmed;
+	struct snap snap[BQ_REPLAY_NR_KINDS];
+	uint64_t loops;
+	uint64_t bytes;
+	uint64_t rate_ns;
+	uint64_t rate_bytes;
+};
+
+struct replay {
+	const struct bq_loadfile *lf;
+	const struct bq_replay_opts *o;
+	int rootfd;
+	bool no_renameat2;
+	struct client *clients;
+	uint64_t warmup_ns;
+	/* The progress sampler's running sums. */
+	uint64_t bytes_all;
+	uint64_t bytes_exec;
+	uint64_t exec_start_ns;
+	bool exec_started;
+};
+
+/* Whether @got is what the loadfile said the operation answered. */
+static inline bool rp_status_matches(const struct bq_replay_status *st, uint32_t got)
+{
+	switch (st->expect) {
+	case BQ_REPLAY_EXPECT_CODE:
+		return got == st->code;
+	case BQ_REPLAY_EXPECT_FAILURE:
+		return got != BQ_NT_STATUS_OK;
+	default:
+		return true;
+	}
+}
+
+/* ---- replay_names.c: a loadfile's names as a client's, as SMB finds them ------ */
+
+/* The loadfile's path @idx as this client's, in @out unless it needs no change. */
+const char *rp_client_path(struct client *c, uint32_t idx, char *out);
+/* The NT status of @err from an operation on @path, ENOENT told apart by where. */
+uint32_t rp_status_of(struct client *c, int err, const char *path);
+/* Split "dir/name" into c->tmp ("dir" or ".") and the name. */
+const char *rp_split_dir(struct client *c, const char *path);
+/* -S: flush the directory @path was changed in. */
+void rp_sync_parent(struct client *c, const char *path);
+/* Whether name @n matches the Windows wildcard pattern @p, ignoring case. */
+bool rp_wild_match(const char *p, const char *n);
+/* Rewrite @path to a name that differs only in case and exists; true when it changed. */
+bool rp_resolve_case(struct client *c, char *path);
+/* The path of an operation as this client's, in @buf, which rp_retry_case may rewrite. */
+char *rp_op_path(struct client *c, uint32_t idx, char *buf);
+/* After @err on @path: true when a name differing in case was found, to try again. */
+bool rp_retry_case(struct client *c, int err, char *path);
+/* Before creating @path: take the name it already has under another case. */
+void rp_case_before_create(struct client *c, char *path);
+
+/* ---- replay_ops.c: one operation of the loadfile ------------------------------ */
+
+/* Close an open fnum, deleting its file first when it was marked so. */
+void rp_handle_close(struct client *c, struct handle *h);
+/* rm -rf of @name below the open directory @dirfd; the first error not ENOENT. */
+int rp_remove_tree_at(int dirfd, const char *name, int depth);
+/*
+ * Run @op as the system calls a server would make for it: its NT status,
+ * with what a ReadX, WriteX or Find got in @result and the bytes it
+ * counts in @bytes.
+ */
+uint32_t rp_execute(struct client *c, const struct bq_replay_op *op, uint64_t *result,
+		    uint64_t *bytes);
+
+#endif /* BLKQUAL_REPLAY_INT_H */
