@@ -18,6 +18,8 @@
 
 /**
  * struct bq_slot - one I/O in flight
+ * @busy: set while the I/O is in flight (slot_issued(), slot_done()), so
+ *        that the run's watchdog can list what a stalled thread waits for
  */
 struct bq_slot {
 	uint64_t offset;
@@ -25,7 +27,24 @@ struct bq_slot {
 	uint32_t len;
 	uint8_t dir;
 	uint8_t file;
+	uint8_t busy;
 };
+
+/*
+ * The watchdog reads a slot from another thread only when its thread has
+ * completed nothing for seconds; the release store orders the fields
+ * before @busy for it.  On x86 and arm64 both are plain stores.
+ */
+static inline void slot_issued(struct bq_slot *s, uint64_t now)
+{
+	s->start_ns = now;
+	__atomic_store_n(&s->busy, 1, __ATOMIC_RELEASE);
+}
+
+static inline void slot_done(struct bq_slot *s)
+{
+	__atomic_store_n(&s->busy, 0, __ATOMIC_RELAXED);
+}
 
 /**
  * struct bq_file_state - where a thread is in one file
@@ -101,6 +120,7 @@ struct bq_worker {
 	size_t buf_len;
 	size_t buf_total;
 	struct bq_slot *slots;
+	unsigned int nr_slots;		/* allocated; psync uses one of them */
 	unsigned int depth;
 	struct bq_offgen rng;		/* direction and block size draws */
 
@@ -114,6 +134,9 @@ struct bq_worker {
 	uint64_t depth_sum;
 	uint64_t depth_samples;
 	bool stopping;			/* an error without continue_on_error */
+	uint64_t streak_ok;		/* I/Os done when the current run of failures began */
+	uint64_t streak_errors;		/* failures since then */
+	uint64_t streak_start_ns;
 
 	volatile int *stop;
 	struct bq_gate *gate;		/* the start line */

@@ -44,7 +44,7 @@ static int aio_loop(struct bq_worker *w, struct aio_state *a)
 				break;
 			}
 			a->nr_free--;
-			s->start_ns = now;
+			slot_issued(s, now);
 			buf = w->bufs + (size_t)idx * w->buf_len;
 			if (s->dir == BQ_READ)
 				io_prep_pread(&a->iocbs[idx], w->fds[s->file], buf, s->len,
@@ -88,6 +88,7 @@ static int aio_loop(struct bq_worker *w, struct aio_state *a)
 			long res = (long)a->events[i].res;
 
 			worker_complete(w, &w->slots[idx], (int)res, done_t);
+			slot_done(&w->slots[idx]);
 			a->free_slots[a->nr_free++] = (uint16_t)idx;
 		}
 		inflight -= (unsigned int)n;

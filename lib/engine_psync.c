@@ -25,12 +25,13 @@ static int psync_loop(struct bq_worker *w)
 		}
 		if (!worker_next(w, s, now))
 			return 0;
-		s->start_ns = now;
+		slot_issued(s, now);
 		if (s->dir == BQ_READ)
 			n = pread(w->fds[s->file], w->bufs, s->len, (off_t)s->offset);
 		else
 			n = pwrite(w->fds[s->file], w->bufs, s->len, (off_t)s->offset);
 		worker_complete(w, s, n < 0 ? -errno : (int)n, stamps ? bq_now_ns() : 0);
+		slot_done(s);
 	}
 }
 

@@ -275,7 +275,7 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			if (!sqe)
 				break;
 			u->nr_free--;
-			s->start_ns = now;
+			slot_issued(s, now);
 			prep(w, u, sqe, s, idx);
 			inflight++;
 		}
@@ -294,12 +294,13 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 		done_t = stamps ? bq_now_ns() : 0;
 		io_uring_for_each_cqe(&u->ring, head, cqe) {
 			unsigned int idx = (unsigned int)cqe->user_data;
-			const struct bq_slot *s = &w->slots[idx];
+			struct bq_slot *s = &w->slots[idx];
 			int res = cqe->res;
 
 			if (__builtin_expect(u->kind != URING_RW, 0))
 				res = other_res(cqe->user_data, res, s);
 			worker_complete(w, s, res, done_t);
+			slot_done(s);
 			u->free_slots[u->nr_free++] = (uint16_t)idx;
 			seen++;
 		}
@@ -493,7 +494,7 @@ static int stripe_loop(struct bq_worker *w, struct uring_state *u)
 			if (ret)
 				return ret;
 			u->nr_free--;
-			s->start_ns = now;
+			slot_issued(s, now);
 			stripe_prep(w, u, s, idx, &c);
 			inflight++;
 		}
@@ -517,6 +518,7 @@ static int stripe_loop(struct bq_worker *w, struct uring_state *u)
 				continue;
 			worker_complete(w, &w->slots[idx], st->err[idx] ? -st->err[idx] :
 					(int)w->slots[idx].len, done_t);
+			slot_done(&w->slots[idx]);
 			u->free_slots[u->nr_free++] = (uint16_t)idx;
 			inflight--;
 		}

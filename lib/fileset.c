@@ -50,6 +50,7 @@ static const char *const option_names[] = {
 	"file-fsync-end", "file-fsync-mode", "file-merged-requests", "file-rw-ratio",
 	"threads", "num-threads", "time", "max-time", "events", "max-requests",
 	"report-interval", "percentile", "histogram", "rand-seed", "test", "validate",
+	"stall-timeout",
 };
 
 const char *const *bq_fileio_option_names(size_t *n)
@@ -263,6 +264,12 @@ int bq_fileio_set(struct bq_fileio_opts *o, const char *key, const char *value,
 		if (bq_parse_time(value, 1000000000ull, &o->report_interval_ns))
 			return bq_fail_at(err, where, -EINVAL, "'%s' is not a duration (1, 500ms)",
 					  value);
+	} else if (!strcmp(key, "stall-timeout")) {
+		if (bq_parse_time(value, 1000000000ull, &o->stall_timeout_ns))
+			return bq_fail_at(err, where, -EINVAL, "'%s' is not a duration (120, 5m)",
+					  value);
+		if (!o->stall_timeout_ns)
+			o->stall_timeout_ns = BQ_OPS_NO_STALL_TIMEOUT;
 	} else if (!strcmp(key, "test")) {
 		if (strcmp(value, "fileio"))
 			return bq_fail_at(err, where, -EINVAL, "'%s': blkqual fileio runs the fileio "
@@ -888,6 +895,7 @@ int bq_fileio_run(struct bq_ctx *ctx, const struct bq_fileio_opts *o, volatile i
 		.nr_ops = BQ_FILEIO_NR_OPS,
 		.duration_ns = o->time_ns,
 		.interval_ns = o->report_interval_ns,
+		.stall_timeout_ns = o->stall_timeout_ns,
 		.stop = stop,
 		.fn = fileset_thread,
 		.arg = &run,

@@ -204,6 +204,7 @@ int bq_files_run(const struct bq_files_plan *plan, const struct bq_files_run_opt
 		.nr_ops = BQ_FOP_NR,
 		.duration_ns = plan->format ? 0 : o->elapsed_ns,
 		.interval_ns = o->interval_ns,
+		.stall_timeout_ns = o->stall_timeout_ns,
 		.stop = o->stop,
 		.fn = thread_fn,
 		.arg = &r,

@@ -190,6 +190,7 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--group_reporting=%d", j->group_reporting);
 	ret = ret ?: add(args, "--gtod_reduce=%d", j->gtod_reduce);
 	ret = ret ?: add(args, "--continue_on_error=%d", j->continue_on_error);
+	ret = ret ?: add(args, "--stall_timeout=%" PRIu64 "ns", j->stall_timeout_ns);
 	ret = ret ?: add(args, "--ioengine=%s", engine_name(j->engine));
 	ret = ret ?: add(args, "--poll=%s", j->poll == BQ_POLL_ON ? "on" :
 			 j->poll == BQ_POLL_OFF ? "off" : "auto");

@@ -48,12 +48,21 @@ static int jobset_append(struct bq_jobset *set, struct bq_job *job)
 static int finish_job(struct bq_jobset *set, struct bq_job *job, struct bq_parse_error *err)
 {
 	struct bq_parse_error why;
+	unsigned long threads = job->numjobs;
 	int ret;
 
 	ret = bq_job_check(job, &why);
 	if (ret) {
 		bq_job_release(job);
 		return bq_parse_fail(err, ret, "job '%s': %s", job->name, why.msg);
+	}
+	for (size_t k = 0; k < set->nr; k++)
+		threads += set->jobs[k].numjobs;
+	if (threads > BQ_MAX_THREADS) {
+		bq_job_release(job);
+		return bq_parse_fail(err, -EINVAL, "job '%s': %lu threads in all (numjobs of "
+				     "every job), over the maximum of %d", job->name, threads,
+				     BQ_MAX_THREADS);
 	}
 	return jobset_append(set, job);
 }

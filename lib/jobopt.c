@@ -883,6 +883,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("gtod_reduce", OPT_VALUE, set_bool, gtod_reduce, 0, 0),
 	OPT("cpus_allowed", OPT_VALUE, set_cpus_allowed),
 	OPT("continue_on_error", OPT_VALUE, set_continue_on_error),
+	OPT_AT("stall_timeout", OPT_VALUE, set_time, stall_timeout_ns, NS_PER_S, 0),
 	/* blkqual always runs jobs as threads. */
 	OPT("thread", OPT_FLAG, set_ignored),
 	OPT("verify", OPT_VALUE, set_verify),
@@ -1066,6 +1067,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->fixedbufs = true;
 	job->registerfiles = true;
 	job->do_verify = true;
+	job->stall_timeout_ns = 30 * NS_PER_S;
 }
 
 /**
@@ -1231,9 +1233,14 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	if (job->iodepth < 1 || job->iodepth > 65536)
 		return bq_parse_fail(err, -EINVAL, "iodepth %u is outside 1..65536",
 				     job->iodepth);
-	if (job->numjobs < 1 || job->numjobs > 4096)
-		return bq_parse_fail(err, -EINVAL, "numjobs %u is outside 1..4096",
-				     job->numjobs);
+	if (job->numjobs < 1 || job->numjobs > BQ_MAX_THREADS)
+		return bq_parse_fail(err, -EINVAL, "numjobs %u is outside 1..%d",
+				     job->numjobs, BQ_MAX_THREADS);
+	/* Refused here rather than by io_uring_setup()'s bare EINVAL later. */
+	if ((job->engine == BQ_ENGINE_IO_URING || job->engine == BQ_ENGINE_URING_CMD) &&
+	    job->iodepth > BQ_URING_MAX_DEPTH)
+		return bq_parse_fail(err, -EINVAL, "iodepth %u is over io_uring's ring limit "
+				     "of %d", job->iodepth, BQ_URING_MAX_DEPTH);
 	if (job->size_pct > 100)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
 	if (job->time_based && !job->runtime_ns)

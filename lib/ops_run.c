@@ -8,26 +8,53 @@
  * samples taken while they run, and the sums at the end.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "blkqual_ops.h"
 #include "internal.h"
 
+/* The watchdog's view of one thread. */
+struct ops_watch {
+	uint64_t count;			/* operations done when last seen to move */
+	uint64_t since_ns;		/* when that was */
+	bool finished;			/* returned, under the run's lock */
+	bool stalled;
+};
+
+/*
+ * On the heap: a thread stuck in a system call is left behind and may
+ * come back after bq_ops_run() returned, to the lock, the count and its
+ * statistics here.  Such runs stay allocated (and reachable).
+ */
 struct ops_run {
 	const struct bq_ops_opts *o;
 	struct bq_ops_thread *threads;
+	int nr_threads;
 	int gate;			/* 0 wait, 1 go, -1 called off */
 	uint64_t start_ns;
 	uint64_t deadline_ns;
 	int running;			/* threads not yet returned, under @lock */
 	pthread_mutex_t lock;
 	pthread_cond_t done;
+	volatile int halt;		/* the threads' stop flag */
+	uint64_t stall_limit_ns;	/* 0: not watched */
+	struct ops_watch *watch;
+	pthread_t *tids;
+	struct ops_arg *args;
+	struct ops_run *next;		/* in the list of abandoned runs */
 };
+
+static struct ops_run *abandoned_runs;
+static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct ops_arg {
 	struct ops_run *run;
@@ -99,6 +126,7 @@ static void *ops_thread(void *p)
 	struct bq_ops_thread *t = a->t;
 	uint64_t usr0, sys0, sys1;
 
+	__atomic_store_n(&t->tid, (int)gettid(), __ATOMIC_RELAXED);
 	pthread_mutex_lock(&run->lock);
 	while (!run->gate)
 		pthread_cond_wait(&run->done, &run->lock);
@@ -113,9 +141,192 @@ static void *ops_thread(void *p)
 
 	pthread_mutex_lock(&run->lock);
 	run->running--;
+	run->watch[a - run->args].finished = true;
 	pthread_cond_broadcast(&run->done);
 	pthread_mutex_unlock(&run->lock);
 	return NULL;
+}
+
+/* ---- the stall watchdog ------------------------------------------------- */
+
+enum arg_kind { ARG_NONE, ARG_FD, ARG_PATH, ARG_AT };
+
+static const struct {
+	long nr;
+	const char *name;
+	enum arg_kind kind;		/* what the first arguments are */
+} calls[] = {
+	{ SYS_read, "read", ARG_FD }, { SYS_write, "write", ARG_FD },
+	{ SYS_pread64, "pread", ARG_FD }, { SYS_pwrite64, "pwrite", ARG_FD },
+	{ SYS_readv, "readv", ARG_FD }, { SYS_writev, "writev", ARG_FD },
+	{ SYS_preadv, "preadv", ARG_FD }, { SYS_pwritev, "pwritev", ARG_FD },
+	{ SYS_fsync, "fsync", ARG_FD }, { SYS_fdatasync, "fdatasync", ARG_FD },
+	{ SYS_ftruncate, "ftruncate", ARG_FD }, { SYS_fallocate, "fallocate", ARG_FD },
+	{ SYS_getdents64, "getdents64", ARG_FD }, { SYS_close, "close", ARG_FD },
+	{ SYS_fstat, "fstat", ARG_FD }, { SYS_sync_file_range, "sync_file_range", ARG_FD },
+	{ SYS_syncfs, "syncfs", ARG_FD }, { SYS_flock, "flock", ARG_FD },
+	{ SYS_fcntl, "fcntl", ARG_FD }, { SYS_lseek, "lseek", ARG_FD },
+	{ SYS_fadvise64, "fadvise64", ARG_FD }, { SYS_sync, "sync", ARG_NONE },
+	{ SYS_openat, "openat", ARG_AT }, { SYS_mkdirat, "mkdirat", ARG_AT },
+	{ SYS_unlinkat, "unlinkat", ARG_AT }, { SYS_renameat2, "renameat2", ARG_AT },
+	{ SYS_newfstatat, "newfstatat", ARG_AT }, { SYS_statx, "statx", ARG_AT },
+	{ SYS_faccessat, "faccessat", ARG_AT }, { SYS_utimensat, "utimensat", ARG_AT },
+#ifdef SYS_open
+	{ SYS_open, "open", ARG_PATH }, { SYS_creat, "creat", ARG_PATH },
+	{ SYS_mkdir, "mkdir", ARG_PATH }, { SYS_rmdir, "rmdir", ARG_PATH },
+	{ SYS_unlink, "unlink", ARG_PATH }, { SYS_rename, "rename", ARG_PATH },
+	{ SYS_stat, "stat", ARG_PATH }, { SYS_lstat, "lstat", ARG_PATH },
+	{ SYS_renameat, "renameat", ARG_AT },
+#endif
+};
+
+/* Waiting on purpose (a paced replay sleeps; a lock's owner is the one stuck). */
+static bool is_wait(long nr)
+{
+	return nr == SYS_nanosleep || nr == SYS_clock_nanosleep || nr == SYS_futex;
+}
+
+/* A string in our own memory, read so that a bad pointer is an error, not a crash. */
+static void read_user_string(unsigned long addr, char *buf, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), first = page - addr % page;
+	struct iovec local = { .iov_base = buf, .iov_len = len - 1 };
+	struct iovec remote[2] = {
+		{ .iov_base = (void *)addr, .iov_len = first < len - 1 ? first : len - 1 },
+		{ .iov_base = (void *)(addr + first), .iov_len = first < len - 1 ? len - 1 - first : 0 },
+	};
+	ssize_t n = process_vm_readv(getpid(), &local, 1, remote, remote[1].iov_len ? 2 : 1, 0);
+
+	buf[n > 0 ? (size_t)n : 0] = '\0';
+}
+
+static void fd_path(int fd, char *buf, size_t len)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, len - 1);
+	buf[n > 0 ? (size_t)n : 0] = '\0';
+}
+
+/*
+ * What a thread is blocked in, from /proc/self/task/TID/syscall ("NR
+ * arg1 ... arg6 sp pc", "running", or "-1 sp pc" outside a system call).
+ * Return: true when it is in a system call other than a deliberate wait.
+ */
+static bool blocked_in(int tid, struct bq_ops_stall *s)
+{
+	unsigned long a[6] = { 0 };
+	char path[64], text[256], name[160] = "";
+	long nr;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	if (bq_read_str(path, text, sizeof(text)) ||
+	    sscanf(text, "%ld %lx %lx %lx %lx %lx %lx", &nr, &a[0], &a[1], &a[2], &a[3], &a[4],
+		   &a[5]) < 2 || nr < 0 || is_wait(nr))
+		return false;
+	snprintf(s->call, sizeof(s->call), "syscall %ld", nr);
+	s->path[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(calls); i++) {
+		if (calls[i].nr != nr)
+			continue;
+		bq_strlcpy(s->call, calls[i].name, sizeof(s->call));
+		if (calls[i].kind == ARG_FD) {
+			fd_path((int)a[0], s->path, sizeof(s->path));
+		} else if (calls[i].kind == ARG_PATH) {
+			read_user_string(a[0], s->path, sizeof(s->path));
+		} else if (calls[i].kind == ARG_AT) {
+			read_user_string(a[1], name, sizeof(name));
+			if (name[0] != '/' && (int)a[0] != AT_FDCWD) {
+				char dir[200];
+
+				fd_path((int)a[0], dir, sizeof(dir));
+				snprintf(s->path, sizeof(s->path), "%s/%s", dir, name);
+			} else {
+				bq_strlcpy(s->path, name, sizeof(s->path));
+			}
+		}
+		break;
+	}
+	return true;
+}
+
+static int add_stall(struct bq_ops_result *res, const struct bq_ops_stall *s)
+{
+	struct bq_ops_stall *grown = realloc(res->stalls, ((size_t)res->nr_stalls + 1) *
+					     sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	res->stalls = grown;
+	grown[res->nr_stalls++] = *s;
+	return 0;
+}
+
+/*
+ * A thread whose operation count has not moved for the stall timeout and
+ * that sits in one system call is stuck.  Called with the run's lock held.
+ */
+static bool watchdog(struct ops_run *run, struct bq_ops_result *res, uint64_t now)
+{
+	bool found = false;
+
+	for (int i = 0; i < run->nr_threads; i++) {
+		struct ops_watch *w = &run->watch[i];
+		const struct bq_ops_thread *t = &run->threads[i];
+		struct bq_ops_stall s = { .thread = t->id };
+		uint64_t c = 0;
+
+		if (w->finished || w->stalled)
+			continue;
+		for (int k = 0; k < run->o->nr_ops; k++)
+			c += load(&t->op[k].count);
+		if (c != w->count || !w->since_ns) {
+			w->count = c;
+			w->since_ns = now;
+			continue;
+		}
+		if (now - w->since_ns < run->stall_limit_ns ||
+		    !blocked_in(__atomic_load_n(&t->tid, __ATOMIC_RELAXED), &s))
+			continue;
+		s.stalled_ns = now - w->since_ns;
+		if (!add_stall(res, &s))
+			w->stalled = found = true;
+	}
+	return found;
+}
+
+/* The others stop and get a second to finish; any still running is stuck too. */
+static void settle_after_stall(struct ops_run *run, struct bq_ops_result *res)
+{
+	uint64_t deadline = bq_now_ns() + 1000000000ull;
+	int stuck = 0;
+
+	run->halt = 1;
+	for (int i = 0; i < run->nr_threads; i++)
+		stuck += run->watch[i].stalled;
+	while (run->running > stuck && bq_now_ns() < deadline) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 10000000L;
+		ts.tv_sec += ts.tv_nsec / 1000000000L;
+		ts.tv_nsec %= 1000000000L;
+		pthread_cond_timedwait(&run->done, &run->lock, &ts);
+	}
+	for (int i = 0; i < run->nr_threads; i++) {
+		struct ops_watch *w = &run->watch[i];
+		struct bq_ops_stall s = { .thread = run->threads[i].id };
+
+		if (w->finished || w->stalled)
+			continue;
+		if (!blocked_in(__atomic_load_n(&run->threads[i].tid, __ATOMIC_RELAXED), &s))
+			bq_strlcpy(s.call, "(not in a system call)", sizeof(s.call));
+		s.stalled_ns = bq_now_ns() - w->since_ns;
+		add_stall(res, &s);
+		w->stalled = true;
+	}
 }
 
 int bq_cpu_times_read(struct bq_ctx *ctx, struct bq_cpu_times *c)
@@ -240,8 +451,14 @@ static void monitor(struct ops_run *run, struct sampler *sm, struct bq_ops_resul
 		}
 		if (next && next < wake)
 			wake = next;
-		if (o->stop && *o->stop)
+		if (o->stop && *o->stop) {
 			res->interrupted = true;
+			run->halt = 1;
+		}
+		if (run->stall_limit_ns && watchdog(run, res, now)) {
+			settle_after_stall(run, res);
+			break;
+		}
 		/* The condition variable runs on CLOCK_REALTIME; a relative wait is enough. */
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += (long)(wake - now);
@@ -286,73 +503,127 @@ static int alloc_result(const struct bq_ops_opts *o, struct bq_ops_result *res)
 	for (int k = 0; k < o->nr_ops; k++)
 		if (bq_hist_init(&res->total[k].lat))
 			return -ENOMEM;
-	for (int i = 0; i < o->nr_threads; i++) {
+	for (int i = 0; i < o->nr_threads; i++)
 		res->threads[i].id = i;
-		res->threads[i].stop = o->stop;
-	}
 	return 0;
+}
+
+/*
+ * Stuck threads keep the statistics they write to; the result gets a
+ * copy, so that the caller may free it whatever those threads do later.
+ */
+static void snapshot_threads(struct ops_run *run, struct bq_ops_result *res)
+{
+	struct bq_ops_thread *copy = calloc((size_t)run->nr_threads, sizeof(*copy));
+
+	if (!copy)
+		return;
+	for (int i = 0; i < run->nr_threads; i++) {
+		copy[i] = run->threads[i];
+		for (int k = 0; k < res->nr_ops; k++) {
+			const struct bq_hist *h = &run->threads[i].op[k].lat;
+
+			memset(&copy[i].op[k].lat, 0, sizeof(copy[i].op[k].lat));
+			if (h->buckets && !bq_hist_init(&copy[i].op[k].lat))
+				bq_hist_merge(&copy[i].op[k].lat, h);
+		}
+	}
+	res->threads = copy;
+}
+
+static void abandon(struct ops_run *run)
+{
+	pthread_mutex_lock(&abandoned_lock);
+	run->next = abandoned_runs;
+	abandoned_runs = run;
+	pthread_mutex_unlock(&abandoned_lock);
 }
 
 int bq_ops_run(struct bq_ctx *ctx, const struct bq_ops_opts *o, struct bq_ops_result *res)
 {
-	struct ops_run run = { .o = o };
 	struct sampler sm = { .ctx = ctx };
 	struct bq_cpu_times cpu0, cpu1;
-	struct ops_arg *args;
-	pthread_t *tids;
+	struct ops_run *run;
 	int ret, started = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (o->nr_threads < 1 || o->nr_ops < 1 || o->nr_ops > BQ_OPS_MAX || !o->fn)
 		return -EINVAL;
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
 	ret = alloc_result(o, res);
 	if (ret)
 		goto out_free_result;
-	run.threads = res->threads;
-	run.running = o->nr_threads;
-	tids = calloc((size_t)o->nr_threads, sizeof(*tids));
-	args = calloc((size_t)o->nr_threads, sizeof(*args));
-	if (!tids || !args) {
+	run->o = o;
+	run->threads = res->threads;
+	run->nr_threads = o->nr_threads;
+	run->running = o->nr_threads;
+	run->stall_limit_ns = o->stall_timeout_ns == BQ_OPS_NO_STALL_TIMEOUT ? 0 :
+			      o->stall_timeout_ns ? o->stall_timeout_ns : BQ_OPS_STALL_DEFAULT_NS;
+	/* The threads stop on the run's own flag: a signal, or another thread stuck. */
+	for (int i = 0; i < o->nr_threads; i++)
+		res->threads[i].stop = &run->halt;
+	run->tids = calloc((size_t)o->nr_threads, sizeof(*run->tids));
+	run->args = calloc((size_t)o->nr_threads, sizeof(*run->args));
+	run->watch = calloc((size_t)o->nr_threads, sizeof(*run->watch));
+	if (!run->tids || !run->args || !run->watch) {
 		ret = -ENOMEM;
 		goto out_free_args;
 	}
-	pthread_mutex_init(&run.lock, NULL);
-	pthread_cond_init(&run.done, NULL);
+	pthread_mutex_init(&run->lock, NULL);
+	pthread_cond_init(&run->done, NULL);
 
 	for (; started < o->nr_threads; started++) {
-		args[started] = (struct ops_arg){ .run = &run, .t = &res->threads[started] };
-		ret = -pthread_create(&tids[started], NULL, ops_thread, &args[started]);
+		run->args[started] = (struct ops_arg){ .run = run, .t = &res->threads[started] };
+		ret = -pthread_create(&run->tids[started], NULL, ops_thread, &run->args[started]);
 		if (ret)
 			break;
 	}
 	sm.have_cpu = !bq_cpu_times_read(ctx, &cpu0);
 	sm.cpu = cpu0;
-	pthread_mutex_lock(&run.lock);
-	run.running = started;
-	run.start_ns = bq_now_ns();
-	sm.last_ns = run.start_ns;
+	pthread_mutex_lock(&run->lock);
+	run->running = started;
+	run->start_ns = bq_now_ns();
+	sm.last_ns = run->start_ns;
 	if (o->duration_ns)
-		run.deadline_ns = run.start_ns + o->duration_ns;
+		run->deadline_ns = run->start_ns + o->duration_ns;
 	/* All start together, or (a thread could not be made) none starts. */
-	run.gate = ret ? -1 : 1;
-	pthread_cond_broadcast(&run.done);
-	pthread_mutex_unlock(&run.lock);
+	run->gate = ret ? -1 : 1;
+	pthread_cond_broadcast(&run->done);
+	pthread_mutex_unlock(&run->lock);
 	if (!ret)
-		monitor(&run, &sm, res);
-	for (int i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
-	res->runtime_ns = bq_now_ns() - run.start_ns;
+		monitor(run, &sm, res);
+	/* A thread stuck in the kernel may never return: leave it. */
+	for (int i = 0; i < started; i++) {
+		if (run->watch[i].stalled)
+			pthread_detach(run->tids[i]);
+		else
+			pthread_join(run->tids[i], NULL);
+	}
+	res->runtime_ns = bq_now_ns() - run->start_ns;
 	if (sm.have_cpu && !bq_cpu_times_read(ctx, &cpu1))
 		res->cpu_total_pct = bq_cpu_busy_pct(&cpu0, &cpu1, &res->cpu_sys_pct);
-	pthread_cond_destroy(&run.done);
-	pthread_mutex_destroy(&run.lock);
+	if (res->nr_stalls) {
+		snapshot_threads(run, res);
+		add_up(res);
+		abandon(run);
+		return 0;
+	}
+	pthread_cond_destroy(&run->done);
+	pthread_mutex_destroy(&run->lock);
 	add_up(res);
 out_free_args:
-	free(args);
-	free(tids);
+	free(run->args);
+	free(run->tids);
+	free(run->watch);
+	free(run);
 	if (!ret)
 		return 0;
+	bq_ops_result_free(res);
+	return ret;
 out_free_result:
+	free(run);
 	bq_ops_result_free(res);
 	return ret;
 }
@@ -366,5 +637,6 @@ void bq_ops_result_free(struct bq_ops_result *res)
 		bq_hist_free(&res->total[k].lat);
 	free(res->threads);
 	free(res->samples);
+	free(res->stalls);
 	memset(res, 0, sizeof(*res));
 }

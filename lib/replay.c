@@ -392,6 +392,7 @@ int bq_replay_run(struct bq_ctx *ctx, const struct bq_loadfile *lf,
 	oo.nr_ops = BQ_REPLAY_NR_KINDS;
 	oo.duration_ns = o->time_ns ? o->warmup_ns + o->time_ns : 0;
 	oo.interval_ns = SAMPLE_NS;
+	oo.stall_timeout_ns = o->stall_timeout_ns;
 	oo.stop = o->stop;
 	oo.fn = client_fn;
 	oo.arg = &rp;

@@ -12,8 +12,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/fs.h>
 
 #include "blkqual_raid.h"
 #include "engine.h"
@@ -35,6 +38,13 @@ struct job_state {
 	bool stats_done;		/* disk stats taken before a verify phase */
 };
 
+/* The watchdog's view of one thread: when its completion count last moved. */
+struct watch {
+	uint64_t count;
+	uint64_t since_ns;
+	bool stalled;
+};
+
 struct run_state {
 	struct bq_ctx *ctx;
 	const struct bq_run_opts *opts;
@@ -45,8 +55,21 @@ struct run_state {
 	struct bq_held held;
 	struct bq_gate gate;
 	volatile int local_stop;
-	volatile int *stop;
+	volatile int *stop;		/* the caller's: a signal */
+	volatile int *halt;		/* the workers': a signal, a gone target or a stall */
+	struct watch *watch;
+	uint64_t stall_ns;		/* when a stall was found; 0: none */
 };
+
+/*
+ * Runs whose threads were left behind stuck in I/O: what those threads
+ * may still touch stays allocated, and reachable for leak checkers.
+ */
+static struct abandoned {
+	struct abandoned *next;
+	struct run_state st;
+} *abandoned_runs;
+static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const struct bq_engine_ops *engine_ops(enum bq_engine e)
 {
@@ -386,7 +409,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	w->ops = engine_ops(j->engine);
 	w->index = index;
 	w->polled = jr->polled;
-	w->stop = st->stop;
+	w->stop = st->halt;
 	w->gate = &st->gate;
 	w->depth = j->iodepth ? j->iodepth : 1;
 	if (w->depth > 65535)
@@ -399,6 +422,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	w->slots = calloc(w->depth, sizeof(*w->slots));
 	if (!w->slots)
 		return -ENOMEM;
+	w->nr_slots = w->depth;
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
 		ret = bq_hist_init(&w->res->d[d].lat);
 		if (ret)
@@ -580,6 +604,176 @@ static bool all_done(const struct run_state *st)
 	return true;
 }
 
+/*
+ * A target that shrank ends the run: a loop device whose backing file was
+ * truncated, a disk that went away (its size drops to 0 while we hold it
+ * open).  Every I/O beyond the new end fails; going on measures nothing.
+ */
+static bool target_shrank(struct run_state *st, uint64_t now)
+{
+	bool gone = false;
+
+	for (size_t k = 0; k < st->res->nr; k++) {
+		struct bq_job_result *jr = &st->res->jobs[k];
+
+		for (int i = 0; i < jr->nr_targets; i++) {
+			const struct bq_target_info *ti = &jr->targets[i];
+			int fd = st->js[k].fds[i];
+			uint64_t size;
+			struct stat sb;
+
+			if (fd < 0)
+				continue;
+			if (ti->is_blk) {
+				if (ioctl(fd, BLKGETSIZE64, &size))
+					continue;
+			} else {
+				if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
+					continue;
+				size = (uint64_t)sb.st_size;
+			}
+			if (size >= ti->size)
+				continue;
+			if (!jr->fault[0])
+				snprintf(jr->fault, sizeof(jr->fault),
+					 "%.160s shrank from %llu to %llu bytes %.1fs into the run",
+					 ti->path, (unsigned long long)ti->size,
+					 (unsigned long long)size, (double)(now - st->gate.t0) / 1e9);
+			gone = true;
+		}
+	}
+	return gone;
+}
+
+static uint64_t completions(const struct bq_worker *w)
+{
+	const struct bq_thread_result *r = w->res;
+
+	return r->d[BQ_READ].ios + r->d[BQ_READ].errors + r->d[BQ_WRITE].ios +
+	       r->d[BQ_WRITE].errors;
+}
+
+static int cmp_stall_io(const void *a, const void *b)
+{
+	const struct bq_stall_io *x = a, *y = b;
+
+	return x->age_ns < y->age_ns ? 1 : x->age_ns > y->age_ns ? -1 : 0;
+}
+
+/* What a stuck thread waits for: its I/Os in flight, the oldest first. */
+static void record_stall(struct run_state *st, int i, uint64_t now)
+{
+	struct bq_worker *w = &st->workers[i];
+	struct bq_job_result *jr = w->jr;
+	struct bq_stall_io *all;
+	struct bq_stall *grown, *s;
+	unsigned int n = 0;
+
+	grown = realloc(jr->stalls, ((size_t)jr->nr_stalls + 1) * sizeof(*grown));
+	if (!grown)
+		return;
+	jr->stalls = grown;
+	s = &grown[jr->nr_stalls++];
+	memset(s, 0, sizeof(*s));
+	s->thread = w->index;
+	s->cpu = w->cpu;
+	/* A thread the watchdog never looked at (stall_timeout=0) has waited since the start. */
+	s->stalled_ns = now - (st->watch[i].since_ns ? st->watch[i].since_ns : st->gate.t0);
+	all = calloc(w->nr_slots, sizeof(*all));
+	for (unsigned int k = 0; k < w->nr_slots; k++) {
+		const struct bq_slot *sl = &w->slots[k];
+
+		if (!__atomic_load_n(&sl->busy, __ATOMIC_ACQUIRE))
+			continue;
+		s->outstanding++;
+		if (!all)
+			continue;
+		all[n++] = (struct bq_stall_io){
+			.offset = sl->offset, .len = sl->len, .dir = sl->dir, .file = sl->file,
+			.age_ns = now > sl->start_ns ? now - sl->start_ns : 0,
+		};
+	}
+	if (all) {
+		qsort(all, n, sizeof(*all), cmp_stall_io);
+		s->nr_ios = n < BQ_STALL_MAX_IOS ? (int)n : BQ_STALL_MAX_IOS;
+		memcpy(s->ios, all, (size_t)s->nr_ios * sizeof(*all));
+		free(all);
+	}
+	st->watch[i].stalled = true;
+}
+
+/* The oldest I/O of @w in flight, as its submission time; 0 when none is. */
+static uint64_t oldest_inflight(const struct bq_worker *w)
+{
+	uint64_t oldest = 0;
+
+	for (unsigned int k = 0; k < w->nr_slots; k++) {
+		const struct bq_slot *s = &w->slots[k];
+
+		if (__atomic_load_n(&s->busy, __ATOMIC_ACQUIRE) && (!oldest || s->start_ns < oldest))
+			oldest = s->start_ns;
+	}
+	return oldest;
+}
+
+/*
+ * stall_timeout: a thread with I/O in flight that has completed nothing
+ * for that long is stuck (a frozen filesystem under a loop device, a
+ * controller that lost a command).  The count of completions is what the
+ * sampler reads anyway; slots are looked at only once it stood still.
+ */
+static bool watchdog(struct run_state *st, uint64_t now)
+{
+	bool found = false;
+
+	for (int i = 0; i < st->nr_workers; i++) {
+		struct bq_worker *w = &st->workers[i];
+		struct watch *wt = &st->watch[i];
+		uint64_t c, oldest, limit = w->job->stall_timeout_ns;
+
+		if (!limit || wt->stalled || atomic_load(&w->done))
+			continue;
+		c = completions(w);
+		if (c != wt->count || !wt->since_ns) {
+			wt->count = c;
+			wt->since_ns = now;
+			continue;
+		}
+		if (now - wt->since_ns < limit)
+			continue;
+		oldest = oldest_inflight(w);
+		if (!oldest || now < oldest + limit)
+			continue;
+		record_stall(st, i, now);
+		found = true;
+	}
+	return found;
+}
+
+/*
+ * A thread is stuck: the others stop and get a second to finish what they
+ * have in flight.  Any still running then is stuck too.
+ */
+static void settle_after_stall(struct run_state *st)
+{
+	uint64_t deadline = bq_now_ns() + 1000000000ULL;
+
+	*st->halt = 1;
+	for (;;) {
+		bool waiting = false;
+
+		for (int i = 0; i < st->nr_workers; i++)
+			if (!st->watch[i].stalled && !atomic_load(&st->workers[i].done))
+				waiting = true;
+		if (!waiting || bq_now_ns() >= deadline)
+			break;
+		worker_sleep_until(bq_now_ns() + 10000000ULL);
+	}
+	for (int i = 0; i < st->nr_workers; i++)
+		if (!st->watch[i].stalled && !atomic_load(&st->workers[i].done))
+			record_stall(st, i, bq_now_ns());
+}
+
 static void monitor(struct run_state *st)
 {
 	uint64_t t0 = st->gate.t0, tick = 250000000ULL, iv = st->opts->interval_ns;
@@ -588,6 +782,18 @@ static void monitor(struct run_state *st)
 	while (!all_done(st)) {
 		uint64_t now = bq_now_ns(), wake = next_tick < next_iv ? next_tick : next_iv;
 		bool sampled = false;
+
+		if (*st->stop)
+			*st->halt = 1;
+		if (!st->res->gone && target_shrank(st, now)) {
+			st->res->gone = true;
+			*st->halt = 1;
+		}
+		if (watchdog(st, now)) {
+			st->stall_ns = now;
+			settle_after_stall(st);
+			return;
+		}
 
 		/* Re-read the device counters where ramp_time ends, as the workers reset. */
 		for (size_t k = 0; k < st->res->nr; k++) {
@@ -613,6 +819,9 @@ static void monitor(struct run_state *st)
 			wake = now + 50000000ULL;
 		worker_sleep_until(wake);
 	}
+	/* A thread that stopped at its first failure may have beaten the check. */
+	if (!st->res->gone && target_shrank(st, bq_now_ns()))
+		st->res->gone = true;
 	/* The last stretch, usually a whole interval that ended with the run. */
 	if (iv && bq_now_ns() > next_iv - iv + iv / 100) {
 		for (size_t k = 0; k < st->res->nr; k++)
@@ -666,10 +875,12 @@ static void finish_jobs(struct run_state *st)
 		uint64_t start = st->gate.t0 + j->startdelay_ns + j->ramp_ns, end = start;
 
 		for (int i = 0; i < jr->nr_threads; i++) {
-			const struct bq_worker *w = &st->workers[st->js[k].first_worker + i];
+			int n = st->js[k].first_worker + i;
+			const struct bq_worker *w = &st->workers[n];
+			uint64_t fin = st->watch[n].stalled ? st->stall_ns : w->finished_ns;
 
-			if (w->finished_ns > end)
-				end = w->finished_ns;
+			if (fin > end)
+				end = fin;
 		}
 		jr->runtime_ns = end - start;
 		if (!st->js[k].stats_done)
@@ -803,6 +1014,54 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 	return 0;
 }
 
+/*
+ * The threads that are stuck keep their worker, slots, descriptors and
+ * the run's halt flag; they get results and a job of their own, so that
+ * the caller may report and free the run's results while they wait.
+ */
+static void abandon_stuck(struct run_state *st)
+{
+	struct abandoned *a = calloc(1, sizeof(*a));
+
+	for (int i = 0; i < st->nr_workers; i++) {
+		struct bq_worker *w = &st->workers[i];
+		struct bq_thread_result *r;
+		struct bq_job *job;
+		bool ok = true;
+
+		if (!st->watch[i].stalled)
+			continue;
+		r = malloc(sizeof(*r));
+		job = malloc(sizeof(*job));
+		if (!r || !job) {
+			free(r);
+			free(job);
+			continue;
+		}
+		*r = *w->res;
+		*job = *w->job;
+		for (int d = 0; d < BQ_NR_DIRS; d++)
+			ok = !bq_hist_init(&r->d[d].lat) && ok;
+		if (r->nr_members) {
+			r->members = calloc((size_t)r->nr_members, sizeof(*r->members));
+			for (int m = 0; r->members && m < r->nr_members; m++)
+				ok = !bq_hist_init(&r->members[m].lat) && ok;
+			ok = ok && r->members;
+		}
+		if (!ok)
+			continue;
+		__atomic_store_n(&w->job, job, __ATOMIC_RELEASE);
+		__atomic_store_n(&w->res, r, __ATOMIC_RELEASE);
+	}
+	if (!a)
+		return;
+	a->st = *st;
+	pthread_mutex_lock(&abandoned_lock);
+	a->next = abandoned_runs;
+	abandoned_runs = a;
+	pthread_mutex_unlock(&abandoned_lock);
+}
+
 static void teardown(struct run_state *st)
 {
 	for (int i = 0; st->workers && i < st->nr_workers; i++)
@@ -817,6 +1076,8 @@ static void teardown(struct run_state *st)
 			free(st->js[k].prev_buckets[d]);
 	}
 	free(st->js);
+	free(st->watch);
+	free((void *)st->halt);
 	bq_held_release(&st->held);
 	pthread_mutex_destroy(&st->gate.lock);
 	pthread_cond_destroy(&st->gate.cond);
@@ -836,8 +1097,16 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 	st.stop = opts->stop ? opts->stop : &st.local_stop;
 	if (!ctx || !bq_ctx_is_live(ctx))
 		return bq_fail_at(err, "run", -EXDEV, "runs need the live system, not a captured tree");
+	st.halt = calloc(1, sizeof(*st.halt));
+	if (!st.halt)
+		return -ENOMEM;
 
 	ret = setup_jobs(&st, set, err);
+	if (!ret) {
+		st.watch = calloc((size_t)st.nr_workers, sizeof(*st.watch));
+		if (!st.watch)
+			ret = -ENOMEM;
+	}
 	if (!ret)
 		ret = start_workers(&st, &started, err);
 	if (started) {
@@ -846,15 +1115,21 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 		res->start_unix_ns = (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec;
 		if (!ret)
 			monitor(&st);
+		/* A stuck thread may never come back: leave it. */
 		for (int i = 0; i < started; i++)
-			pthread_join(st.workers[i].tid, NULL);
+			if (!st.watch || !st.watch[i].stalled)
+				pthread_join(st.workers[i].tid, NULL);
 		if (!ret) {
 			finish_jobs(&st);
 			progress(&st, bq_now_ns(), false);
 		}
 	}
 	res->interrupted = *st.stop != 0;
-	teardown(&st);
+	res->stalled = st.stall_ns != 0;
+	if (res->stalled)
+		abandon_stuck(&st);
+	else
+		teardown(&st);
 	if (ret && !err->msg[0])
 		bq_fail_at(err, "run", ret, "%s", strerror(-ret));
 	return ret;
@@ -877,6 +1152,7 @@ static void thread_add(struct bq_thread_result *sum, const struct bq_thread_resu
 	sum->sqpoll_ns += t->sqpoll_ns;
 	for (int e = 0; e < t->nr_errors && sum->nr_errors < BQ_MAX_IO_ERRORS; e++)
 		sum->errors[sum->nr_errors++] = t->errors[e];
+	bq_io_error_groups_merge(sum, t);
 	for (int m = 0; m < t->nr_members && m < sum->nr_members; m++) {
 		sum->members[m].ios += t->members[m].ios;
 		sum->members[m].bytes += t->members[m].bytes;
@@ -969,6 +1245,7 @@ void bq_results_free(struct bq_results *res)
 		free(jr->threads);
 		free(jr->targets);
 		free(jr->intervals);
+		free(jr->stalls);
 		if (jr->verify)
 			bq_verify_report_free(jr->verify);
 		free(jr->verify);

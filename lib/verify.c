@@ -616,6 +616,7 @@ void bq_verify_report_add_run(struct bq_verify_report *dst, const struct bq_veri
 	dst->phase.sys_ns += src->phase.sys_ns;
 	for (int e = 0; e < src->phase.nr_errors && dst->phase.nr_errors < BQ_MAX_IO_ERRORS; e++)
 		dst->phase.errors[dst->phase.nr_errors++] = src->phase.errors[e];
+	bq_io_error_groups_merge(&dst->phase, &src->phase);
 }
 
 void bq_verify_report_free(struct bq_verify_report *r)

@@ -616,6 +616,7 @@ static void phase_sum(struct bq_verify_report *r, const struct bq_vjob *vj)
 		r->phase.mean_depth += p->mean_depth / vj->nr_threads;
 		for (int e = 0; e < p->nr_errors && r->phase.nr_errors < BQ_MAX_IO_ERRORS; e++)
 			r->phase.errors[r->phase.nr_errors++] = p->errors[e];
+		bq_io_error_groups_merge(&r->phase, p);
 	}
 	if (r->phase_ran && end > start)
 		r->phase_runtime_ns = end - start;

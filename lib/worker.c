@@ -164,6 +164,32 @@ void worker_finish(struct bq_worker *w)
 	atomic_store(&w->done, true);
 }
 
+#define GIVE_UP_NS 1000000000ULL
+
+/*
+ * continue_on_error is for a device with bad spots, not for one that has
+ * gone: the kernel says it is gone (ENXIO, ENODEV), or nothing has
+ * succeeded for a second while I/Os kept failing (a detached loop device,
+ * a truncated backing file, a dead disk fail everything with EIO).  A
+ * success ends the streak; it shows as a change in the I/O count, so the
+ * I/O path pays nothing for this: the clock is read only on failures.
+ */
+static bool worker_device_gone(struct bq_worker *w, int err)
+{
+	const struct bq_thread_result *r = w->res;
+	uint64_t ok = r->d[BQ_READ].ios + r->d[BQ_WRITE].ios;
+
+	if (err == ENXIO || err == ENODEV)
+		return true;
+	if (!w->streak_errors || ok != w->streak_ok) {
+		w->streak_ok = ok;
+		w->streak_errors = 0;
+		w->streak_start_ns = bq_now_ns();
+	}
+	/* More than a stray failure or two, for at least a second. */
+	return ++w->streak_errors >= 4 && bq_now_ns() - w->streak_start_ns >= GIVE_UP_NS;
+}
+
 /**
  * worker_record_error() - count a failed I/O, keep the first few in full
  * @w: the worker
@@ -174,14 +200,18 @@ void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err)
 {
 	struct bq_thread_result *r = w->res;
 
+	struct bq_io_error e = {
+		.offset = s->offset, .len = s->len, .err = err, .dir = s->dir, .file = s->file,
+	};
+
 	r->d[s->dir].errors++;
 	if (r->nr_errors < BQ_MAX_IO_ERRORS)
-		r->errors[r->nr_errors++] = (struct bq_io_error){
-			.offset = s->offset, .len = s->len, .err = err,
-			.dir = s->dir, .file = s->file,
-		};
+		r->errors[r->nr_errors++] = e;
+	bq_io_error_count(r, &e);
 	if (!w->job->continue_on_error)
 		w->stopping = true;
+	else if (worker_device_gone(w, err))
+		w->stopping = r->gave_up = true;
 }
 
 /**

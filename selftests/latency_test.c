@@ -465,10 +465,7 @@ FIXTURE(dev4k)
 FIXTURE_SETUP(dev4k)
 {
 	scratch_init(&self->s);
-	scratch_device(&self->p, &self->s, 64 << 20);
-	if (prep_ok(&self->p))
-		prep_fail(&self->p, "LOOP_SET_BLOCK_SIZE 4096",
-			  ioctl(self->s.hold_fd, LOOP_SET_BLOCK_SIZE, 4096) ? -errno : 0);
+	scratch_device_lbs(&self->p, &self->s, 64 << 20, 4096);
 }
 
 FIXTURE_TEARDOWN(dev4k)

@@ -21,6 +21,7 @@
 
 #include "helpers/json.h"
 #include "helpers/run.h"
+#include "helpers/spawn.h"
 #include "helpers/scratchdev.h"
 
 FIXTURE(dev)
@@ -296,21 +297,6 @@ static int worker_cpus(pid_t pid, int *cpus, int max)
 	return n;
 }
 
-static pid_t spawn(const char *const *argv, const char *out)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
-}
-
 TEST_F(dev, threads_pinned_where_reported)
 {
 	char out[300];
@@ -326,7 +312,7 @@ TEST_F(dev, threads_pinned_where_reported)
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
 	snprintf(out, sizeof(out), "%s/pin.json", self->s.dir);
-	pid = spawn(argv, out);
+	pid = spawn_logged(argv, out);
 	ASSERT_LT(0, pid);
 	for (int tries = 0; tries < 40 && n < 2; tries++) {
 		usleep(50000);
@@ -369,7 +355,7 @@ TEST_F(dev, interrupted_run_still_reports)
 	PREP_READY(&self->p);
 	snprintf(out, sizeof(out), "%s/int.log", self->s.dir);
 	snprintf(file, sizeof(file), "%s/int.json", self->s.dir);
-	pid = spawn(argv, out);
+	pid = spawn_logged(argv, out);
 	ASSERT_LT(0, pid);
 	sleep(1);
 	kill(pid, SIGINT);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -44,10 +45,14 @@ int cli_usage_error(const struct cli *cli, const char *fmt, ...)
 	return EXIT_BADINPUT;
 }
 
-/* Edit distance, for "did you mean": options are short, so O(n*m) is fine. */
+/*
+ * Edit distance, for "did you mean": options are short, so O(n*m) is fine.
+ * Two swapped neighbours count as one edit ("--olny" is one slip from
+ * "--only"), the commonest typing mistake.
+ */
 static size_t edit_distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
+	size_t la = strlen(a), lb = strlen(b), prev2[64], prev[64], cur[64];
 
 	if (la >= 63 || lb >= 63)
 		return SIZE_MAX;
@@ -60,7 +65,11 @@ static size_t edit_distance(const char *a, const char *b)
 			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
 
 			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < cur[j])
+				cur[j] = prev2[j - 2] + 1;
 		}
+		memcpy(prev2, prev, (lb + 1) * sizeof(*prev));
 		memcpy(prev, cur, (lb + 1) * sizeof(*prev));
 	}
 	return prev[lb];
@@ -266,6 +275,38 @@ int cli_resolve_device(struct cli *cli, struct bq_ctx *ctx, const char *arg,
 	default:
 		return cli_usage_error(cli, "%s: %s", arg, strerror(-ret));
 	}
+}
+
+/**
+ * cli_check_output() - whether a result file can be written where the user said
+ * @cli: invocation state
+ * @opt: the option that named it, for the message ("--html")
+ * @path: the file; "-" (standard output) always can
+ *
+ * Results are written at the end, by write_atomically() into a temporary
+ * file beside @path: find out before a long run that this will fail.
+ *
+ * Return: 0, or EXIT_BADINPUT after printing why not.
+ */
+int cli_check_output(const struct cli *cli, const char *opt, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *sep = strncmp(opt, "--", 2) ? " " : "=";
+	char dir[4096];
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return cli_usage_error(cli, "%s%s%s: is a directory", opt, sep, path);
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash > path ? (int)(slash - path) : 1, path);
+	if (access(dir, W_OK))
+		return cli_usage_error(cli, "%s%s%s: cannot write there: %s", opt, sep, path,
+				       strerror(errno));
+	return 0;
 }
 
 /**

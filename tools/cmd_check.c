@@ -285,6 +285,9 @@ int cmd_check(int argc, char **argv)
 	ret = ret ?: fault_from_env(&cc, &copts.fault);
 	if (ret)
 		return ret;
+	if (cc.list && optind < argc)
+		return cli_usage_error(&cc.cli, "--list takes no device ('%s' is extra)",
+				       argv[optind]);
 	if (cc.list) {
 		list_checks(run);
 		return 0;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "error_report.h"
 #include "fileio_report.h"
 #include "report_util.h"
 
@@ -53,6 +54,8 @@ static void print_help(void)
 	       "  --time=N                      limit for total execution time in seconds [10]\n"
 	       "  --events=N                    limit for total number of events [0]\n"
 	       "  --report-interval=N           intermediate report every N seconds [0]\n"
+	       "  --stall-timeout=N             a thread stuck in one system call this long\n"
+	       "                                is reported and the run ends [120; 0: never]\n"
 	       "  --percentile=N                percentile to show, 0 for none [95]\n"
 	       "  --histogram[=on|off]          print latency histogram in report [off]\n"
 	       "  --rand-seed=N                 seed, 0 for the current time [0]\n"
@@ -382,6 +385,8 @@ static int do_run(struct fileio_cli *fc)
 		}
 		status = EXIT_REFUSED;
 	}
+	if (ops_stall_lines(&fc->cli, &res.ops))
+		status = EXIT_REFUSED;
 	if (res.ops.interrupted)
 		status = 128 + *stop;
 	if (json) {

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "error_report.h"
 #include "files_report.h"
 #include "report_util.h"
 
@@ -43,12 +44,14 @@ struct files_cli {
 	int64_t elapsed;	/* -e, -i, -w; -1 when not given */
 	int64_t interval;
 	int64_t warmup;
+	uint64_t stall_timeout_ns;
 };
 
 static void usage(void)
 {
 	printf("usage: blkqual files [-f PARMFILE...] [-o DIR] [-e SECS] [-i SECS] [-w SECS]\n"
 	       "                     [-s] [-cy|-cn|-co] [--output-format=text|json] [--json FILE]\n"
+	       "                     [--stall-timeout=DURATION]\n"
 	       "                     [NAME=VALUE...]\n"
 	       "       blkqual files anchor=DIR [depth=N width=N files=N size=S operation=OP\n"
 	       "                     xfersize=S fileio=random|sequential threads=N ...]\n\n"
@@ -120,6 +123,16 @@ static int parse(struct files_cli *fc, int argc, char **argv)
 			files_follow = false;
 			continue;
 		}
+		if (!strncmp(a, "--stall-timeout", 15) && (!a[15] || a[15] == '=')) {
+			val = a[15] ? a + 16 : i + 1 < argc ? argv[++i] : NULL;
+			if (!val || bq_parse_time(val, 1000000000ull, &fc->stall_timeout_ns))
+				return cli_usage_error(&fc->cli, "--stall-timeout=%s: not a duration",
+						       val ? val : "");
+			if (!fc->stall_timeout_ns)
+				fc->stall_timeout_ns = BQ_OPS_NO_STALL_TIMEOUT;
+			files_follow = false;
+			continue;
+		}
 		if (!strncmp(a, "--json", 6) && (!a[6] || a[6] == '=')) {
 			val = a[6] ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
 			if (!val || !*val)
@@ -128,9 +141,20 @@ static int parse(struct files_cli *fc, int argc, char **argv)
 			files_follow = false;
 			continue;
 		}
-		if (!strncmp(a, "--", 2))
+		if (!strncmp(a, "--", 2)) {
+			static const char *const longs[] = { "output-format", "json", "help",
+							     "stall-timeout" };
+			char word[64];
+			const char *hint;
+
+			snprintf(word, sizeof(word), "%.*s", (int)strcspn(a + 2, "="), a + 2);
+			hint = cli_suggest(word, longs, ARRAY_LEN(longs));
+			if (hint)
+				return cli_usage_error(&fc->cli, "unknown option '--%s' (did you "
+						       "mean '--%s'?)", word, hint);
 			return cli_usage_error(&fc->cli, "unknown option '%s' (see 'blkqual files "
 					       "--help')", a);
+		}
 		if (a[0] == '+')
 			return refuse(fc, a, "additions to one-line rd= parameters");
 		if (!strcmp(a, "-"))
@@ -176,6 +200,11 @@ static int parse(struct files_cli *fc, int argc, char **argv)
 				continue;
 			case 'c':
 				if (!strcmp(a, "-cy") || !strcmp(a, "-cn") || !strcmp(a, "-co")) {
+					if (fc->force_format && fc->force_format != a[2])
+						return cli_usage_error(&fc->cli,
+							"-c%c and %s do not go together: "
+							"one format choice",
+							fc->force_format, a);
 					fc->force_format = a[2];
 					continue;
 				}
@@ -387,12 +416,14 @@ static int run_one(struct files_cli *fc, struct files_report *rep, const struct 
 		.ctx = NULL,	/* the live /proc: files reads no captured trees */
 		.elapsed_ns = rd->elapsed_s * 1000000000ull,
 		.interval_ns = rd->interval_s * 1000000000ull,
+		.stall_timeout_ns = fc->stall_timeout_ns,
 		.stop = stop,
 		.on_sample = files_report_sample,
 		.sample_arg = rep,
 	};
 	struct bq_files_result res;
 	char why[320] = "";
+	bool stalled;
 	int ret;
 
 	files_report_start(rep, plan, rd->elapsed_s, rd->interval_s, false);
@@ -402,6 +433,7 @@ static int run_one(struct files_cli *fc, struct files_report *rep, const struct 
 		return EXIT_REFUSED;
 	}
 	*interrupted = res.ops.interrupted;
+	stalled = ops_stall_lines(&fc->cli, &res.ops) > 0;
 	ret = files_report_end(rep, &res, why, sizeof(why));
 	bq_files_result_free(&res);
 	if (ret < 0) {
@@ -413,7 +445,7 @@ static int run_one(struct files_cli *fc, struct files_report *rep, const struct 
 			  why);
 		return EXIT_REFUSED;
 	}
-	return 0;
+	return stalled ? EXIT_REFUSED : 0;
 }
 
 static int run_all(struct files_cli *fc, const struct bq_files_parms *p, const struct plans *pl,

@@ -551,6 +551,8 @@ static int parse(struct fleet_cmd *c, int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error(&c->cli, "needs a results directory (usage: %s)",
 				       c->cli.usage);
+	if (c->html && cli_check_output(&c->cli, "--html", c->html))
+		return EXIT_BADINPUT;
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -80,6 +81,29 @@ static int parse(struct fs_cli *fc, int argc, char **argv, bool create)
 	return 0;
 }
 
+/* mkfs.xfs refuses smaller filesystems (xfsprogs 5.19 and later). */
+#define XFS_MIN_SIZE (300ULL << 20)
+
+/* A device too small for XFS is bad input, said before mkfs.xfs runs. */
+static int check_size(struct fs_cli *fc, int fd)
+{
+	uint64_t size = 0;
+	struct stat st;
+	char have[32];
+
+	if (fstat(fd, &st))
+		return 0;
+	if (S_ISREG(st.st_mode))
+		size = (uint64_t)st.st_size;
+	else if (!S_ISBLK(st.st_mode) || ioctl(fd, BLKGETSIZE64, &size))
+		return 0;
+	if (size >= XFS_MIN_SIZE)
+		return 0;
+	fmt_size(have, sizeof(have), size);
+	return cli_usage_error(&fc->cli, "%s: %s, too small for XFS (mkfs.xfs needs at least "
+			       "300 MiB)", fc->dev, have);
+}
+
 static const char *default_mountpoint(const char *dev, char *buf, size_t len)
 {
 	const char *base = strrchr(dev, '/');
@@ -104,6 +128,7 @@ static int fs_create(int argc, char **argv)
 	struct bq_guard_report rep;
 	struct bq_ctx *ctx;
 	int n = 4, fd, ret;
+	bool made_dir;
 
 	ret = parse(&fc, argc, argv, true);
 	if (ret)
@@ -119,7 +144,10 @@ static int fs_create(int argc, char **argv)
 	bq_ctx_free(ctx);
 	if (fd < 0)
 		return guard_error(&fc.cli, fc.dev, fd, &rep);
+	ret = check_size(&fc, fd);
 	close(fd);
+	if (ret)
+		return ret;
 	if (rep.forced)
 		mkfs[n++] = "-f";
 	if (fc.su) {
@@ -139,26 +167,44 @@ static int fs_create(int argc, char **argv)
 			  text);
 		return EXIT_REFUSED;
 	}
-	if (mkdir(fc.mountpoint, 0755) && errno != EEXIST) {
+	/* From here on a failure undoes what was made: mount, directory, filesystem. */
+	made_dir = !mkdir(fc.mountpoint, 0755);
+	if (!made_dir && errno != EEXIST) {
 		cli_error(&fc.cli, "%s: %s", fc.mountpoint, strerror(errno));
-		return EXIT_REFUSED;
+		goto out_wipe;
 	}
 	if (mount(fc.dev, fc.mountpoint, "xfs", MS_NOATIME, "logbsize=256k")) {
 		cli_error(&fc.cli, "mounting %s on %s: %s", fc.dev, fc.mountpoint, strerror(errno));
-		return EXIT_REFUSED;
+		goto out_rmdir;
 	}
 	if (xfs_geometry(fc.mountpoint, &bsize, &sunit, &swidth)) {
 		cli_error(&fc.cli, "%s: cannot read the geometry with xfs_info", fc.mountpoint);
-		return EXIT_REFUSED;
+		goto out_umount;
 	}
 	if (fc.su && (sunit * (uint64_t)bsize != fc.su || swidth != sunit * fc.sw)) {
 		cli_error(&fc.cli, "%s: XFS has sunit %u, swidth %u blocks of %u, not su=%" PRIu64
 			  ",sw=%u", fc.dev, sunit, swidth, bsize, fc.su, fc.sw);
-		return EXIT_REFUSED;
+		goto out_umount;
 	}
 	printf("%s: XFS (label %s, sunit %u, swidth %u blocks of %u bytes) mounted at %s\n",
 	       fc.dev, FS_LABEL, sunit, swidth, bsize, fc.mountpoint);
 	return 0;
+
+out_umount:
+	/* Still mounted: leave the rest to 'fs destroy' rather than wipe under a mount. */
+	if (umount2(fc.mountpoint, 0)) {
+		cli_error(&fc.cli, "unmounting %s: %s (run 'blkqual fs destroy %s')",
+			  fc.mountpoint, strerror(errno), fc.dev);
+		return EXIT_REFUSED;
+	}
+out_rmdir:
+	if (made_dir)
+		rmdir(fc.mountpoint);
+out_wipe:
+	ret = bq_wipe_signatures(fc.dev);
+	if (ret < 0)
+		cli_error(&fc.cli, "%s: wiping the new filesystem: %s", fc.dev, strerror(-ret));
+	return EXIT_REFUSED;
 }
 
 static bool made_by_blkqual(const struct bq_device *dev)

@@ -33,6 +33,7 @@ struct latency_cli {
 	bool quiet;
 	bool batch;
 	bool json;
+	char **argv;
 };
 
 enum {
@@ -165,8 +166,30 @@ static int check_whole_name(struct latency_cli *lc, char **argv, int idx)
 			       (int)(name - typed + len), typed, longopts[idx].name);
 }
 
+/* The long option closest to a misspelled @name ("intervl"), or NULL. */
+static const char *long_hint(const char *name, size_t len)
+{
+	const char *names[ARRAY_LEN(longopts)];
+	char word[64];
+	size_t n = 0;
+
+	if (!len || len >= sizeof(word))
+		return NULL;
+	for (const struct option *o = longopts; o->name; o++)
+		names[n++] = o->name;
+	snprintf(word, sizeof(word), "%.*s", (int)len, name);
+	return cli_suggest(word, names, n);
+}
+
 static int bad_value(struct latency_cli *lc, int c, const char *what)
 {
+	const char *typed = lc->argv[optind - 1], *hint;
+
+	/* "-intervl" is -i with "ntervl", as in ioping: likely a misspelling. */
+	if (optarg == typed + 2 && typed[0] == '-' &&
+	    (hint = long_hint(typed + 1, strcspn(typed + 1, "="))))
+		return cli_usage_error(&lc->cli, "unknown option '%s' (did you mean '-%s'?)",
+				       typed, hint);
 	return cli_usage_error(&lc->cli, "-%c %s: %s", c, optarg, what);
 }
 
@@ -229,8 +252,15 @@ static int apply_option(struct latency_cli *lc, int c)
 	case 'H': o->hipri = true; break;
 	case 'Y': o->sync = true; break;
 	case 'y': o->dsync = true; break;
-	case 'A': o->engine = BQ_LATENCY_LIBAIO; break;
-	case 'U': o->engine = BQ_LATENCY_URING; break;
+	case 'A':
+	case 'U':
+		/* Both would leave one silently unused: make the user choose. */
+		if (o->engine != (c == 'A' ? BQ_LATENCY_LIBAIO : BQ_LATENCY_URING) &&
+		    o->engine != BQ_LATENCY_PSYNC)
+			return cli_usage_error(&lc->cli, "-A (-async) and -U (-uring) do not go "
+					       "together: one engine at a time");
+		o->engine = c == 'A' ? BQ_LATENCY_LIBAIO : BQ_LATENCY_URING;
+		break;
 	case 'W': o->writes++; break;
 	case 'G': o->writes++; o->read_write = true; break;
 	case 'E': o->ignore_errors = true; break;
@@ -312,6 +342,9 @@ static int unknown_option(struct latency_cli *lc, const char *arg)
 				       first, second, n > 2 ? ", ..." : "");
 	if (optopt && optopt < 0x100 && strlen(arg) > 2 && arg[1] != '-')
 		return cli_usage_error(&lc->cli, "unknown option '-%c' in '%s'", optopt, arg);
+	if (long_hint(name, len))
+		return cli_usage_error(&lc->cli, "unknown option '%s' (did you mean '-%s'?)",
+				       arg, long_hint(name, len));
 	return cli_usage_error(&lc->cli, "unknown option '%s'", arg);
 }
 
@@ -319,6 +352,7 @@ static int parse(struct latency_cli *lc, int argc, char **argv)
 {
 	int c, idx;
 
+	lc->argv = argv;
 	opterr = 0;
 	for (;;) {
 		idx = -1;

@@ -136,6 +136,9 @@ static int parse_args(struct qcli *qc, int argc, char **argv)
 			return EXIT_BADINPUT;
 		}
 	}
+	if (qc->list && optind < argc)
+		return cli_usage_error(cli, "--list-profiles takes no device ('%s' is extra)",
+				       argv[optind]);
 	if (qc->list)
 		return 0;
 	if (optind < argc)
@@ -176,10 +179,48 @@ static void profile_dirs(const char **dirs, char *exe_dir, size_t len)
 #endif
 }
 
+/* Add the profile files (NAME.ini) of @dir to @names, sorted. */
+static void dir_profiles(const char *dir, struct bq_strv *names)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (!dir[0] || !(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 4 && !strcmp(de->d_name + n - 4, ".ini"))
+			bq_strv_add(names, de->d_name);
+	}
+	closedir(d);
+	bq_strv_sort(names);
+}
+
+/* The installed profile closest to a misspelled @name, or NULL. */
+static const char *profile_hint(const char *name, char *buf, size_t len)
+{
+	const char *dirs[4], *hint = NULL;
+	char exe_dir[PATH_MAX], file[PATH_MAX];
+	struct bq_strv names = { 0 };
+
+	profile_dirs(dirs, exe_dir, sizeof(exe_dir));
+	for (size_t i = 0; i < ARRAY_LEN(dirs); i++)
+		dir_profiles(dirs[i], &names);
+	/* Compared as files, so "quick" is matched against "quick.ini". */
+	snprintf(file, sizeof(file), "%s.ini", name);
+	if (names.n)
+		hint = cli_suggest(file, (const char *const *)names.v, names.n);
+	if (hint)
+		snprintf(buf, len, "%.*s", (int)(strlen(hint) - 4), hint);
+	bq_strv_free(&names);
+	return hint ? buf : NULL;
+}
+
 static int find_profile(struct qcli *qc, const char *name)
 {
-	const char *dirs[4];
-	char exe_dir[PATH_MAX];
+	const char *dirs[4], *hint;
+	char exe_dir[PATH_MAX], near[64];
 
 	if (strchr(name, '/')) {
 		snprintf(qc->profile_path, sizeof(qc->profile_path), "%s", name);
@@ -198,6 +239,10 @@ static int find_profile(struct qcli *qc, const char *name)
 				return 0;
 		}
 	}
+	hint = profile_hint(name, near, sizeof(near));
+	if (hint)
+		return cli_usage_error(&qc->cli, "--profile=%s: no such profile (did you mean "
+				       "'%s'?)", name, hint);
 	return cli_usage_error(&qc->cli, "--profile=%s: no such profile (blkqual qualify "
 			       "--list-profiles shows them; a path needs a '/')", name);
 }
@@ -211,19 +256,8 @@ static int list_profiles(void)
 	profile_dirs(dirs, exe_dir, sizeof(exe_dir));
 	for (size_t i = 0; i < ARRAY_LEN(dirs); i++) {
 		struct bq_strv names = { 0 };
-		struct dirent *de;
-		DIR *d;
 
-		if (!dirs[i][0] || !(d = opendir(dirs[i])))
-			continue;
-		while ((de = readdir(d))) {
-			size_t n = strlen(de->d_name);
-
-			if (n > 4 && !strcmp(de->d_name + n - 4, ".ini"))
-				bq_strv_add(&names, de->d_name);
-		}
-		closedir(d);
-		bq_strv_sort(&names);
+		dir_profiles(dirs[i], &names);
 		for (size_t n = 0; n < names.n; n++) {
 			struct bq_parse_error err = { 0 };
 			struct bq_profile p;

@@ -327,6 +327,9 @@ static int raid_destroy(int argc, char **argv)
 		if (umount2(dev.mounts.v[i], 0)) {
 			cli_error(&cli, "unmounting %s: %s", dev.mounts.v[i], strerror(errno));
 			ret = EXIT_REFUSED;
+		} else if (!strncmp(dev.mounts.v[i], "/mnt/blkqual-", 13)) {
+			/* As for fs destroy: only the directories raid create makes. */
+			rmdir(dev.mounts.v[i]);
 		}
 	}
 	plan_cmd_add(&stop, "mdadm");

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "error_report.h"
 #include "replay_report.h"
 #include "report_util.h"
 
@@ -55,6 +56,7 @@ enum {
 	OPT_OUTPUT_FORMAT,
 	OPT_STRICT,
 	OPT_NOT_DONE,
+	OPT_STALL_TIMEOUT,
 };
 
 static const struct option longopts[] = {
@@ -76,6 +78,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "output-format", required_argument, NULL, OPT_OUTPUT_FORMAT },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "stall-timeout", required_argument, NULL, OPT_STALL_TIMEOUT },
 	/* dbench's, refused by name below */
 	{ "xattr", no_argument, NULL, 'x' },
 	{ "tcp-options", required_argument, NULL, 'T' },
@@ -111,6 +114,8 @@ static const char usage[] =
 	"  -o, --output-format table|json   dbench's text (table) or one JSON document\n"
 	"      --output FILE          the JSON document to FILE too, written whole\n"
 	"      --strict               exit 1 when any status or result mismatched\n"
+	"      --stall-timeout=DUR    a client stuck in one system call this long is\n"
+	"                             reported and the run ends [120s; 0: never]\n"
 	"\n"
 	"See blkqual(8) and Documentation/replay.rst.";
 
@@ -212,6 +217,12 @@ static int apply_option(struct replay_cli *rc, int c, char **argv)
 		return 0;
 	case OPT_STRICT:
 		rc->strict = true;
+		return 0;
+	case OPT_STALL_TIMEOUT:
+		if (bq_parse_time(optarg, 1000000000ull, &o->stall_timeout_ns))
+			return cli_usage_error(&rc->cli, "--stall-timeout %s: not a duration", optarg);
+		if (!o->stall_timeout_ns)
+			o->stall_timeout_ns = BQ_OPS_NO_STALL_TIMEOUT;
 		return 0;
 	case 'x':
 	case 'T':
@@ -413,6 +424,8 @@ int cmd_replay(int argc, char **argv)
 		goto out_free_ctx;
 	}
 	ri.signal = *stop;
+	if (ops_stall_lines(&rc.cli, &res.ops))
+		status = EXIT_REFUSED;
 	ri.progress = ps.p;
 	ri.nr_progress = ps.nr;
 	cleanup(&rc, t0);

@@ -190,6 +190,8 @@ int cmd_report(int argc, char **argv)
 		return cli_usage_error(&cli, "needs exactly one result file (usage: %s)", cli.usage);
 	if (output && !*output)
 		return cli_usage_error(&cli, "-o: empty file name");
+	if (output && cli_check_output(&cli, "-o", output))
+		return EXIT_BADINPUT;
 	a.source = argv[optind];
 	ret = load(&cli, a.source, &a.root);
 	if (ret)

@@ -30,6 +30,8 @@ struct run_cli {
 	const char *verify_state;
 	const char *cpus;
 	uint64_t interval_ns;
+	uint64_t stall_timeout_ns;
+	bool stall_timeout_set;
 	const char *force[64];
 	size_t nr_force;
 	bool sqpoll;
@@ -70,6 +72,33 @@ static const char *run_option(int argc, char **argv, int *i, const char *key, bo
 static bool is_flag(const char *arg, const char *name)
 {
 	return !strcmp(arg, name);
+}
+
+/*
+ * A job option the parser does not know may be a misspelled run option
+ * ("--repaly"): the parser can only suggest job options, so say the error
+ * here with the closest run option when there is one.
+ */
+static int job_args_error(struct cli *cli, const struct bq_parse_error *perr)
+{
+	static const char *const own[] = {
+		"output-format", "output", "csv", "verify-state", "interval", "force-destroy",
+		"stripe", "repeat", "replay", "cpus", "sqpoll", "continue-on-error", "no-status",
+		"stall-timeout",
+	};
+	const char *w = perr->where, *hint;
+	char word[64];
+
+	if (strncmp(perr->msg, "unknown option '", 16) || strstr(perr->msg, "did you mean") ||
+	    w[0] != '-')
+		return cli_usage_error(cli, "%s: %s", perr->where, perr->msg);
+	w += w[1] == '-' ? 2 : 1;
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(w, "="), w);
+	hint = cli_suggest(word, own, ARRAY_LEN(own));
+	if (!hint)
+		return cli_usage_error(cli, "%s: %s", perr->where, perr->msg);
+	return cli_usage_error(cli, "%s: unknown option '--%s' (did you mean '--%s'?)",
+			       perr->where, word, hint);
 }
 
 /* Whether a file can be created beside @path (the temp file goes there). */
@@ -132,6 +161,7 @@ static int parse_stripe(struct run_cli *rc, const char *arg)
 static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 {
 	struct cli *cli = &rc->cli;
+	struct stat st;
 
 	rc->job_args = calloc((size_t)argc + 1, sizeof(char *));
 	if (!rc->job_args)
@@ -166,6 +196,10 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 		} else if ((v = run_option(argc, argv, &i, "interval", &bad))) {
 			if (bq_parse_time(v, 1000000000ULL, &rc->interval_ns) || !rc->interval_ns)
 				return cli_usage_error(cli, "--interval=%s: not a duration", v);
+		} else if ((v = run_option(argc, argv, &i, "stall-timeout", &bad))) {
+			if (bq_parse_time(v, 1000000000ULL, &rc->stall_timeout_ns))
+				return cli_usage_error(cli, "--stall-timeout=%s: not a duration", v);
+			rc->stall_timeout_set = true;
 		} else if ((v = run_option(argc, argv, &i, "force-destroy", &bad))) {
 			if (rc->nr_force == ARRAY_LEN(rc->force))
 				return cli_usage_error(cli, "too many --force-destroy options");
@@ -206,6 +240,10 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 	if (rc->output_file && !writable_dir_of(rc->output_file))
 		return cli_usage_error(cli, "--output=%s: cannot write there: %s", rc->output_file,
 				       strerror(errno));
+	if (rc->output_file && !stat(rc->output_file, &st) && S_ISDIR(st.st_mode))
+		return cli_usage_error(cli, "--output=%s: is a directory", rc->output_file);
+	if (rc->csv_file && !stat(rc->csv_file, &st) && S_ISDIR(st.st_mode))
+		return cli_usage_error(cli, "--csv=%s: is a directory", rc->csv_file);
 	if (rc->csv_file && !writable_dir_of(rc->csv_file))
 		return cli_usage_error(cli, "--csv=%s: cannot write there: %s", rc->csv_file,
 				       strerror(errno));
@@ -223,6 +261,8 @@ static int apply_run_options(struct run_cli *rc, struct bq_jobset *set)
 			j->sqpoll = true;
 		if (rc->continue_on_error)
 			j->continue_on_error = true;
+		if (rc->stall_timeout_set)
+			j->stall_timeout_ns = rc->stall_timeout_ns;
 		if (rc->stripe_files) {
 			j->stripe = true;
 			j->stripe_chunk = rc->stripe_chunk;
@@ -319,6 +359,8 @@ static int status_of(const struct bq_results *res, int sig)
 {
 	if (res->interrupted)
 		return 128 + sig;
+	if (res->stalled || res->gone)
+		return EXIT_REFUSED;
 	for (size_t k = 0; k < res->nr; k++) {
 		const struct bq_verify_report *v = res->jobs[k].verify;
 
@@ -331,6 +373,22 @@ static int status_of(const struct bq_results *res, int sig)
 				return EXIT_REFUSED;
 	}
 	return 0;
+}
+
+/* A stall or a target that went away is news even when the report goes to a file. */
+static void fault_lines(struct run_cli *rc, const struct bq_results *res)
+{
+	for (size_t k = 0; k < res->nr; k++) {
+		const struct bq_job_result *jr = &res->jobs[k];
+
+		if (jr->fault[0])
+			cli_error(&rc->cli, "%s: %s; the run was ended", jr->job.name, jr->fault);
+		for (int i = 0; i < jr->nr_stalls; i++)
+			cli_error(&rc->cli, "%s: thread %d stalled: no I/O completed for %.1fs, %u "
+				  "in flight; not waiting for them", jr->job.name,
+				  jr->stalls[i].thread, (double)jr->stalls[i].stalled_ns / 1e9,
+				  jr->stalls[i].outstanding);
+	}
 }
 
 static void progress_cb(void *arg, const struct bq_progress *p)
@@ -389,7 +447,7 @@ static int run_repeated(struct run_cli *rc, struct bq_ctx *ctx, const struct bq_
 
 	lr->res = res;
 	ret = bq_run(ctx, set, ropts, res, perr);
-	if (ret || rc->repeat <= 1)
+	if (ret || rc->repeat <= 1 || res->stalled || res->gone)
 		return ret;
 	*reps = json_object_new_array();
 	json_object_array_add(*reps, report_repetition_json(res));
@@ -399,6 +457,13 @@ static int run_repeated(struct run_cli *rc, struct bq_ctx *ctx, const struct bq_
 
 		lr->res = &one;
 		ret = bq_run(ctx, set, ropts, &one, perr);
+		if (!ret && (one.stalled || one.gone)) {
+			/* What went wrong in this repetition is the news: report it alone. */
+			bq_results_free(res);
+			*res = one;
+			lr->res = res;
+			return 0;
+		}
 		if (!ret) {
 			json_object_array_add(*reps, report_repetition_json(&one));
 			repetition_line(rc, r + 1, &one);
@@ -424,6 +489,7 @@ int cmd_run(int argc, char **argv)
 			.cmd = "run",
 			.usage = "blkqual run [-o table|json] [--output FILE] [--csv FILE] "
 				 "[--interval T] [--repeat N] [--cpus auto|LIST] [--sqpoll] "
+				 "[--stall-timeout T] "
 				 "[--continue-on-error] [--verify-state FILE] "
 				 "[--stripe DEV,DEV,...[,chunk=SIZE][,layout=L]] "
 				 "[--force-destroy DEV]... "
@@ -457,7 +523,7 @@ int cmd_run(int argc, char **argv)
 		ret = bq_jobs_from_args(rc.nr_job_args, rc.job_args, &set, &perr);
 	}
 	if (ret) {
-		ret = cli_usage_error(&rc.cli, "%s: %s", perr.where, perr.msg);
+		ret = job_args_error(&rc.cli, &perr);
 		goto out_free_args;
 	}
 	ret = apply_run_options(&rc, &set);
@@ -484,6 +550,7 @@ int cmd_run(int argc, char **argv)
 		goto out_free_results;
 	}
 	status = status_of(&res, *ropts.stop);
+	fault_lines(&rc, &res);
 	ea.ctx = ctx;
 	ea.res = &res;
 	ea.format = rc.cli.output;
@@ -495,6 +562,13 @@ int cmd_run(int argc, char **argv)
 			cli_error(&rc.cli, "writing %s: %s", rc.output_file, strerror(-ret));
 	} else {
 		ret = emit_results(stdout, &ea);
+		/* SIGPIPE is ignored: a closed pipe is a write error, said once. */
+		errno = 0;
+		if (!ret && (fflush(stdout) || ferror(stdout))) {
+			ret = errno ? -errno : -EIO;
+			cli_error(&rc.cli, "writing the results to standard output: %s",
+				  strerror(-ret));
+		}
 	}
 	if (!ret && rc.csv_file) {
 		ret = write_atomically(rc.csv_file, emit_csv, &ea);

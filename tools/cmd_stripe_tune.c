@@ -60,6 +60,24 @@ static int parse_chunks(struct cli *cli, const char *arg, uint64_t *chunks, int 
 	return *nr ? 0 : cli_usage_error(cli, "--chunks names no size");
 }
 
+/*
+ * Everything stripe-tune does not know goes to the job parser, so a
+ * misspelled option of its own ("--chnks") would be reported as a missing
+ * --chunks or an unknown job option: catch it first.
+ */
+static const char *own_option_hint(const char *arg)
+{
+	static const char *const own[] = { "chunks", "layout", "backend", "md", "force-destroy" };
+	const char *hint;
+	char word[64];
+
+	if (strncmp(arg, "--", 2))
+		return NULL;
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+	hint = cli_suggest(word, own, ARRAY_LEN(own));
+	return hint && strcmp(hint, word) ? hint : NULL;
+}
+
 /* The job options, with the members as filenames, for one chunk size. */
 static int make_jobs(struct cli *cli, char *files, int argc, char **argv, uint64_t chunk,
 		     int layout, bool stripe, struct bq_jobset *set)
@@ -388,6 +406,14 @@ int cmd_stripe_tune(int argc, char **argv)
 			force[gopts.nr_force++] = a + 16;
 		else if (!strcmp(a, "-o") && i + 1 < argc)
 			ret = cli_parse_output(&cli, argv[++i]);
+		else if (!strncmp(a, "--layout", 8) && (!a[8] || a[8] == '='))
+			ret = cli_usage_error(&cli, "%s: use --layout=original or "
+					      "--layout=alternate", a);
+		else if (!strncmp(a, "--backend", 9) && (!a[9] || a[9] == '='))
+			ret = cli_usage_error(&cli, "%s: use --backend=stripe or --backend=md", a);
+		else if (own_option_hint(a))
+			ret = cli_usage_error(&cli, "unknown option '%.*s' (did you mean '--%s'?)",
+					      (int)strcspn(a, "="), a, own_option_hint(a));
 		else
 			job_args[nr_job++] = argv[i];
 	}

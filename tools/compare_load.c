@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "compare.h"
 
@@ -71,6 +72,9 @@ static int load_one(struct cli *cli, struct cmp_side *s, const char *path)
 	json_object **docs;
 	char **paths;
 
+	/* json-c says "parse error" for a file it could not open too. */
+	if (!doc && access(path, R_OK))
+		return cli_usage_error(cli, "%s: %s", path, strerror(errno));
 	if (!doc)
 		return cli_usage_error(cli, "%s: not a JSON file (%s)", path,
 				       json_util_get_last_err() ? "parse error" : "unreadable");

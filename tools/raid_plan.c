@@ -290,6 +290,9 @@ void raid_plan_undo(const struct raid_plan *p)
 	char out[1024];
 
 	umount2(p->mountpoint, 0);
+	/* The default mount point is raid create's own; an empty one goes with it. */
+	if (!strncmp(p->mountpoint, "/mnt/blkqual-", 13))
+		rmdir(p->mountpoint);
 	/* A new array over the same members would show this filesystem again. */
 	bq_wipe_signatures(p->md);
 	plan_cmd_add(&stop, "mdadm");

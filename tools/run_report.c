@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "error_report.h"
 #include "inventory.h"
 #include "report_util.h"
 #include "run_report.h"
@@ -119,17 +120,36 @@ static void print_thread_line(FILE *out, const struct bq_thread_result *t, int i
 static void print_errors(FILE *out, const struct bq_job_result *jr,
 			 const struct bq_thread_result *sum)
 {
-	uint64_t n = sum->d[BQ_READ].errors + sum->d[BQ_WRITE].errors;
-
-	if (!n)
+	if (!sum->d[BQ_READ].errors && !sum->d[BQ_WRITE].errors)
 		return;
-	fprintf(out, "  errors: %" PRIu64 " I/Os failed; the first:\n", n);
-	for (int i = 0; i < sum->nr_errors; i++) {
-		const struct bq_io_error *e = &sum->errors[i];
+	print_error_groups(out, "  ", sum, jr->targets, jr->nr_targets);
+}
 
-		fprintf(out, "    %s of %u bytes at offset %" PRIu64 " of %s: %s\n",
-			dir_names[e->dir], e->len, e->offset,
-			jr->nr_targets ? jr->targets[e->file].path : "-", strerror(e->err));
+static const char *target_name(const struct bq_job_result *jr, int file)
+{
+	return file >= 0 && file < jr->nr_targets ? jr->targets[file].path : "-";
+}
+
+/* One block per stuck thread: how long, and what it waits for. */
+static void print_stalls(FILE *out, const struct bq_job_result *jr)
+{
+	for (int i = 0; i < jr->nr_stalls; i++) {
+		const struct bq_stall *s = &jr->stalls[i];
+		char t[32], age[32];
+
+		fmt_lat(t, sizeof(t), (double)s->stalled_ns);
+		fprintf(out, "  stalled: thread %d (CPU %d): no I/O completed for %s, %u I/O%s "
+			"outstanding%s\n", s->thread, s->cpu, t, s->outstanding,
+			s->outstanding == 1 ? "" : "s", s->nr_ios ? ", the oldest:" : "");
+		for (int k = 0; k < s->nr_ios; k++) {
+			const struct bq_stall_io *io = &s->ios[k];
+
+			fmt_lat(age, sizeof(age), (double)io->age_ns);
+			fprintf(out, "    %s of %u bytes at offset %" PRIu64 " of %s, in flight for %s\n",
+				dir_names[io->dir], io->len, io->offset, target_name(jr, io->file), age);
+		}
+		if (s->outstanding > (unsigned int)s->nr_ios)
+			fprintf(out, "    and %u more\n", s->outstanding - (unsigned int)s->nr_ios);
 	}
 }
 
@@ -237,6 +257,13 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 	print_stripe(out, jr, &sum);
 	print_disk(out, jr);
 	print_errors(out, jr, &sum);
+	for (int i = 0; i < jr->nr_threads; i++)
+		if (jr->threads[i].gave_up)
+			fprintf(out, "  thread %d gave up despite continue_on_error: the device is gone "
+				"or failed every I/O for a second\n", i);
+	if (jr->fault[0])
+		fprintf(out, "  target gone: %s; the run was ended\n", jr->fault);
+	print_stalls(out, jr);
 	if (jr->verify)
 		verify_print(out, jr->verify, "  ");
 	job_total_free(&sum);
@@ -251,6 +278,11 @@ void report_human(FILE *out, const struct bq_results *res)
 	}
 	if (res->interrupted)
 		fprintf(out, "\nrun interrupted: the figures cover the time until the stop\n");
+	if (res->gone)
+		fprintf(out, "\nrun ended: a target went away; the figures cover the time until then\n");
+	if (res->stalled)
+		fprintf(out, "\nrun stalled: I/O stopped completing (stall_timeout); the figures cover "
+			"the time until then and the stuck I/Os were not waited for\n");
 }
 
 /**
@@ -374,7 +406,11 @@ static json_object *job_options_json(const struct bq_job *j)
 	return o;
 }
 
-static json_object *targets_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
+/*
+ * @probe false: a stalled run must not read its targets for their
+ * inventory, as a read queued behind the stuck I/O would hang the report.
+ */
+static json_object *targets_json(struct bq_ctx *ctx, const struct bq_job_result *jr, bool probe)
 {
 	json_object *arr = json_object_new_array();
 
@@ -388,7 +424,7 @@ static json_object *targets_json(struct bq_ctx *ctx, const struct bq_job_result 
 		json_object_object_add(o, "logical_block_size", json_u64(t->lbs));
 		json_object_object_add(o, "numa_node", json_object_new_int(t->numa_node));
 		json_object_object_add(o, "laid_out", json_object_new_boolean(t->laid_out));
-		if (t->devname[0] && !bq_device_load(ctx, t->devname, &dev)) {
+		if (probe && t->devname[0] && !bq_device_load(ctx, t->devname, &dev)) {
 			json_object_object_add(o, "device", device_to_json(&dev));
 			bq_device_release(&dev);
 		}
@@ -431,6 +467,35 @@ static json_object *errors_json(const struct bq_job_result *jr, const struct bq_
 		json_object_object_add(o, "length", json_u64(e->len));
 		json_object_object_add(o, "errno", json_object_new_int(e->err));
 		json_object_object_add(o, "error", json_object_new_string(strerror(e->err)));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *stalls_json(const struct bq_job_result *jr)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < jr->nr_stalls; i++) {
+		const struct bq_stall *s = &jr->stalls[i];
+		json_object *o = json_object_new_object(), *ios = json_object_new_array();
+
+		json_object_object_add(o, "thread", json_object_new_int(s->thread));
+		json_object_object_add(o, "cpu", json_object_new_int(s->cpu));
+		json_object_object_add(o, "stalled_ns", json_u64(s->stalled_ns));
+		json_object_object_add(o, "outstanding", json_u64(s->outstanding));
+		for (int k = 0; k < s->nr_ios; k++) {
+			const struct bq_stall_io *io = &s->ios[k];
+			json_object *x = json_object_new_object();
+
+			json_object_object_add(x, "direction", json_object_new_string(dir_names[io->dir]));
+			json_object_object_add(x, "target", json_object_new_string(target_name(jr, io->file)));
+			json_object_object_add(x, "offset", json_u64(io->offset));
+			json_object_object_add(x, "length", json_u64(io->len));
+			json_object_object_add(x, "age_ns", json_u64(io->age_ns));
+			json_object_array_add(ios, x);
+		}
+		json_object_object_add(o, "ios", ios);
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -543,7 +608,7 @@ static json_object *job_args_json(const struct bq_job *j)
 	return arr;
 }
 
-static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
+static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr, bool probe)
 {
 	json_object *o = json_object_new_object(), *placement = json_object_new_array();
 	json_object *threads = json_object_new_array(), *compl = json_object_new_object();
@@ -552,7 +617,7 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 	json_object_object_add(o, "name", json_object_new_string(jr->job.name));
 	json_object_object_add(o, "options", job_options_json(&jr->job));
 	json_object_object_add(o, "job_args", job_args_json(&jr->job));
-	json_object_object_add(o, "targets", targets_json(ctx, jr));
+	json_object_object_add(o, "targets", targets_json(ctx, jr, probe));
 	json_object_object_add(compl, "polled", json_object_new_boolean(jr->polled));
 	json_object_object_add(compl, "note", json_object_new_string(jr->poll_note));
 	json_object_object_add(o, "completions", compl);
@@ -571,6 +636,8 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 	if (!job_total(jr, &sum)) {
 		json_object_object_add(o, "total", total_json(jr, &sum));
 		json_object_object_add(o, "errors", errors_json(jr, &sum));
+		json_object_object_add(o, "error_groups",
+				       error_groups_json(&sum, jr->targets, jr->nr_targets));
 		if (jr->stripe_size)
 			json_object_object_add(o, "stripe", stripe_json(jr, &sum));
 		job_total_free(&sum);
@@ -581,6 +648,14 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr)
 		json_object_object_add(o, "verify", verify_json(jr->verify));
 	if (jr->notes[0])
 		json_object_object_add(o, "note", json_object_new_string(jr->notes));
+	if (jr->fault[0])
+		json_object_object_add(o, "target_gone", json_object_new_string(jr->fault));
+	if (jr->nr_stalls)
+		json_object_object_add(o, "stalls", stalls_json(jr));
+	for (int i = 0; i < jr->nr_threads; i++)
+		if (jr->threads[i].gave_up)
+			json_object_object_add(json_object_array_get_idx(threads, (size_t)i), "gave_up",
+					       json_object_new_boolean(true));
 	return o;
 }
 
@@ -630,12 +705,14 @@ json_object *report_json(struct bq_ctx *ctx, const struct bq_results *res)
 	json_object_object_add(root, "blkqual_version", json_object_new_string(BLKQUAL_VERSION));
 	json_object_object_add(root, "start_unix_ns", json_u64(res->start_unix_ns));
 	json_object_object_add(root, "interrupted", json_object_new_boolean(res->interrupted));
+	json_object_object_add(root, "stalled", json_object_new_boolean(res->stalled));
+	json_object_object_add(root, "target_gone", json_object_new_boolean(res->gone));
 	if (!bq_host_scan(ctx, &host)) {
 		json_object_object_add(root, "host", host_to_json(&host));
 		bq_host_release(&host);
 	}
 	for (size_t k = 0; k < res->nr; k++)
-		json_object_array_add(jobs, job_json(ctx, &res->jobs[k]));
+		json_object_array_add(jobs, job_json(ctx, &res->jobs[k], !res->stalled));
 	json_object_object_add(root, "jobs", jobs);
 	return root;
 }

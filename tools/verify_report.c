@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "error_report.h"
 #include "report_util.h"
 #include "verify_report.h"
 
@@ -124,10 +125,12 @@ void verify_print(FILE *out, const struct bq_verify_report *v, const char *inden
 			snprintf(lead, sizeof(lead), "%s    ", indent);
 			print_percentiles(out, lead, &d->lat);
 		}
-		for (int i = 0; i < v->phase.nr_errors; i++)
-			fprintf(out, "%s    read of %u bytes at offset %" PRIu64 " failed: %s\n", indent,
-				v->phase.errors[i].len, v->phase.errors[i].offset,
-				strerror(v->phase.errors[i].err));
+		if (v->phase.nr_groups || v->phase.ungrouped) {
+			char lead[64];
+
+			snprintf(lead, sizeof(lead), "%s    ", indent);
+			print_error_groups(out, lead, &v->phase, NULL, 0);
+		}
 	}
 	fmt_size(size, sizeof(size), v->bytes_checked);
 	fprintf(out, "%s  checked %" PRIu64 " blocks (%s): ", indent, v->blocks_checked, size);
@@ -241,6 +244,7 @@ static json_object *phase_json(const struct bq_verify_report *v)
 		json_object_array_add(errs, e);
 	}
 	json_object_object_add(o, "errors", errs);
+	json_object_object_add(o, "error_groups", error_groups_json(&v->phase, NULL, 0));
 	return o;
 }
 

@@ -95,6 +95,7 @@ struct bq_fileio_opts {
 	uint64_t time_ns;
 	uint64_t events;
 	uint64_t report_interval_ns;
+	uint64_t stall_timeout_ns;
 	unsigned int percentile;
 	bool histogram;
 	uint64_t rand_seed;

@@ -368,6 +368,7 @@ struct bq_files_run_opts {
 	struct bq_ctx *ctx;
 	uint64_t elapsed_ns;
 	uint64_t interval_ns;
+	uint64_t stall_timeout_ns;
 	volatile int *stop;
 	void (*on_sample)(void *sample_arg, const struct bq_ops_sample *s);
 	void *sample_arg;

@@ -83,6 +83,10 @@ enum bq_dir {
 
 #define BQ_MAX_FILES 64
 #define BQ_MAX_BSSPLIT 16
+/* Threads of all jobs of one run together (numjobs summed over the jobs). */
+#define BQ_MAX_THREADS 4096
+/* The most entries an io_uring submission queue may have (IORING_MAX_ENTRIES). */
+#define BQ_URING_MAX_DEPTH 32768
 
 /**
  * struct bq_bssplit - one entry of a block size split
@@ -144,6 +148,7 @@ struct bq_job {
 	bool group_reporting;
 	bool gtod_reduce;		/* no per-I/O latency */
 	bool continue_on_error;
+	uint64_t stall_timeout_ns;	/* report a thread whose I/O is stuck this long; 0: never */
 
 	enum bq_engine engine;
 	enum bq_poll poll;		/* hipri=1 means BQ_POLL_ON */
@@ -625,6 +630,54 @@ struct bq_io_error {
 
 #define BQ_MAX_IO_ERRORS 32
 
+#define BQ_MAX_ERROR_GROUPS 8
+#define BQ_ERROR_EXAMPLES 4
+
+/**
+ * struct bq_io_error_group - every failed I/O of one kind, counted once
+ * @dir: BQ_READ or BQ_WRITE
+ * @file: index into the job's targets
+ * @err: positive errno
+ * @count: failed I/Os of this kind
+ * @min_offset: lowest byte offset among them
+ * @max_offset: highest byte offset among them
+ * @last_offset: offset of the latest one
+ * @examples: offsets of the first ones, @nr_examples of them
+ *
+ * A device that fails every I/O fails thousands a second; one line per
+ * (direction, target, errno) with a count says the same without a flood.
+ */
+struct bq_io_error_group {
+	int dir;
+	int file;
+	int err;
+	uint64_t count;
+	uint64_t min_offset;
+	uint64_t max_offset;
+	uint64_t last_offset;
+	uint64_t examples[BQ_ERROR_EXAMPLES];
+	int nr_examples;
+};
+
+struct bq_thread_result;
+
+/**
+ * bq_io_error_count() - count one failed I/O in its group
+ * @t: the thread's (or a sum's) results
+ * @e: the failure
+ */
+void bq_io_error_count(struct bq_thread_result *t, const struct bq_io_error *e);
+
+/**
+ * bq_io_error_groups_merge() - add another result's error groups
+ * @dst: receives them
+ * @src: the groups to add
+ *
+ * Groups of the same kind add up (count, offset range, examples while
+ * there is room); @src's later offsets count as the later ones.
+ */
+void bq_io_error_groups_merge(struct bq_thread_result *dst, const struct bq_thread_result *src);
+
 /**
  * struct bq_dir_result - what one direction did
  */
@@ -660,6 +713,12 @@ struct bq_member_result {
  * @mean_depth: I/Os in flight on average (sampled before and after each wait)
  * @ring_flags: io_uring setup flags the kernel accepted
  * @errors: the first failed I/Os, @nr_errors of them
+ * @groups: every failed I/O, grouped by direction, target and errno
+ * @nr_groups: groups in use
+ * @ungrouped: failed I/Os of kinds beyond BQ_MAX_ERROR_GROUPS (only counted)
+ * @gave_up: the thread stopped although continue_on_error was set, because
+ *           the device is gone (ENXIO, ENODEV) or no I/O had succeeded for
+ *           a second while they kept failing
  */
 struct bq_thread_result {
 	int cpu;
@@ -676,6 +735,10 @@ struct bq_thread_result {
 	unsigned int ring_flags;
 	struct bq_io_error errors[BQ_MAX_IO_ERRORS];
 	int nr_errors;
+	struct bq_io_error_group groups[BQ_MAX_ERROR_GROUPS];
+	int nr_groups;
+	uint64_t ungrouped;
+	bool gave_up;
 	struct bq_member_result *members;	/* per member of a striped job */
 	int nr_members;
 };
@@ -689,6 +752,42 @@ struct bq_interval {
 	uint64_t bytes[BQ_NR_DIRS];
 	double mean_ns[BQ_NR_DIRS];
 	uint64_t p99_ns[BQ_NR_DIRS];
+};
+
+#define BQ_STALL_MAX_IOS 16
+
+/**
+ * struct bq_stall_io - one I/O that did not complete
+ * @offset: byte offset in the target
+ * @age_ns: how long it had been in flight when the stall was reported
+ * @len: bytes
+ * @dir: BQ_READ or BQ_WRITE
+ * @file: index into the job's targets
+ */
+struct bq_stall_io {
+	uint64_t offset;
+	uint64_t age_ns;
+	uint32_t len;
+	int dir;
+	int file;
+};
+
+/**
+ * struct bq_stall - a thread whose I/O stopped completing
+ * @thread: index of the thread in its job
+ * @cpu: the CPU it was pinned to
+ * @stalled_ns: time since its last completion (or since it was noticed
+ *              to have none)
+ * @outstanding: I/Os in flight
+ * @ios: the oldest ones, @nr_ios of them (at most BQ_STALL_MAX_IOS)
+ */
+struct bq_stall {
+	int thread;
+	int cpu;
+	uint64_t stalled_ns;
+	unsigned int outstanding;
+	struct bq_stall_io ios[BQ_STALL_MAX_IOS];
+	int nr_ios;
 };
 
 /**
@@ -719,6 +818,9 @@ struct bq_target_info {
  * @notes: other things the user should know, one per line
  * @runtime_ns: measured time, ramp excluded
  * @intervals: time series when asked for
+ * @fault: why the run was ended early because of this job's target (it
+ *         shrank or went away), or empty
+ * @stalls: threads found stalled (stall_timeout), @nr_stalls of them
  */
 struct bq_job_result {
 	struct bq_job job;
@@ -734,6 +836,9 @@ struct bq_job_result {
 	size_t nr_intervals;
 	uint64_t stripe_size;		/* bytes of the striped array, 0 when not striped */
 	struct bq_verify_report *verify;	/* verify=: what the checks found, else NULL */
+	char fault[256];
+	struct bq_stall *stalls;
+	int nr_stalls;
 };
 
 /**
@@ -772,12 +877,19 @@ struct bq_run_opts {
  * @nr: how many
  * @start_unix_ns: wall clock at the start
  * @interrupted: stopped early through @stop
+ * @stalled: a thread's I/O stopped completing for longer than its job's
+ *           stall_timeout.  The run returned without waiting for those
+ *           threads: they may still run and write to these results, so
+ *           report and end the process; do not bq_results_free() them.
+ * @gone: a target shrank or went away during the run, which ended it
  */
 struct bq_results {
 	struct bq_job_result *jobs;
 	size_t nr;
 	uint64_t start_unix_ns;
 	bool interrupted;
+	bool stalled;
+	bool gone;
 };
 
 /**

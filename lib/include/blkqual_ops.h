@@ -78,9 +78,11 @@ struct bq_op_error {
  * @msg: why it returned an error, one line
  * @deadline_ns: CLOCK_MONOTONIC time to stop at; 0 for none
  * @stop: the run's stop flag
+ * @tid: the kernel's id of the thread, for the stall watchdog
  */
 struct bq_ops_thread {
 	int id;
+	int tid;
 	struct bq_op_stat op[BQ_OPS_MAX];
 	struct bq_op_error errors[BQ_OPS_MAX_ERRORS];
 	int nr_errors;
@@ -182,6 +184,10 @@ typedef int (*bq_ops_fn)(struct bq_ops_thread *t, void *arg);
  * @arg: passed to @fn
  * @on_sample: called from the calling thread after each sample, or NULL
  * @sample_arg: passed to @on_sample
+ * @stall_timeout_ns: a thread that has finished no operation for this long
+ *                    while blocked in one system call is stuck; 0 means
+ *                    BQ_OPS_STALL_DEFAULT_NS, BQ_OPS_NO_STALL_TIMEOUT turns
+ *                    the watchdog off
  */
 struct bq_ops_opts {
 	int nr_threads;
@@ -193,6 +199,28 @@ struct bq_ops_opts {
 	void *arg;
 	void (*on_sample)(void *sample_arg, const struct bq_ops_sample *s);
 	void *sample_arg;
+	uint64_t stall_timeout_ns;
+};
+
+/*
+ * The kernel's hung task warning comes after 120 s in D state; an fsync
+ * of a large dirty file on a slow disk can take tens of seconds legitimately.
+ */
+#define BQ_OPS_STALL_DEFAULT_NS (120ull * 1000000000ull)
+#define BQ_OPS_NO_STALL_TIMEOUT UINT64_MAX
+
+/**
+ * struct bq_ops_stall - a thread stuck in one system call
+ * @thread: its id
+ * @call: the system call ("fsync", "openat"), or "syscall N"
+ * @path: the file it works on, from its descriptor or path argument, or ""
+ * @stalled_ns: time since the thread last finished an operation
+ */
+struct bq_ops_stall {
+	int thread;
+	char call[32];
+	char path[256];
+	uint64_t stalled_ns;
 };
 
 /**
@@ -210,6 +238,11 @@ struct bq_ops_opts {
  * @nr_samples: its length
  * @interrupted: ended through the stop flag
  * @failed: threads whose function returned an error
+ * @stalls: threads stuck in a system call (stall_timeout_ns), @nr_stalls
+ *          of them.  The run returned without waiting for them: @threads
+ *          is a snapshot, but the workload's own state (the @arg of its
+ *          threads) may still be used by them, so report and end the
+ *          process.
  */
 struct bq_ops_result {
 	struct bq_ops_thread *threads;
@@ -225,6 +258,8 @@ struct bq_ops_result {
 	size_t nr_samples;
 	bool interrupted;
 	int failed;
+	struct bq_ops_stall *stalls;
+	int nr_stalls;
 };
 
 /**

@@ -311,6 +311,7 @@ struct bq_replay_opts {
 	int clients;
 	uint64_t time_ns;
 	uint64_t warmup_ns;
+	uint64_t stall_timeout_ns;
 	bool run_once;
 	bool sync_open;
 	bool sync_dirs;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/loop.h>
 
 #include "helpers/scratchdev.h"
 
@@ -85,6 +87,24 @@ void scratch_device(struct prep *p, struct scratch *s, off_t size)
 	prep_fail(p, "making the scratch file", ret);
 	if (!ret)
 		prep_fail(p, "attaching a loop device", scratch_attach(s));
+}
+
+/**
+ * scratch_device_lbs() - scratch_device() with another logical block size
+ * @p: what setup recorded so far
+ * @s: the scratch file and device
+ * @size: the file's size
+ * @lbs: the loop device's logical block size (LOOP_SET_BLOCK_SIZE)
+ *
+ * For the tests of direct I/O that is aligned to 512 bytes but not to
+ * the device's blocks.
+ */
+void scratch_device_lbs(struct prep *p, struct scratch *s, off_t size, unsigned int lbs)
+{
+	scratch_device(p, s, size);
+	if (prep_ok(p))
+		prep_fail(p, "LOOP_SET_BLOCK_SIZE",
+			  ioctl(s->hold_fd, LOOP_SET_BLOCK_SIZE, (unsigned long)lbs) ? -errno : 0);
 }
 
 /**

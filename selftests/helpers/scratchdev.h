@@ -37,6 +37,7 @@ void prep_fail(struct prep *p, const char *step, int err);
 bool prep_ok(const struct prep *p);
 void scratch_init(struct scratch *s);
 void scratch_device(struct prep *p, struct scratch *s, off_t size);
+void scratch_device_lbs(struct prep *p, struct scratch *s, off_t size, unsigned int lbs);
 int checksum_path(const char *path, uint64_t *sum);
 
 #ifdef __KSELFTEST_HARNESS_H

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * spawn.c - test helper: a program running in the background while the
+ * test breaks something under it (a device removed, a filesystem frozen,
+ * a signal sent), and how long it took to end
+ *
+ * run_blkqual() waits for the program; the fault tests must act while it
+ * runs and then time its end, so they start it here with its output in
+ * a file to read afterwards.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "spawn.h"
+
+/* Milliseconds on the monotonic clock. */
+long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Sleep @ms milliseconds, whatever signals arrive meanwhile. */
+void sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/**
+ * spawn_logged() - start a program with its stdout and stderr in a file
+ * @argv: the program (argv[0] is its path) and its arguments
+ * @log: the file, created or truncated
+ *
+ * Return: the child's pid, or -1 when fork failed.
+ */
+pid_t spawn_logged(const char *const *argv, const char *log)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/**
+ * wait_exit_ms() - wait a while for a child to end
+ * @pid: the child
+ * @ms: how long to wait at the most
+ * @status: its wait status, once it ended
+ *
+ * Return: how many milliseconds it took, or -1 when it still runs (the
+ * caller decides whether to kill it).
+ */
+long long wait_exit_ms(pid_t pid, long long ms, int *status)
+{
+	long long t0 = now_ms();
+
+	while (now_ms() - t0 < ms) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return now_ms() - t0;
+		sleep_ms(10);
+	}
+	return -1;
+}

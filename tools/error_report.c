@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * error_report.c - failed I/Os as one line per (direction, target, errno)
+ *
+ * "errors: read of /dev/loop3: 9473 x Input/output error (EIO), offsets
+ * 0..1073737728, first 28467200 61132800 ..." says what a flood of
+ * identical lines would, and leaves room for the one line that differs.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+#include "error_report.h"
+#include "report_util.h"
+
+static const char *const dir_names[BQ_NR_DIRS] = { "read", "write" };
+
+/**
+ * errno_name() - "EIO" for EIO
+ * @err: positive errno
+ *
+ * Return: the symbolic name, or "errno N" for one glibc does not know
+ * (in a static buffer).
+ */
+const char *errno_name(int err)
+{
+	static char buf[32];
+	const char *name = strerrorname_np(err);
+
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "errno %d", err);
+	return buf;
+}
+
+static const char *target_of(const struct bq_target_info *targets, int nr, int file)
+{
+	return targets && file >= 0 && file < nr ? targets[file].path : NULL;
+}
+
+/**
+ * print_error_groups() - one line per kind of failed I/O
+ * @out: where to
+ * @indent: put before each line
+ * @t: a thread's or a job's results (bq_job_sum())
+ * @targets: the job's targets, for their names; NULL leaves names out
+ * @nr_targets: how many
+ */
+void print_error_groups(FILE *out, const char *indent, const struct bq_thread_result *t,
+			const struct bq_target_info *targets, int nr_targets)
+{
+	for (int i = 0; i < t->nr_groups; i++) {
+		const struct bq_io_error_group *g = &t->groups[i];
+		const char *path = target_of(targets, nr_targets, g->file);
+
+		fprintf(out, "%serrors: %s%s%s: %" PRIu64 " x %s (%s), ", indent, dir_names[g->dir],
+			path ? " of " : "", path ? path : "", g->count, strerror(g->err),
+			errno_name(g->err));
+		if (g->min_offset == g->max_offset)
+			fprintf(out, "offset %" PRIu64, g->min_offset);
+		else
+			fprintf(out, "offsets %" PRIu64 "..%" PRIu64 ", first", g->min_offset,
+				g->max_offset);
+		for (int k = 0; g->min_offset != g->max_offset && k < g->nr_examples; k++)
+			fprintf(out, " %" PRIu64, g->examples[k]);
+		fprintf(out, "%s\n", g->count > (uint64_t)g->nr_examples &&
+			g->min_offset != g->max_offset ? " ..." : "");
+	}
+	if (t->ungrouped)
+		fprintf(out, "%serrors: %" PRIu64 " more of other kinds\n", indent, t->ungrouped);
+}
+
+/**
+ * error_groups_json() - the groups as a JSON array
+ * @t: a thread's or a job's results
+ * @targets: the job's targets, or NULL
+ * @nr_targets: how many
+ *
+ * Return: [{"direction", "target", "errno", "errno_name", "error", "count",
+ * "min_offset", "max_offset", "last_offset", "first_offsets"}], with one
+ * {"ungrouped": N} element at the end when some did not fit.
+ */
+json_object *error_groups_json(const struct bq_thread_result *t,
+			       const struct bq_target_info *targets, int nr_targets)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < t->nr_groups; i++) {
+		const struct bq_io_error_group *g = &t->groups[i];
+		const char *path = target_of(targets, nr_targets, g->file);
+		json_object *o = json_object_new_object(), *ex = json_object_new_array();
+
+		json_object_object_add(o, "direction", json_object_new_string(dir_names[g->dir]));
+		json_object_object_add(o, "target", json_object_new_string(path ? path : ""));
+		json_object_object_add(o, "errno", json_object_new_int(g->err));
+		json_object_object_add(o, "errno_name", json_object_new_string(errno_name(g->err)));
+		json_object_object_add(o, "error", json_object_new_string(strerror(g->err)));
+		json_object_object_add(o, "count", json_u64(g->count));
+		json_object_object_add(o, "min_offset", json_u64(g->min_offset));
+		json_object_object_add(o, "max_offset", json_u64(g->max_offset));
+		json_object_object_add(o, "last_offset", json_u64(g->last_offset));
+		for (int k = 0; k < g->nr_examples; k++)
+			json_object_array_add(ex, json_u64(g->examples[k]));
+		json_object_object_add(o, "first_offsets", ex);
+		json_object_array_add(arr, o);
+	}
+	if (t->ungrouped) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "ungrouped", json_u64(t->ungrouped));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/**
+ * ops_stall_lines() - one line on standard error per thread found stuck
+ * @cli: the command, for the "blkqual CMD:" prefix
+ * @r: a file-level run's results
+ *
+ * Return: how many threads were stuck (the run did not wait for them; the
+ * caller reports and exits with status 1).
+ */
+int ops_stall_lines(struct cli *cli, const struct bq_ops_result *r)
+{
+	for (int i = 0; i < r->nr_stalls; i++) {
+		const struct bq_ops_stall *s = &r->stalls[i];
+
+		cli_error(cli, "thread %d stalled: in %s(%s) for %.1fs; not waiting for it",
+			  s->thread, s->call, s->path, (double)s->stalled_ns / 1e9);
+	}
+	return r->nr_stalls;
+}
