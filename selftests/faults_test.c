@@ -200,6 +200,51 @@ static int stuck_fn(struct bq_ops_thread *t, void *arg)
 }
 
 /*
+ * EAGAIN and EBUSY do not come from a loop device on demand, but they
+ * are grouped like any errno: 20000 failures of three kinds on two
+ * threads make three groups with their counts and offset ranges, and a
+ * ninth kind is only counted.
+ */
+TEST(every_errno_is_one_group)
+{
+	static struct bq_thread_result a, b, sum;
+	static const int errs[] = { EAGAIN, EBUSY, EIO };
+
+	for (int i = 0; i < 20000; i++) {
+		struct bq_io_error e = {
+			.offset = 4096ull * (uint64_t)i, .len = 4096, .dir = BQ_WRITE,
+			.err = i < 3 ? EIO : errs[i % 2], .file = 0,
+		};
+
+		bq_io_error_count(i % 4 ? &a : &b, &e);
+	}
+	bq_io_error_groups_merge(&sum, &a);
+	bq_io_error_groups_merge(&sum, &b);
+	ASSERT_EQ(3, sum.nr_groups);
+	for (int g = 0; g < sum.nr_groups; g++) {
+		const struct bq_io_error_group *x = &sum.groups[g];
+
+		if (x->err == EIO) {
+			EXPECT_EQ(3, x->count);
+			EXPECT_EQ(0, x->min_offset);
+			EXPECT_EQ(8192, x->max_offset);
+		} else {
+			EXPECT_TRUE(x->err == EAGAIN || x->err == EBUSY);
+			EXPECT_EQ(x->err == EBUSY ? 9999 : 9998, x->count);
+			EXPECT_EQ(BQ_ERROR_EXAMPLES, x->nr_examples);
+		}
+	}
+	EXPECT_EQ(0, sum.ungrouped);
+	for (int k = 0; k < BQ_MAX_ERROR_GROUPS; k++) {
+		struct bq_io_error e = { .offset = 0, .len = 512, .dir = BQ_READ, .err = 100 + k };
+
+		bq_io_error_count(&sum, &e);
+	}
+	EXPECT_EQ(BQ_MAX_ERROR_GROUPS, sum.nr_groups);
+	EXPECT_EQ(3, sum.ungrouped);
+}
+
+/*
  * A thread stuck in one system call for longer than the stall timeout is
  * reported with the call and its file; the run returns without it and
  * the others stop.
