@@ -524,7 +524,7 @@ static int clean_dir(struct worker *w, const char *path)
 			continue;	/* not ours: never touched */
 		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >= sizeof(sub))
 			continue;
-		if (w->t->stop && *w->t->stop) {
+		if (bq_ops_halted(w->t)) {
 			ret = -EINTR;
 			break;
 		}
@@ -582,7 +582,7 @@ static int write_control(const struct ft_tree *tr, char *msg, size_t len)
 static bool tree_failed(struct worker *w)
 {
 	return __atomic_load_n(&w->tree->failed, __ATOMIC_RELAXED) ||
-	       (w->t->stop && *w->t->stop);
+	       bq_ops_halted(w->t);
 }
 
 static int format_fail(struct worker *w, int ret)
@@ -621,7 +621,7 @@ static int format_files(struct worker *w)
 			continue;
 		}
 		f->exists = true;
-		for (pos = f->cur; pos < f->size && !(w->t->stop && *w->t->stop);) {
+		for (pos = f->cur; pos < f->size && !bq_ops_halted(w->t);) {
 			uint64_t len = f->size - pos < xfer ? f->size - pos : xfer;
 			uint64_t t0 = bq_now_ns();
 			ssize_t got = pwrite(fd, w->buf, len, (off_t)pos);

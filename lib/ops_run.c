@@ -101,9 +101,14 @@ void bq_ops_error(struct bq_ops_thread *t, int op, int err, int64_t offset, cons
 	bq_strlcpy(e->what, what ? what : "", sizeof(e->what));
 }
 
+bool bq_ops_halted(const struct bq_ops_thread *t)
+{
+	return (t->stop && *t->stop) || (t->user_stop && *t->user_stop);
+}
+
 bool bq_ops_should_stop(const struct bq_ops_thread *t)
 {
-	if (t->stop && *t->stop)
+	if (bq_ops_halted(t))
 		return true;
 	return t->deadline_ns && bq_now_ns() >= t->deadline_ns;
 }
@@ -562,8 +567,14 @@ int bq_ops_run(struct bq_ctx *ctx, const struct bq_ops_opts *o, struct bq_ops_re
 	run->stall_limit_ns = o->stall_timeout_ns == BQ_OPS_NO_STALL_TIMEOUT ? 0 :
 			      o->stall_timeout_ns ? o->stall_timeout_ns : BQ_OPS_STALL_DEFAULT_NS;
 	/* The threads stop on the run's own flag: a signal, or another thread stuck. */
-	for (int i = 0; i < o->nr_threads; i++)
+	/*
+	 * The caller's flag is read directly too: a signal that came before
+	 * the monitor's next look must not let the threads start work.
+	 */
+	for (int i = 0; i < o->nr_threads; i++) {
 		res->threads[i].stop = &run->halt;
+		res->threads[i].user_stop = o->stop;
+	}
 	run->tids = calloc((size_t)o->nr_threads, sizeof(*run->tids));
 	run->args = calloc((size_t)o->nr_threads, sizeof(*run->args));
 	run->watch = calloc((size_t)o->nr_threads, sizeof(*run->watch));

@@ -77,7 +77,8 @@ struct bq_op_error {
  * @ret: what the thread function returned
  * @msg: why it returned an error, one line
  * @deadline_ns: CLOCK_MONOTONIC time to stop at; 0 for none
- * @stop: the run's stop flag
+ * @stop: the run's stop flag (a signal seen, or another thread stuck)
+ * @user_stop: the caller's stop flag, read directly so a stop is never missed
  * @tid: the kernel's id of the thread, for the stall watchdog
  */
 struct bq_ops_thread {
@@ -92,6 +93,7 @@ struct bq_ops_thread {
 	char msg[256];
 	uint64_t deadline_ns;
 	volatile int *stop;
+	volatile int *user_stop;
 };
 
 /**
@@ -139,6 +141,17 @@ void bq_ops_error(struct bq_ops_thread *t, int op, int err, int64_t offset, cons
  * Return: true to stop.
  */
 bool bq_ops_should_stop(const struct bq_ops_thread *t);
+
+/**
+ * bq_ops_halted() - the run was stopped (a signal, or a thread stuck),
+ * whatever the deadline says
+ * @t: the thread
+ *
+ * For phases with no deadline, such as laying out a file tree.
+ *
+ * Return: true to stop.
+ */
+bool bq_ops_halted(const struct bq_ops_thread *t);
 
 /**
  * struct bq_ops_sample - one interval, every thread added up
