@@ -1241,6 +1241,10 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	    job->iodepth > BQ_URING_MAX_DEPTH)
 		return bq_parse_fail(err, -EINVAL, "iodepth %u is over io_uring's ring limit "
 				     "of %d", job->iodepth, BQ_URING_MAX_DEPTH);
+	/* Other engines would ignore it, and the report would claim an SQ thread. */
+	if (job->sqpoll && job->engine != BQ_ENGINE_IO_URING &&
+	    job->engine != BQ_ENGINE_URING_CMD)
+		return bq_parse_fail(err, -EINVAL, "sqthread_poll needs ioengine=io_uring");
 	if (job->size_pct > 100)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
 	if (job->time_based && !job->runtime_ns)

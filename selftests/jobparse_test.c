@@ -1205,9 +1205,9 @@ TEST(job_to_args_round_trip)
 		"--ramp_time=250ms", "--startdelay=2", "--thinktime=7", "--direct=1", "--sync=1",
 		"--fsync=16", "--randrepeat=0", "--randseed=1234", "--norandommap",
 		"--random_distribution=zipf:1.2", "--rate_iops=5000", "--group_reporting",
-		"--ioengine=libaio", "--poll=off", "--fixedbufs=0", "--registerfiles=0",
+		"--ioengine=io_uring", "--poll=off", "--fixedbufs=0", "--registerfiles=0",
 		"--sqthread_poll", "--gtod_reduce=1", "--cpus_allowed=0-1", "--continue_on_error=io",
-		"--name=two", "--rw=read", "--bsrange=512-8k", "--ba=512", "--size=1g",
+		"--name=two", "--rw=read", "--ioengine=libaio", "--bsrange=512-8k", "--ba=512", "--size=1g",
 		"--random_distribution=pareto:0.2",
 		"--name=three", "--rw=randwrite", "--bssplit=4k/60:16k/40,8k/100",
 	};

@@ -257,8 +257,12 @@ static int apply_run_options(struct run_cli *rc, struct bq_jobset *set)
 		struct bq_job *j = &set->jobs[k];
 		struct bq_parse_error err = { 0 };
 
-		if (rc->sqpoll)
+		if (rc->sqpoll) {
+			if (j->engine != BQ_ENGINE_IO_URING && j->engine != BQ_ENGINE_URING_CMD)
+				return cli_usage_error(&rc->cli, "--sqpoll: job '%s' does not use "
+						       "ioengine=io_uring", j->name);
 			j->sqpoll = true;
+		}
 		if (rc->continue_on_error)
 			j->continue_on_error = true;
 		if (rc->stall_timeout_set)
