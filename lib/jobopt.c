@@ -993,50 +993,16 @@ bool bq_job_opt_takes_value(const char *key)
 	return o && o->kind == OPT_VALUE;
 }
 
-/* Levenshtein distance, one row at a time; long words are never close. */
-static unsigned int distance(const char *a, const char *b)
-{
-	unsigned int row[40];
-	size_t la = strlen(a), lb = strlen(b);
-
-	if (la >= ARRAY_SIZE(row) || lb >= ARRAY_SIZE(row))
-		return UINT32_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned int)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned int diag = row[0];
-
-		row[0] = (unsigned int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned int up = row[j];
-			unsigned int best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
 /* The supported name a typo most likely meant, or NULL. */
 static const char *suggest(const char *key)
 {
-	unsigned int best = UINT32_MAX, limit = strlen(key) > 4 ? 2 : 1;
-	const char *pick = NULL;
+	const char *names[ARRAY_SIZE(job_opts)];
+	const char *pick;
 
-	for (size_t i = 0; i < ARRAY_SIZE(job_opts); i++) {
-		unsigned int d = distance(key, job_opts[i].name);
-
-		if (d < best) {
-			best = d;
-			pick = job_opts[i].name;
-		}
-	}
-	if (best <= limit)
+	for (size_t i = 0; i < ARRAY_SIZE(job_opts); i++)
+		names[i] = job_opts[i].name;
+	pick = bq_suggest(key, names, ARRAY_SIZE(names));
+	if (pick)
 		return pick;
 	/* A cut-off name ("iodep") is as clear a hint as a typo. */
 	for (size_t i = 0; strlen(key) >= 3 && i < ARRAY_SIZE(job_opts); i++)

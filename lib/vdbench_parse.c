@@ -775,9 +775,23 @@ static int lookup(const struct kw *tab, size_t n, const char *kw, const struct k
 	return *hit ? (*hit)->id : KW_UNKNOWN;
 }
 
-static int kw_problem(int id, const struct kw *hit, const struct vparm *vp, const char *what,
-		      struct bq_parse_error *err)
+/* The keyword of @tab a misspelling most likely meant, or NULL; refused ones never. */
+static const char *kw_suggest(const struct kw *tab, size_t n, const char *kw)
 {
+	const char *names[64];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k < ARRAY_SIZE(names); i++)
+		if (tab[i].id > 0)
+			names[k++] = tab[i].name;
+	return bq_suggest(kw, names, k);
+}
+
+static int kw_problem(int id, const struct kw *hit, const struct kw *tab, size_t n,
+		      const struct vparm *vp, const char *what, struct bq_parse_error *err)
+{
+	const char *hint;
+
 	if (id == KW_AMBIGUOUS)
 		return bq_fail_at(err, vp->where, -EINVAL, "%s=: ambiguous abbreviation in %s",
 				  vp->kw, what);
@@ -788,6 +802,11 @@ static int kw_problem(int id, const struct kw *hit, const struct vparm *vp, cons
 		return bq_fail_at(err, vp->where, -EOPNOTSUPP,
 				  "%s=: for-loops (forxxx=) are not implemented; write one rd "
 				  "per value", vp->kw);
+	hint = kw_suggest(tab, n, vp->kw);
+	if (hint)
+		return bq_fail_at(err, vp->where, -EINVAL,
+				  "%s=: unknown keyword in %s (did you mean '%s'?)", vp->kw, what,
+				  hint);
 	return bq_fail_at(err, vp->where, -EINVAL, "%s=: unknown keyword in %s", vp->kw, what);
 }
 
@@ -872,7 +891,8 @@ static int set_fsd(struct bq_files_fsd *f, const struct vparm *vp, struct bq_par
 	case KW_OPENFLAGS:
 		return get_openflags(vp, &f->openflags, err);
 	default:
-		return kw_problem(id, hit, vp, "an fsd", err);
+		return kw_problem(id, hit, fsd_kws, ARRAY_SIZE(fsd_kws), vp,
+				  "an fsd", err);
 	}
 }
 
@@ -977,7 +997,8 @@ static int set_fwd(struct bq_files_fwd *f, const struct vparm *vp, bool format_f
 	case KW_OPENFLAGS:
 		return get_openflags(vp, &f->openflags, err);
 	default:
-		return kw_problem(id, hit, vp, "an fwd", err);
+		return kw_problem(id, hit, fwd_kws, ARRAY_SIZE(fwd_kws), vp,
+				  "an fwd", err);
 	}
 }
 
@@ -1091,7 +1112,8 @@ static int set_rd(struct bq_files_rd *r, const struct vparm *vp, bool is_default
 	case KW_OPENFLAGS:
 		return get_openflags(vp, &r->openflags, err);
 	default:
-		return kw_problem(id, hit, vp, "an rd", err);
+		return kw_problem(id, hit, rd_kws, ARRAY_SIZE(rd_kws), vp,
+				  "an rd", err);
 	}
 }
 
@@ -1121,7 +1143,8 @@ static int set_general(struct bq_files_parms *p, const struct vparm *vp,
 			return bq_fail_at(err, vp->where, -EINVAL,
 					  "%s= before any fsd= (a definition starts with fsd=, "
 					  "fwd= or rd=)", vp->kw);
-		return kw_problem(id, hit, vp, "the general parameters", err);
+		return kw_problem(id, hit, general_kws, ARRAY_SIZE(general_kws), vp,
+				  "the general parameters", err);
 	}
 }
 
@@ -1429,6 +1452,20 @@ int bq_files_parse_files(const char *const *paths, size_t nr, const struct bq_fi
 	return ret;
 }
 
+/* On the command line every keyword is spelled in full, so a near miss is a typo. */
+static int unknown_argument(const char *arg, const char *kw, struct bq_parse_error *err)
+{
+	const char *hint = kw_suggest(fsd_kws, ARRAY_SIZE(fsd_kws), kw);
+
+	if (!hint)
+		hint = kw_suggest(fwd_kws, ARRAY_SIZE(fwd_kws), kw);
+	if (!hint)
+		hint = kw_suggest(rd_kws, ARRAY_SIZE(rd_kws), kw);
+	if (hint)
+		return bq_fail_at(err, arg, -EINVAL, "unknown keyword (did you mean '%s='?)", hint);
+	return bq_fail_at(err, arg, -EINVAL, "unknown keyword (spell keywords in full here)");
+}
+
 int bq_files_parse_args(int argc, char *const *argv, struct bq_files_parms *p,
 			struct bq_parse_error *err)
 {
@@ -1514,10 +1551,9 @@ int bq_files_parse_args(int argc, char *const *argv, struct bq_files_parms *p,
 			if (id != KW_REFUSED)
 				id = lookup(rd_kws, ARRAY_SIZE(rd_kws), vp.kw, &hit);
 			if (id == KW_REFUSED)
-				ret = kw_problem(id, hit, &vp, "the arguments", err);
+				ret = kw_problem(id, hit, NULL, 0, &vp, "the arguments", err);
 			else
-				ret = bq_fail_at(err, argv[i], -EINVAL,
-						 "unknown keyword (spell keywords in full here)");
+				ret = unknown_argument(argv[i], vp.kw, err);
 		}
 	}
 	if (!ret && !have_format) {

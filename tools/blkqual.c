@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	if (argv[1][0] == '-')
 		return cli_usage_error(NULL, "unknown option '%s' (options follow the command)",
 				       argv[1]);
-	hint = cli_suggest(argv[1], names, ARRAY_LEN(names));
+	hint = bq_suggest(argv[1], names, ARRAY_LEN(names));
 	if (hint)
 		return cli_usage_error(NULL, "unknown command '%s' (did you mean '%s'?)", argv[1],
 				       hint);

@@ -45,60 +45,6 @@ int cli_usage_error(const struct cli *cli, const char *fmt, ...)
 	return EXIT_BADINPUT;
 }
 
-/*
- * Edit distance, for "did you mean": options are short, so O(n*m) is fine.
- * Two swapped neighbours count as one edit ("--olny" is one slip from
- * "--only"), the commonest typing mistake.
- */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), prev2[64], prev[64], cur[64];
-
-	if (la >= 63 || lb >= 63)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-
-			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    prev2[j - 2] + 1 < cur[j])
-				cur[j] = prev2[j - 2] + 1;
-		}
-		memcpy(prev2, prev, (lb + 1) * sizeof(*prev));
-		memcpy(prev, cur, (lb + 1) * sizeof(*prev));
-	}
-	return prev[lb];
-}
-
-/**
- * cli_suggest() - the candidate closest to a misspelled word
- * @word: what the user typed
- * @candidates: valid words, @n of them
- * @n: count
- *
- * Return: the closest candidate within a small distance, or NULL.
- */
-const char *cli_suggest(const char *word, const char *const *candidates, size_t n)
-{
-	size_t best = SIZE_MAX, limit = strlen(word) > 4 ? 2 : 1;
-	const char *pick = NULL;
-
-	for (size_t i = 0; i < n; i++) {
-		size_t d = edit_distance(word, candidates[i]);
-
-		if (d < best) {
-			best = d;
-			pick = candidates[i];
-		}
-	}
-	return best <= limit ? pick : NULL;
-}
-
 static void unknown_option(const struct cli *cli, const char *arg, const struct option *longopts)
 {
 	const char *names[64];
@@ -114,7 +60,7 @@ static void unknown_option(const struct cli *cli, const char *arg, const struct 
 	word[strcspn(word, "=")] = '\0';
 	for (; longopts[n].name && n < 64; n++)
 		names[n] = longopts[n].name;
-	hint = cli_suggest(word, names, n);
+	hint = bq_suggest(word, names, n);
 	for (size_t i = 0; !hint && *word && i < n; i++)
 		if (!strncmp(names[i], word, strlen(word)))
 			hint = names[i];

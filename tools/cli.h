@@ -57,7 +57,6 @@ int cli_output_options(struct cli *cli, int argc, char **argv);
 int cli_open_ctx(struct cli *cli, struct bq_ctx **ctx);
 int cli_resolve_device(struct cli *cli, struct bq_ctx *ctx, const char *arg,
 		       char *name, size_t len);
-const char *cli_suggest(const char *word, const char *const *candidates, size_t n);
 int cli_check_output(const struct cli *cli, const char *opt, const char *path);
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

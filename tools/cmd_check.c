@@ -60,7 +60,7 @@ static int unknown_check(struct check_cli *cc, const char *opt, const char *name
 	checks = bq_checks(&nr);
 	for (size_t i = 0; i < nr && i < MAX_NAMES; i++)
 		names[i] = checks[i].name;
-	hint = cli_suggest(name, names, nr);
+	hint = bq_suggest(name, names, nr);
 	if (hint)
 		return cli_usage_error(&cc->cli, "%s: unknown check '%s' (did you mean '%s'?)", opt,
 				       name, hint);

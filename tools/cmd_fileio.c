@@ -77,7 +77,7 @@ static int unknown_option(struct fileio_cli *fc, const char *arg, const char *ke
 		names[k++] = lib[i];
 	for (size_t i = 0; i < ARRAY_LEN(own_options) && k < ARRAY_LEN(names); i++)
 		names[k++] = own_options[i];
-	hint = cli_suggest(key, names, k);
+	hint = bq_suggest(key, names, k);
 	if (hint)
 		return cli_usage_error(&fc->cli, "unknown option '%s' (did you mean '--%s'?)", arg,
 				       hint);
@@ -104,7 +104,7 @@ static int set_command(struct fileio_cli *fc, const char *word, bool *saw_test_n
 		return 0;
 	}
 	if (cmd == FILEIO_NONE) {
-		hint = cli_suggest(word, words, ARRAY_LEN(words));
+		hint = bq_suggest(word, words, ARRAY_LEN(words));
 		if (hint)
 			return cli_usage_error(&fc->cli, "unknown command '%s' (did you mean '%s'?)",
 					       word, hint);

@@ -148,7 +148,7 @@ static int parse(struct files_cli *fc, int argc, char **argv)
 			const char *hint;
 
 			snprintf(word, sizeof(word), "%.*s", (int)strcspn(a + 2, "="), a + 2);
-			hint = cli_suggest(word, longs, ARRAY_LEN(longs));
+			hint = bq_suggest(word, longs, ARRAY_LEN(longs));
 			if (hint)
 				return cli_usage_error(&fc->cli, "unknown option '--%s' (did you "
 						       "mean '--%s'?)", word, hint);

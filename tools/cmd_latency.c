@@ -178,7 +178,7 @@ static const char *long_hint(const char *name, size_t len)
 	for (const struct option *o = longopts; o->name; o++)
 		names[n++] = o->name;
 	snprintf(word, sizeof(word), "%.*s", (int)len, name);
-	return cli_suggest(word, names, n);
+	return bq_suggest(word, names, n);
 }
 
 static int bad_value(struct latency_cli *lc, int c, const char *what)

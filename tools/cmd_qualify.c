@@ -210,7 +210,7 @@ static const char *profile_hint(const char *name, char *buf, size_t len)
 	/* Compared as files, so "quick" is matched against "quick.ini". */
 	snprintf(file, sizeof(file), "%s.ini", name);
 	if (names.n)
-		hint = cli_suggest(file, (const char *const *)names.v, names.n);
+		hint = bq_suggest(file, (const char *const *)names.v, names.n);
 	if (hint)
 		snprintf(buf, len, "%.*s", (int)(strlen(hint) - 4), hint);
 	bq_strv_free(&names);

@@ -94,7 +94,7 @@ static int job_args_error(struct cli *cli, const struct bq_parse_error *perr)
 		return cli_usage_error(cli, "%s: %s", perr->where, perr->msg);
 	w += w[1] == '-' ? 2 : 1;
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(w, "="), w);
-	hint = cli_suggest(word, own, ARRAY_LEN(own));
+	hint = bq_suggest(word, own, ARRAY_LEN(own));
 	if (!hint)
 		return cli_usage_error(cli, "%s: %s", perr->where, perr->msg);
 	return cli_usage_error(cli, "%s: unknown option '--%s' (did you mean '--%s'?)",

@@ -74,7 +74,7 @@ static const char *own_option_hint(const char *arg)
 	if (strncmp(arg, "--", 2))
 		return NULL;
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
-	hint = cli_suggest(word, own, ARRAY_LEN(own));
+	hint = bq_suggest(word, own, ARRAY_LEN(own));
 	return hint && strcmp(hint, word) ? hint : NULL;
 }
 

@@ -115,6 +115,19 @@ void bq_strv_sort(struct bq_strv *sv);
 void bq_strv_free(struct bq_strv *sv);
 
 /**
+ * bq_suggest() - the candidate closest to a misspelled word
+ * @word: what the user typed
+ * @candidates: valid words, @n of them
+ * @n: count
+ *
+ * Closeness is the edit distance, a swap of two neighbours counting as one
+ * edit; one edit is allowed in words of up to 4 characters, two in longer.
+ *
+ * Return: the closest candidate within that distance, or NULL.
+ */
+const char *bq_suggest(const char *word, const char *const *candidates, size_t n);
+
+/**
  * bq_natural_cmp() - compare names so that numbers sort by value
  * @a: first name
  * @b: second name
