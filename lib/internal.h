@@ -42,6 +42,9 @@ int bq_fail_at(struct bq_parse_error *err, const char *where, int ret, const cha
 int bq_find_up(const char *start, const char *stop, const char *attr,
 	       char *found, size_t len);
 
+/* target.c: what O_DIRECT needs of a file, as its filesystem says */
+int bq_fs_dio_align(int fd, const char *path, uint32_t *align);
+
 /* host.c: CPU and node lists, shared with placement.c */
 #define BQ_MAX_CPUS 8192
 int bq_read_list(struct bq_ctx *ctx, int *ids, int max, const char *fmt, ...)

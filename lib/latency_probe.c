@@ -259,17 +259,13 @@ out_release:
  */
 static int file_dio_align(struct bq_ctx *ctx, int fd, dev_t dev, uint32_t *align)
 {
-	struct statx stx;
 	char path[PATH_MAX];
 	uint64_t lbs = 0;
+	int ret;
 
-	if (!statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) &&
-	    (stx.stx_mask & STATX_DIOALIGN)) {
-		if (!stx.stx_dio_offset_align)
-			return -EOPNOTSUPP;
-		*align = stx.stx_dio_offset_align;
-		return 0;
-	}
+	ret = bq_fs_dio_align(fd, NULL, align);
+	if (ret != -ENODATA)
+		return ret;
 	if (!bq_path(path, sizeof(path), bq_ctx_root(ctx, 's'), "/dev/block/%u:%u/queue",
 		     major(dev), minor(dev)))
 		lbs = bq_attr_u64(path, "logical_block_size", 0);

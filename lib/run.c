@@ -221,8 +221,9 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 			return ret;
 		if ((j->direct || passthru) && !all_sizes_aligned(j, ti->lbs))
 			return bq_fail_at(err, ti->path, -EINVAL,
-				    "block sizes, offset and ba must be multiples of the logical "
-				    "block size %u for %s", ti->lbs,
+				    "block sizes, offset and ba must be multiples of %s %u "
+				    "for %s", ti->lbs_from_fs ? "the filesystem's direct I/O "
+				    "alignment" : "the logical block size", ti->lbs,
 				    passthru ? "NVMe passthrough" : "direct I/O");
 		if (ti->max_io && hi > ti->max_io)
 			return bq_fail_at(err, ti->path, -EINVAL,

@@ -134,8 +134,40 @@ static int grow_file(const char *path, uint64_t need, struct bq_target_info *ti,
 	return ret;
 }
 
-/* Direct I/O alignment and thread placement follow the filesystem's device. */
-static void file_facts(struct bq_ctx *ctx, const struct stat *st, struct bq_target_info *ti)
+/**
+ * bq_fs_dio_align() - the offset alignment direct I/O to a file needs,
+ * as its filesystem reports it through statx(STATX_DIOALIGN)
+ * @fd: the open file, or -1 to go by @path
+ * @path: the file, when @fd is -1
+ * @align: set on success
+ *
+ * Return: 0; -EOPNOTSUPP when the filesystem says the file takes no direct
+ * I/O; -ENODATA when it does not say (an older kernel, or a filesystem
+ * that does not report it), and the device's block size is the guess.
+ */
+int bq_fs_dio_align(int fd, const char *path, uint32_t *align)
+{
+	struct statx sx;
+	int ret;
+
+	ret = fd >= 0 ? statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) :
+			statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &sx);
+	if (ret || !(sx.stx_mask & STATX_DIOALIGN))
+		return -ENODATA;
+	if (!sx.stx_dio_offset_align)
+		return -EOPNOTSUPP;
+	*align = sx.stx_dio_offset_align;
+	return 0;
+}
+
+/*
+ * Thread placement follows the filesystem's device.  So does direct I/O
+ * alignment where the filesystem does not say; where it does (ext4 and XFS
+ * among others), its word is the rule.  A file that takes no direct I/O
+ * keeps the device's: opening it with O_DIRECT says so.
+ */
+static void file_facts(struct bq_ctx *ctx, const char *path, const struct stat *st,
+		       struct bq_target_info *ti)
 {
 	struct bq_device dev;
 
@@ -148,6 +180,7 @@ static void file_facts(struct bq_ctx *ctx, const struct stat *st, struct bq_targ
 		ti->numa_node = dev.numa_node;
 		bq_device_release(&dev);
 	}
+	ti->lbs_from_fs = !bq_fs_dio_align(-1, path, &ti->lbs);
 }
 
 #define NEED_NG "io_uring_cmd needs an NVMe generic device (/dev/ngXnY)"
@@ -349,7 +382,7 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 			if (stat(path, &st))
 				return bq_fail_at(err, path, -errno, "%s", strerror(errno));
 		}
-		file_facts(ctx, &st, ti);
+		file_facts(ctx, path, &st, ti);
 	}
 	*fd = open(path, open_flags(j));
 	if (*fd < 0) {

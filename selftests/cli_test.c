@@ -32,6 +32,7 @@
 
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
+#include "helpers/scratchfs.h"
 
 #define MAX_ARGS 14
 
@@ -168,9 +169,9 @@ static const struct bad_input bad_inputs[] = {
 	ROW("output format 'xml'", NULL, "run", "--name=x", "--filename=@T", "--rw=write", "-o",
 	    "xml"),
 	/* run: targets (the file's block size depends on the machine's /tmp) */
-	ROW("block sizes, offset and ba must be multiples of the logical block size", "@T",
+	ROW("block sizes, offset and ba must be multiples of", "@T",
 	    "run", "--name=x", "--filename=@T", "--rw=write", "--direct=1", "--bs=1000"),
-	ROW("must be multiples of the logical block size", "@T", "run", "--name=x",
+	ROW("must be multiples of", "@T", "run", "--name=x",
 	    "--filename=@T", "--rw=write", "--direct=1", "--bs=4k", "--offset=100"),
 	ROW("shorter than offset+size", "@T", "run", "--name=x", "--filename=@T", "--rw=read",
 	    "--size=1g"),
@@ -821,6 +822,46 @@ TEST_F(dev4k, too_small_or_misaligned)
 		ASSERT_EQ(0, checksum_path(self->s.dev, &after));
 		EXPECT_EQ(before, after) TH_LOG("row %zu (%s): device written", i, rows[i].says);
 	}
+}
+
+FIXTURE(xfs4k)
+{
+	struct prep p;
+	struct scratchfs fs;
+};
+
+FIXTURE_SETUP(xfs4k)
+{
+	scratchfs_init(&self->fs);
+	scratchfs_xfs_lbs(&self->p, &self->fs, 300 << 20, 4096);
+}
+
+FIXTURE_TEARDOWN(xfs4k)
+{
+	scratchfs_destroy(&self->fs);
+}
+
+/* A file's direct I/O alignment is its filesystem's to say (statx), not guessed. */
+TEST_F(xfs4k, direct_io_follows_the_filesystems_alignment)
+{
+	char file[PATH_MAX], name[PATH_MAX + 16];
+	const char *argv[] = { blkqual_path(), "run", "--name=x", name, "--rw=write",
+			       "--size=1m", "--direct=1", "--bs=1k", NULL };
+	uint64_t before, after;
+	int fd;
+
+	PREP_READY(&self->p);
+	snprintf(file, sizeof(file), "%s/f", self->fs.mnt);
+	snprintf(name, sizeof(name), "--filename=%s", file);
+	fd = open(file, O_CREAT | O_WRONLY, 0644);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ftruncate(fd, 1 << 20));
+	close(fd);
+	ASSERT_EQ(0, checksum_path(file, &before));
+	expect_refused(_metadata, argv,
+		       "multiples of the filesystem's direct I/O alignment 4096", file);
+	ASSERT_EQ(0, checksum_path(file, &after));
+	EXPECT_EQ(before, after);
 }
 
 TEST_HARNESS_MAIN

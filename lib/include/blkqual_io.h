@@ -799,7 +799,8 @@ struct bq_target_info {
 	bool is_blk;
 	bool laid_out;			/* regular file created or extended first */
 	uint64_t size;
-	uint32_t lbs;
+	uint32_t lbs;			/* alignment direct I/O needs, in bytes */
+	bool lbs_from_fs;		/* @lbs is the filesystem's (STATX_DIOALIGN) */
 	uint32_t nsid;			/* NVMe namespace (io_uring_cmd), else 0 */
 	uint32_t max_io;		/* largest single I/O in bytes; 0: any */
 	int numa_node;

@@ -27,16 +27,21 @@ void scratchfs_init(struct scratchfs *fs)
 }
 
 /**
- * scratchfs_xfs() - make and mount an XFS for a fixture
+ * scratchfs_xfs_lbs() - make and mount an XFS on a device of a given
+ * logical block size
  * @p: the setup record; skip or failure is recorded here
  * @fs: set up with scratchfs_init(); scratchfs_destroy() undoes it
  * @size: size of the device (mkfs.xfs wants 300 MB at least)
+ * @lbs: the device's logical block size; 0 for the loop driver's default
  */
-void scratchfs_xfs(struct prep *p, struct scratchfs *fs, off_t size)
+void scratchfs_xfs_lbs(struct prep *p, struct scratchfs *fs, off_t size, unsigned int lbs)
 {
 	if (prep_ok(p) && need_program("mkfs.xfs"))
 		prep_skip(p, need_program("mkfs.xfs"));
-	scratch_device(p, &fs->s, size);
+	if (lbs)
+		scratch_device_lbs(p, &fs->s, size, lbs);
+	else
+		scratch_device(p, &fs->s, size);
 	if (!prep_ok(p))
 		return;
 	prep_fail(p, "unshare(CLONE_NEWNS)", unshare(CLONE_NEWNS) ? -errno : 0);
@@ -51,6 +56,17 @@ void scratchfs_xfs(struct prep *p, struct scratchfs *fs, off_t size)
 	if (prep_ok(p))
 		prep_fail(p, "mounting the XFS",
 			  mount(fs->s.dev, fs->mnt, "xfs", 0, NULL) ? -errno : 0);
+}
+
+/**
+ * scratchfs_xfs() - make and mount an XFS for a fixture
+ * @p: the setup record; skip or failure is recorded here
+ * @fs: set up with scratchfs_init(); scratchfs_destroy() undoes it
+ * @size: size of the device (mkfs.xfs wants 300 MB at least)
+ */
+void scratchfs_xfs(struct prep *p, struct scratchfs *fs, off_t size)
+{
+	scratchfs_xfs_lbs(p, fs, size, 0);
 }
 
 /**

@@ -22,6 +22,7 @@ struct scratchfs {
 
 void scratchfs_init(struct scratchfs *fs);
 void scratchfs_xfs(struct prep *p, struct scratchfs *fs, off_t size);
+void scratchfs_xfs_lbs(struct prep *p, struct scratchfs *fs, off_t size, unsigned int lbs);
 void scratchfs_destroy(struct scratchfs *fs);
 
 #endif /* SELFTESTS_SCRATCHFS_H */
