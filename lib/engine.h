@@ -150,6 +150,7 @@ struct bq_worker {
 		uint64_t usr_ns, sys_ns, vol_cs, invol_cs;
 	} ru_start;
 	pthread_t tid;
+	int kernel_tid;			/* for reading its CPU time if it gets stuck */
 	atomic_bool done;
 };
 

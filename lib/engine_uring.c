@@ -211,9 +211,8 @@ static inline int other_res(uint64_t user_data, int res, const struct bq_slot *s
 /* CPU time of this ring's SQPOLL kernel thread, "iou-sqp-<tid>". */
 static uint64_t sqpoll_cpu_ns(pid_t tid)
 {
-	char want[32], path[320], comm[32], stat[1024];
-	unsigned long long ut = 0, st = 0;
-	uint64_t total = 0;
+	char want[32], path[320], comm[32];
+	uint64_t total = 0, usr, sys;
 	struct dirent *de;
 	DIR *d;
 
@@ -222,21 +221,13 @@ static uint64_t sqpoll_cpu_ns(pid_t tid)
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		char *close_paren;
-
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
 		if (bq_read_str(path, comm, sizeof(comm)) || strcmp(comm, want))
 			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", de->d_name);
-		if (bq_read_str(path, stat, sizeof(stat)))
-			continue;
-		/* Fields after the ")" that ends comm: utime is the 12th, stime the 13th. */
-		close_paren = strrchr(stat, ')');
-		if (close_paren && sscanf(close_paren + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
-					  "%*u %llu %llu", &ut, &st) == 2)
-			total += (ut + st) * (1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK));
+		if (!bq_task_cpu(atoi(de->d_name), &usr, &sys))
+			total += usr + sys;
 	}
 	closedir(d);
 	return total;

@@ -45,6 +45,19 @@ int bq_find_up(const char *start, const char *stop, const char *attr,
 /* target.c: what O_DIRECT needs of a file, as its filesystem says */
 int bq_fs_dio_align(int fd, const char *path, uint32_t *align);
 
+/**
+ * bq_task_cpu() - user and system CPU time of a thread of this process
+ * @tid: its kernel thread id
+ * @usr_ns: set to its user time
+ * @sys_ns: set to its system time
+ *
+ * The kernel counts in clock ticks (10 ms at USER_HZ 100).
+ *
+ * Return: 0, -ESRCH when there is no such thread, -EINVAL on an
+ * unreadable stat line.
+ */
+int bq_task_cpu(int tid, uint64_t *usr_ns, uint64_t *sys_ns);
+
 /* host.c: CPU and node lists, shared with placement.c */
 #define BQ_MAX_CPUS 8192
 int bq_read_list(struct bq_ctx *ctx, int *ids, int max, const char *fmt, ...)

@@ -59,6 +59,7 @@ static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
 struct ops_arg {
 	struct ops_run *run;
 	struct bq_ops_thread *t;
+	uint64_t usr0, sys0;		/* its CPU time where its work began */
 };
 
 static uint64_t load(const uint64_t *p)
@@ -129,7 +130,7 @@ static void *ops_thread(void *p)
 	struct ops_arg *a = p;
 	struct ops_run *run = a->run;
 	struct bq_ops_thread *t = a->t;
-	uint64_t usr0, sys0, sys1;
+	uint64_t sys1;
 
 	__atomic_store_n(&t->tid, (int)gettid(), __ATOMIC_RELAXED);
 	pthread_mutex_lock(&run->lock);
@@ -138,10 +139,10 @@ static void *ops_thread(void *p)
 	pthread_mutex_unlock(&run->lock);
 	if (run->gate > 0) {
 		t->deadline_ns = run->deadline_ns;
-		usr0 = thread_cpu(&sys0);
+		a->usr0 = thread_cpu(&a->sys0);
 		t->ret = run->o->fn(t, run->o->arg);
-		t->usr_ns = thread_cpu(&sys1) - usr0;
-		t->sys_ns = sys1 - sys0;
+		t->usr_ns = thread_cpu(&sys1) - a->usr0;
+		t->sys_ns = sys1 - a->sys0;
 	}
 
 	pthread_mutex_lock(&run->lock);
@@ -331,6 +332,18 @@ static void settle_after_stall(struct ops_run *run, struct bq_ops_result *res)
 		s.stalled_ns = bq_now_ns() - w->since_ns;
 		add_stall(res, &s);
 		w->stalled = true;
+	}
+	/* A stuck thread never reaches its own count of CPU time: read it from outside. */
+	for (int i = 0; i < run->nr_threads; i++) {
+		struct bq_ops_thread *t = &run->threads[i];
+		const struct ops_arg *a = &run->args[i];
+		uint64_t usr, sys;
+
+		if (run->watch[i].finished ||
+		    bq_task_cpu(__atomic_load_n(&t->tid, __ATOMIC_RELAXED), &usr, &sys))
+			continue;
+		t->usr_ns = usr > a->usr0 ? usr - a->usr0 : 0;
+		t->sys_ns = sys > a->sys0 ? sys - a->sys0 : 0;
 	}
 }
 

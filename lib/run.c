@@ -476,6 +476,7 @@ static void *worker_main(void *arg)
 {
 	struct bq_worker *w = arg;
 
+	__atomic_store_n(&w->kernel_tid, (int)gettid(), __ATOMIC_RELAXED);
 	w->ops->run(w);
 	return NULL;
 }
@@ -1015,6 +1016,17 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 	return 0;
 }
 
+/* A stuck worker never reaches worker_finish(): its CPU time is read from outside. */
+static void stuck_cpu(struct bq_worker *w)
+{
+	uint64_t usr, sys;
+
+	if (bq_task_cpu(__atomic_load_n(&w->kernel_tid, __ATOMIC_RELAXED), &usr, &sys))
+		return;
+	w->res->usr_ns = usr > w->ru_start.usr_ns ? usr - w->ru_start.usr_ns : 0;
+	w->res->sys_ns = sys > w->ru_start.sys_ns ? sys - w->ru_start.sys_ns : 0;
+}
+
 /*
  * The threads that are stuck keep their worker, slots, descriptors and
  * the run's halt flag; they get results and a job of their own, so that
@@ -1032,6 +1044,7 @@ static void abandon_stuck(struct run_state *st)
 
 		if (!st->watch[i].stalled)
 			continue;
+		stuck_cpu(w);
 		r = malloc(sizeof(*r));
 		job = malloc(sizeof(*job));
 		if (!r || !job) {

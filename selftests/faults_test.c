@@ -181,13 +181,20 @@ struct stuck_arg {
 	int fd;				/* a pipe nobody writes to (yet) */
 };
 
-/* Thread 0 blocks in read(); the others do cheap operations until told to stop. */
+/*
+ * Thread 0 burns 100 ms of CPU, then blocks in read(); the others do
+ * cheap operations until told to stop.
+ */
 static int stuck_fn(struct bq_ops_thread *t, void *arg)
 {
 	struct stuck_arg *a = arg;
+	struct timespec cpu;
 	char c;
 
 	if (t->id == 0) {
+		do
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+		while (cpu.tv_sec == 0 && cpu.tv_nsec < 100000000L);
 		if (read(a->fd, &c, 1) < 0)
 			return -errno;
 		return 0;
@@ -273,6 +280,11 @@ TEST(ops_runner_reports_a_thread_stuck_in_a_call)
 	EXPECT_EQ(0, strncmp(res.stalls[0].path, "pipe:[", 6)) TH_LOG("%s", res.stalls[0].path);
 	EXPECT_LE(300000000ull, res.stalls[0].stalled_ns);
 	EXPECT_LT(0, (long long)res.total[0].count);
+	/* Its CPU time is read from outside: it never got to count its own. */
+	EXPECT_LE(50000000ull, res.threads[0].usr_ns + res.threads[0].sys_ns)
+		TH_LOG("stuck thread: usr %llu ns, sys %llu ns",
+		       (unsigned long long)res.threads[0].usr_ns,
+		       (unsigned long long)res.threads[0].sys_ns);
 	bq_ops_result_free(&res);
 	/* Let the stuck thread go: it returns to memory the run left for it. */
 	EXPECT_EQ(1, write(fds[1], "x", 1));
