@@ -803,6 +803,57 @@ TEST_F(frozen, stall_is_reported_with_outstanding_ios)
 	json_object_put(root);
 }
 
+/*
+ * A verifying run that stalls cannot close its state cleanly: writes are
+ * still in flight.  It leaves the state as a crash would (marked not
+ * closed, those blocks in flight), and once the device is back `blkqual
+ * verify` checks every block against it with nothing found bad.
+ */
+TEST_F(frozen, stalled_verify_run_leaves_a_usable_state)
+{
+	char output[420], state[420];
+	const char *argv[] = { blkqual_path(), "run", "--no-status", "-o", "json", output,
+			       "--stall-timeout=2s", self->opt, "--rw=randwrite", "--bs=4k",
+			       "--iodepth=8", "--direct=1", "--runtime=30", "--time_based",
+			       "--size=16m", "--verify=crc32c", "--verify-state", state,
+			       "--name=stall", NULL };
+	const char *check[] = { blkqual_path(), "verify", "-o", "json", "--verify-state", state,
+				NULL };
+	json_object *root, *st, *v;
+	struct run_result r;
+	int status;
+
+	PREP_READY(&self->p);
+	snprintf(output, sizeof(output), "--output=%s", self->out);
+	snprintf(state, sizeof(state), "%s/vstate", self->fs.s.dir);
+	self->pid = spawn_logged(argv, self->log);
+	ASSERT_LT(0, self->pid);
+	sleep_ms(800);
+	ASSERT_EQ(0, freeze(self->fs.mnt, true));
+	self->frozen = true;
+	ASSERT_LE(0, wait_file(self->out, 8000));
+	ASSERT_EQ(0, freeze(self->fs.mnt, false));
+	self->frozen = false;
+	ASSERT_LE(0, wait_exit_ms(self->pid, 5000, &status));
+	self->pid = -1;
+	EXPECT_EQ(1, WEXITSTATUS(status));
+
+	ASSERT_EQ(0, run_argv(check, &r));
+	EXPECT_EQ(0, r.status) TH_LOG("verify: %s", r.err);
+	root = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, root) TH_LOG("verify printed: %s", r.out);
+	st = json_object_object_get(root, "state");
+	v = json_object_object_get(root, "verify");
+	EXPECT_FALSE(jbool(st, "clean"));
+	EXPECT_LT(0, json_int(st, "blocks_written", 0));
+	EXPECT_EQ(json_int(st, "blocks_written", 0), json_int(v, "blocks_checked", -1));
+	EXPECT_EQ(0, json_int(v, "bad_blocks", -1));
+	TH_LOG("state: %lld blocks written, %lld in flight at the stall",
+	       json_int(st, "blocks_written", 0), json_int(st, "in_flight", 0));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
 /* Wait up to @ms for @path to hold @what; the time it took, or -1. */
 static long long wait_text(const char *path, const char *what, long long ms)
 {
