@@ -131,6 +131,7 @@ struct bq_worker {
 	uint64_t rate_period_ns;
 	uint64_t next_submit_ns;
 	unsigned int writes_since_sync;
+	uint64_t sync_since_ns;		/* in fsync=N's flush since then; 0: not */
 	uint64_t depth_sum;
 	uint64_t depth_samples;
 	bool stopping;			/* an error without continue_on_error */

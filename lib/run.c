@@ -679,6 +679,7 @@ static void record_stall(struct run_state *st, int i, uint64_t now)
 	memset(s, 0, sizeof(*s));
 	s->thread = w->index;
 	s->cpu = w->cpu;
+	s->in_fsync = __atomic_load_n(&w->sync_since_ns, __ATOMIC_ACQUIRE) != 0;
 	/* A thread the watchdog never looked at (stall_timeout=0) has waited since the start. */
 	s->stalled_ns = now - (st->watch[i].since_ns ? st->watch[i].since_ns : st->gate.t0);
 	all = calloc(w->nr_slots, sizeof(*all));
@@ -743,7 +744,10 @@ static bool watchdog(struct run_state *st, uint64_t now)
 		}
 		if (now - wt->since_ns < limit)
 			continue;
+		/* With nothing in flight, only a flush that does not return is a stall. */
 		oldest = oldest_inflight(w);
+		if (!oldest)
+			oldest = __atomic_load_n(&w->sync_since_ns, __ATOMIC_ACQUIRE);
 		if (!oldest || now < oldest + limit)
 			continue;
 		record_stall(st, i, now);

@@ -242,9 +242,12 @@ int worker_sync(struct bq_worker *w)
 {
 	int ret = 0;
 
+	/* Nothing is in flight meanwhile: the watchdog needs this to see a stuck flush. */
+	__atomic_store_n(&w->sync_since_ns, bq_now_ns(), __ATOMIC_RELEASE);
 	for (int i = 0; i < w->nr_fds; i++)
 		if (w->fds[i] >= 0 && fsync(w->fds[i]))
 			ret = -errno;
+	__atomic_store_n(&w->sync_since_ns, 0, __ATOMIC_RELEASE);
 	w->writes_since_sync = 0;
 	w->res->syncs++;
 	return ret;

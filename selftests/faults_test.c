@@ -804,6 +804,49 @@ TEST_F(frozen, stall_is_reported_with_outstanding_ios)
 }
 
 /*
+ * fsync=N flushes with nothing in flight; a flush that never returns is a
+ * stall all the same.  Buffered writes to the loop device land in its
+ * page cache at once, and the flush is what waits on the frozen backing
+ * file.
+ */
+TEST_F(frozen, stuck_fsync_is_a_stall)
+{
+	char output[420];
+	const char *argv[] = { blkqual_path(), "run", "--no-status", "-o", "json", output,
+			       "--stall-timeout=2s", self->opt, "--ioengine=psync",
+			       "--rw=write", "--bs=4k", "--fsync=64", "--size=64m",
+			       "--runtime=30", "--time_based", "--name=flush", NULL };
+	json_object *root, *stall;
+	long long took;
+	int status;
+
+	PREP_READY(&self->p);
+	snprintf(output, sizeof(output), "--output=%s", self->out);
+	self->pid = spawn_logged(argv, self->log);
+	ASSERT_LT(0, self->pid);
+	sleep_ms(800);
+	ASSERT_EQ(0, freeze(self->fs.mnt, true));
+	self->frozen = true;
+	took = wait_file(self->out, 8000);
+	ASSERT_LE(0, took);
+	TH_LOG("stuck flush reported %lld ms after the freeze (timeout 2 s)", took);
+	ASSERT_EQ(0, freeze(self->fs.mnt, false));
+	self->frozen = false;
+	ASSERT_LE(0, wait_exit_ms(self->pid, 5000, &status));
+	self->pid = -1;
+	EXPECT_EQ(1, WEXITSTATUS(status));
+	root = load_json(self->out);
+	ASSERT_NE(NULL, root);
+	EXPECT_TRUE(jbool(root, "stalled"));
+	stall = json_object_array_get_idx(json_object_object_get(job0(root), "stalls"), 0);
+	ASSERT_NE(NULL, stall);
+	EXPECT_TRUE(jbool(stall, "in_fsync"));
+	EXPECT_EQ(0, json_int(stall, "outstanding", -1));
+	EXPECT_LT(0, json_int(job0(root), "total.write.ios", 0));
+	json_object_put(root);
+}
+
+/*
  * A verifying run that stalls cannot close its state cleanly: writes are
  * still in flight.  It leaves the state as a crash would (marked not
  * closed, those blocks in flight), and once the device is back `blkqual

@@ -387,11 +387,19 @@ static void fault_lines(struct run_cli *rc, const struct bq_results *res)
 
 		if (jr->fault[0])
 			cli_error(&rc->cli, "%s: %s; the run was ended", jr->job.name, jr->fault);
-		for (int i = 0; i < jr->nr_stalls; i++)
-			cli_error(&rc->cli, "%s: thread %d stalled: no I/O completed for %.1fs, %u "
-				  "in flight; not waiting for them", jr->job.name,
-				  jr->stalls[i].thread, (double)jr->stalls[i].stalled_ns / 1e9,
-				  jr->stalls[i].outstanding);
+		for (int i = 0; i < jr->nr_stalls; i++) {
+			const struct bq_stall *s = &jr->stalls[i];
+
+			if (s->in_fsync && !s->outstanding)
+				cli_error(&rc->cli, "%s: thread %d stalled: in fsync for %.1fs; "
+					  "not waiting for it", jr->job.name, s->thread,
+					  (double)s->stalled_ns / 1e9);
+			else
+				cli_error(&rc->cli, "%s: thread %d stalled: no I/O completed for "
+					  "%.1fs, %u in flight; not waiting for them",
+					  jr->job.name, s->thread, (double)s->stalled_ns / 1e9,
+					  s->outstanding);
+		}
 	}
 }
 

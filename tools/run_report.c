@@ -138,6 +138,11 @@ static void print_stalls(FILE *out, const struct bq_job_result *jr)
 		char t[32], age[32];
 
 		fmt_lat(t, sizeof(t), (double)s->stalled_ns);
+		if (s->in_fsync && !s->outstanding) {
+			fprintf(out, "  stalled: thread %d (CPU %d): in fsync, no I/O completed "
+				"for %s\n", s->thread, s->cpu, t);
+			continue;
+		}
 		fprintf(out, "  stalled: thread %d (CPU %d): no I/O completed for %s, %u I/O%s "
 			"outstanding%s\n", s->thread, s->cpu, t, s->outstanding,
 			s->outstanding == 1 ? "" : "s", s->nr_ios ? ", the oldest:" : "");
@@ -484,6 +489,7 @@ static json_object *stalls_json(const struct bq_job_result *jr)
 		json_object_object_add(o, "cpu", json_object_new_int(s->cpu));
 		json_object_object_add(o, "stalled_ns", json_u64(s->stalled_ns));
 		json_object_object_add(o, "outstanding", json_u64(s->outstanding));
+		json_object_object_add(o, "in_fsync", json_object_new_boolean(s->in_fsync));
 		for (int k = 0; k < s->nr_ios; k++) {
 			const struct bq_stall_io *io = &s->ios[k];
 			json_object *x = json_object_new_object();

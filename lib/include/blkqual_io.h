@@ -779,6 +779,7 @@ struct bq_stall_io {
  * @stalled_ns: time since its last completion (or since it was noticed
  *              to have none)
  * @outstanding: I/Os in flight
+ * @in_fsync: it waits in fsync=N's flush, with no I/O in flight
  * @ios: the oldest ones, @nr_ios of them (at most BQ_STALL_MAX_IOS)
  */
 struct bq_stall {
@@ -786,6 +787,7 @@ struct bq_stall {
 	int cpu;
 	uint64_t stalled_ns;
 	unsigned int outstanding;
+	bool in_fsync;
 	struct bq_stall_io ios[BQ_STALL_MAX_IOS];
 	int nr_ios;
 };
