@@ -746,6 +746,41 @@ FIXTURE_TEARDOWN(frozen)
 }
 
 /*
+ * Start @argv (it writes its JSON to self->out), freeze the backing
+ * filesystem 800 ms in, wait up to 8 s for the stall report, thaw, and
+ * wait for the exit.  Return: ms from the freeze to the report, or -1.
+ */
+static long long stall_under_freeze(struct __test_metadata *_metadata,
+				    FIXTURE_DATA(frozen) *self, const char *const *argv,
+				    int *status)
+{
+	long long took;
+
+	self->pid = spawn_logged(argv, self->log);
+	if (self->pid <= 0)
+		return -1;
+	sleep_ms(800);
+	if (freeze(self->fs.mnt, true))
+		return -1;
+	self->frozen = true;
+	took = wait_file(self->out, 8000);
+	if (took < 0) {
+		char *text = slurp(self->log);
+
+		TH_LOG("no stall report 8 s after the freeze: %s", text ? text : "");
+		free(text);
+	}
+	/* The report is out; the stuck I/O finishes once thawed, then it exits. */
+	if (freeze(self->fs.mnt, false))
+		return -1;
+	self->frozen = false;
+	if (wait_exit_ms(self->pid, 5000, status) < 0)
+		return -1;
+	self->pid = -1;
+	return took;
+}
+
+/*
  * Writes to a loop device block while its backing file's filesystem is
  * frozen.  With --stall-timeout=2s the run reports the stuck thread and
  * its outstanding writes about 2 s after the freeze, writes --output and
@@ -764,26 +799,10 @@ TEST_F(frozen, stall_is_reported_with_outstanding_ios)
 
 	PREP_READY(&self->p);
 	snprintf(output, sizeof(output), "--output=%s", self->out);
-	self->pid = spawn_logged(argv, self->log);
-	ASSERT_LT(0, self->pid);
-	sleep_ms(800);
-	ASSERT_EQ(0, freeze(self->fs.mnt, true));
-	self->frozen = true;
-	took = wait_file(self->out, 8000);
-	if (took < 0) {
-		char *text = slurp(self->log);
-
-		TH_LOG("no stall report 8 s after the freeze: %s", text ? text : "");
-		free(text);
-	}
+	took = stall_under_freeze(_metadata, self, argv, &status);
 	ASSERT_LE(0, took);
 	TH_LOG("stall reported %lld ms after the freeze (timeout 2 s)", took);
 	EXPECT_GE(3500, took);
-	/* The report is out; the stuck writes finish once thawed, then it exits. */
-	ASSERT_EQ(0, freeze(self->fs.mnt, false));
-	self->frozen = false;
-	ASSERT_LE(0, wait_exit_ms(self->pid, 5000, &status));
-	self->pid = -1;
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(1, WEXITSTATUS(status));
 	root = load_json(self->out);
@@ -822,18 +841,9 @@ TEST_F(frozen, stuck_fsync_is_a_stall)
 
 	PREP_READY(&self->p);
 	snprintf(output, sizeof(output), "--output=%s", self->out);
-	self->pid = spawn_logged(argv, self->log);
-	ASSERT_LT(0, self->pid);
-	sleep_ms(800);
-	ASSERT_EQ(0, freeze(self->fs.mnt, true));
-	self->frozen = true;
-	took = wait_file(self->out, 8000);
+	took = stall_under_freeze(_metadata, self, argv, &status);
 	ASSERT_LE(0, took);
 	TH_LOG("stuck flush reported %lld ms after the freeze (timeout 2 s)", took);
-	ASSERT_EQ(0, freeze(self->fs.mnt, false));
-	self->frozen = false;
-	ASSERT_LE(0, wait_exit_ms(self->pid, 5000, &status));
-	self->pid = -1;
 	EXPECT_EQ(1, WEXITSTATUS(status));
 	root = load_json(self->out);
 	ASSERT_NE(NULL, root);
@@ -869,16 +879,7 @@ TEST_F(frozen, stalled_verify_run_leaves_a_usable_state)
 	PREP_READY(&self->p);
 	snprintf(output, sizeof(output), "--output=%s", self->out);
 	snprintf(state, sizeof(state), "%s/vstate", self->fs.s.dir);
-	self->pid = spawn_logged(argv, self->log);
-	ASSERT_LT(0, self->pid);
-	sleep_ms(800);
-	ASSERT_EQ(0, freeze(self->fs.mnt, true));
-	self->frozen = true;
-	ASSERT_LE(0, wait_file(self->out, 8000));
-	ASSERT_EQ(0, freeze(self->fs.mnt, false));
-	self->frozen = false;
-	ASSERT_LE(0, wait_exit_ms(self->pid, 5000, &status));
-	self->pid = -1;
+	ASSERT_LE(0, stall_under_freeze(_metadata, self, argv, &status));
 	EXPECT_EQ(1, WEXITSTATUS(status));
 
 	ASSERT_EQ(0, run_argv(check, &r));
