@@ -1203,13 +1203,11 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "numjobs %u is outside 1..%d",
 				     job->numjobs, BQ_MAX_THREADS);
 	/* Refused here rather than by io_uring_setup()'s bare EINVAL later. */
-	if ((job->engine == BQ_ENGINE_IO_URING || job->engine == BQ_ENGINE_URING_CMD) &&
-	    job->iodepth > BQ_URING_MAX_DEPTH)
+	if (bq_engine_is_uring(job->engine) && job->iodepth > BQ_URING_MAX_DEPTH)
 		return bq_parse_fail(err, -EINVAL, "iodepth %u is over io_uring's ring limit "
 				     "of %d", job->iodepth, BQ_URING_MAX_DEPTH);
 	/* Other engines would ignore it, and the report would claim an SQ thread. */
-	if (job->sqpoll && job->engine != BQ_ENGINE_IO_URING &&
-	    job->engine != BQ_ENGINE_URING_CMD)
+	if (job->sqpoll && !bq_engine_is_uring(job->engine))
 		return bq_parse_fail(err, -EINVAL, "sqthread_poll needs ioengine=io_uring");
 	if (job->size_pct > 100)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);

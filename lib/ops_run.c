@@ -579,10 +579,10 @@ int bq_ops_run(struct bq_ctx *ctx, const struct bq_ops_opts *o, struct bq_ops_re
 	run->running = o->nr_threads;
 	run->stall_limit_ns = o->stall_timeout_ns == BQ_OPS_NO_STALL_TIMEOUT ? 0 :
 			      o->stall_timeout_ns ? o->stall_timeout_ns : BQ_OPS_STALL_DEFAULT_NS;
-	/* The threads stop on the run's own flag: a signal, or another thread stuck. */
 	/*
-	 * The caller's flag is read directly too: a signal that came before
-	 * the monitor's next look must not let the threads start work.
+	 * The threads stop on the run's own flag (a signal, or another thread
+	 * stuck) and read the caller's directly too: a signal that came before
+	 * the monitor's next look must not let them start work.
 	 */
 	for (int i = 0; i < o->nr_threads; i++) {
 		res->threads[i].stop = &run->halt;

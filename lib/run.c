@@ -222,8 +222,7 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 		if ((j->direct || passthru) && !all_sizes_aligned(j, ti->lbs))
 			return bq_fail_at(err, ti->path, -EINVAL,
 				    "block sizes, offset and ba must be multiples of %s %u "
-				    "for %s", ti->lbs_from_fs ? "the filesystem's direct I/O "
-				    "alignment" : "the logical block size", ti->lbs,
+				    "for %s", bq_target_align_name(ti), ti->lbs,
 				    passthru ? "NVMe passthrough" : "direct I/O");
 		if (ti->max_io && hi > ti->max_io)
 			return bq_fail_at(err, ti->path, -EINVAL,

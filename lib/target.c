@@ -483,7 +483,7 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		snprintf(note, len, "interrupts (poll=off)");
 		return 0;
 	}
-	if (j->engine != BQ_ENGINE_IO_URING && j->engine != BQ_ENGINE_URING_CMD) {
+	if (!bq_engine_is_uring(j->engine)) {
 		ok = false;
 		snprintf(why, sizeof(why), "polled I/O needs ioengine=io_uring or io_uring_cmd");
 	} else if (!j->direct && j->engine != BQ_ENGINE_URING_CMD) {

@@ -23,6 +23,14 @@ struct bq_held {
 };
 
 bool bq_job_writes(const struct bq_job *j);
+
+/* For refusals: which rule @ti->lbs stands for. */
+static inline const char *bq_target_align_name(const struct bq_target_info *ti)
+{
+	return ti->lbs_from_fs ? "the filesystem's direct I/O alignment" :
+				 "the logical block size";
+}
+
 int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 		   const struct bq_guard_opts *gopts, struct bq_held *held,
 		   struct bq_target_info *ti, int *fd, struct bq_parse_error *err);

@@ -540,8 +540,8 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, uint64_t b
 	}
 	if ((j->direct || j->engine == BQ_ENGINE_URING_CMD) && bs % jr->targets[0].lbs)
 		return bq_fail_at(err, "verify", -EINVAL, "verify block %u is not a multiple of %s "
-				  "%u", bs, jr->targets[0].lbs_from_fs ? "the filesystem's direct "
-				  "I/O alignment" : "the logical block size", jr->targets[0].lbs);
+				  "%u", bs, bq_target_align_name(&jr->targets[0]),
+				  jr->targets[0].lbs);
 	if (span / bs == 0)
 		return bq_fail_at(err, "verify", -EINVAL, "the region holds no whole verify block");
 	ret = bq_vparams_init(&vj->p, (enum bq_verify_method)j->verify, bs,

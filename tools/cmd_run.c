@@ -258,7 +258,7 @@ static int apply_run_options(struct run_cli *rc, struct bq_jobset *set)
 		struct bq_parse_error err = { 0 };
 
 		if (rc->sqpoll) {
-			if (j->engine != BQ_ENGINE_IO_URING && j->engine != BQ_ENGINE_URING_CMD)
+			if (!bq_engine_is_uring(j->engine))
 				return cli_usage_error(&rc->cli, "--sqpoll: job '%s' does not use "
 						       "ioengine=io_uring", j->name);
 			j->sqpoll = true;
@@ -390,7 +390,7 @@ static void fault_lines(struct run_cli *rc, const struct bq_results *res)
 		for (int i = 0; i < jr->nr_stalls; i++) {
 			const struct bq_stall *s = &jr->stalls[i];
 
-			if (s->in_fsync && !s->outstanding)
+			if (s->in_fsync)
 				cli_error(&rc->cli, "%s: thread %d stalled: in fsync for %.1fs; "
 					  "not waiting for it", jr->job.name, s->thread,
 					  (double)s->stalled_ns / 1e9);

@@ -138,7 +138,7 @@ static void print_stalls(FILE *out, const struct bq_job_result *jr)
 		char t[32], age[32];
 
 		fmt_lat(t, sizeof(t), (double)s->stalled_ns);
-		if (s->in_fsync && !s->outstanding) {
+		if (s->in_fsync) {
 			fprintf(out, "  stalled: thread %d (CPU %d): in fsync, no I/O completed "
 				"for %s\n", s->thread, s->cpu, t);
 			continue;

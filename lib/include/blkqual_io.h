@@ -63,6 +63,18 @@ enum bq_engine {
 	BQ_ENGINE_URING_CMD,	/* NVMe passthrough on /dev/ngXnY */
 };
 
+/**
+ * bq_engine_is_uring() - the engine drives an io_uring ring (and so has
+ * its ring limit, polled completions and an optional SQ poll thread)
+ * @e: the engine
+ *
+ * Return: true for io_uring and io_uring_cmd.
+ */
+static inline bool bq_engine_is_uring(enum bq_engine e)
+{
+	return e == BQ_ENGINE_IO_URING || e == BQ_ENGINE_URING_CMD;
+}
+
 enum bq_poll {
 	BQ_POLL_AUTO,
 	BQ_POLL_ON,
