@@ -7,6 +7,7 @@
  * as that machine did.  Only signatures need the device itself.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,9 +82,26 @@ static int collect_mounts(const struct bq_mounts *mt, struct bq_device *dev)
 	return 0;
 }
 
+/*
+ * Through the node sysfs's name leads to, never a symlink in its place,
+ * and only when it is that device: what is reported is what is there.
+ */
 static void probe_signatures(struct bq_ctx *ctx, struct bq_device *dev)
 {
-	int nr = bq_probe_signatures(dev->path, &dev->sigs);
+	struct stat st;
+	int fd, nr;
+
+	fd = open(dev->path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		nr = errno == ELOOP ? -ENOENT : -errno;
+	} else if (ctx->live && (fstat(fd, &st) || !S_ISBLK(st.st_mode) ||
+				 st.st_rdev != dev->devt)) {
+		nr = -ENOENT;
+	} else {
+		nr = bq_probe_signatures_fd(fd, &dev->sigs);
+	}
+	if (fd >= 0)
+		close(fd);
 
 	if (nr < 0) {
 		dev->sig_error = nr;

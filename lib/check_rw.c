@@ -649,9 +649,9 @@ enum bq_check_status bq_check_flush_fua(struct bq_check_dev *cd, struct bq_check
 	nr += 3;
 	if (st != BQ_CHECK_PASS)
 		return st;
-	fd = open(cd->path, O_RDWR | O_DIRECT | O_DSYNC | O_CLOEXEC);
+	fd = bq_fd_reopen(cd->fd, O_RDWR | O_DIRECT | O_DSYNC);
 	if (fd < 0)
-		return chk_fail(res, "opening with O_DSYNC: %s", errname(errno));
+		return chk_fail(res, "opening with O_DSYNC: %s", errname(-fd));
 	st = dsync_write(cd, res, fd, 0, base + 4 * len, len, "O_DIRECT|O_DSYNC");
 	close(fd);
 	nr++;

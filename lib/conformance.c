@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/fs.h>
@@ -64,8 +65,8 @@ int bq_check_open(struct bq_ctx *ctx, const char *path, const struct bq_check_op
 		  struct bq_guard_report *rep, struct bq_check_dev **cdp)
 {
 	struct bq_check_dev *cd;
-	struct stat st, bst;
-	char name[64];
+	char devt[32], name[64];
+	struct stat st;
 	int lbs, ret;
 
 	memset(rep, 0, sizeof(*rep));
@@ -90,7 +91,12 @@ int bq_check_open(struct bq_ctx *ctx, const char *path, const struct bq_check_op
 		ret = cd->fd;
 		goto out_free_cd;
 	}
-	ret = bq_device_resolve(ctx, path, name, sizeof(name));
+	/* The device the guard judged, by number: the name is not looked at again. */
+	ret = -ENOTBLK;	/* what the name led to when the guard opened it */
+	if (!S_ISBLK(rep->st.st_mode))
+		goto out_close_fd;
+	snprintf(devt, sizeof(devt), "%u:%u", major(rep->st.st_rdev), minor(rep->st.st_rdev));
+	ret = bq_device_resolve(ctx, devt, name, sizeof(name));
 	if (ret)
 		goto out_close_fd;
 	ret = bq_device_load(ctx, name, &cd->dev);
@@ -100,15 +106,11 @@ int bq_check_open(struct bq_ctx *ctx, const char *path, const struct bq_check_op
 		      cd->dev.is_partition && cd->dev.parent[0] ? cd->dev.parent : cd->dev.name);
 	if (ret)
 		goto out_release_dev;
-	/* Not O_EXCL: the guard's descriptor already holds the device. */
-	cd->bfd = open(path, O_RDWR | O_CLOEXEC);
+	/* Buffered: the same device as the guard's descriptor, reopened through it. */
+	cd->bfd = bq_fd_reopen(cd->fd, O_RDWR);
 	if (cd->bfd < 0) {
-		ret = -errno;
+		ret = cd->bfd;
 		goto out_release_dev;
-	}
-	if (fstat(cd->fd, &st) || fstat(cd->bfd, &bst) || st.st_rdev != bst.st_rdev) {
-		ret = -ENODEV;	/* the node was replaced between the two opens */
-		goto out_close_bfd;
 	}
 	if (ioctl(cd->fd, BLKGETSIZE64, &cd->size) || ioctl(cd->fd, BLKSSZGET, &lbs)) {
 		ret = -errno;
@@ -440,7 +442,7 @@ void chk_tamper(struct bq_check_dev *cd, uint64_t off, size_t len)
 	if (!blk)
 		return;
 	memset(blk, 0xa5, cd->lbs);
-	fd = open(cd->path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	fd = bq_fd_reopen(cd->fd, O_WRONLY | O_DIRECT);
 	if (fd >= 0) {
 		cd->fault_done = !chk_pwrite(fd, blk, cd->lbs, at);
 		close(fd);

@@ -506,7 +506,7 @@ static int prepare_file(const struct bq_fileio_opts *o, int dirfd, unsigned int 
 	int fd, ret = 0;
 
 	file_name(i, name, sizeof(name));
-	fd = openat(dirfd, name, O_CREAT | O_WRONLY | O_CLOEXEC | open_flags(o), 0600);
+	fd = bq_openat_beneath(dirfd, name, O_CREAT | O_WRONLY | open_flags(o), 0600);
 	if (fd < 0)
 		return bq_fail_at(err, file_label(o, i, label, sizeof(label)), -errno, "%s",
 				  strerror(errno));
@@ -844,9 +844,9 @@ static int open_files(const struct bq_fileio_opts *o, int **fdsp, struct bq_pars
 				ret = -errno;
 				break;
 			}
-			fds[i] = openat(dirfd, name, flags | O_CREAT | O_EXCL, 0600);
+			fds[i] = bq_openat_beneath(dirfd, name, flags | O_CREAT | O_EXCL, 0600);
 		} else {
-			fds[i] = openat(dirfd, name, flags);
+			fds[i] = bq_openat_beneath(dirfd, name, flags, 0);
 		}
 		if (fds[i] < 0) {
 			ret = -errno;

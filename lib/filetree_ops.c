@@ -253,7 +253,8 @@ static bool too_many_failures(struct worker *w)
 static int timed_open(struct worker *w, int op, const char *path, int flags)
 {
 	uint64_t t0 = bq_now_ns();
-	int fd = open(path, flags | O_CLOEXEC, 0644);
+	/* The tree's names are blkqual's own: a symlink planted in it is not followed. */
+	int fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW, 0644);
 	int err = fd < 0 ? errno : 0;
 
 	bq_ops_record(w->t, op, 0, bq_now_ns() - t0, fd < 0);
@@ -555,14 +556,18 @@ static int write_control(const struct ft_tree *tr, char *msg, size_t len)
 	const struct bq_files_fsd *f = tr->fsd;
 	char path[PATH_MAX];
 	FILE *out;
-	int ret = 0;
+	int fd, ret = 0;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", f->anchor, BQ_FILES_CONTROL) >=
 	    sizeof(path))
 		return -ENAMETOOLONG;
-	out = fopen(path, "we");
+	/* Its name is blkqual's own: a symlink planted there is not followed. */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	out = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!out) {
 		ret = -errno;
+		if (fd >= 0)
+			close(fd);
 		snprintf(msg, len, "%.200s: %s", path, strerror(-ret));
 		return ret;
 	}

@@ -10,9 +10,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -27,7 +29,12 @@ static const char *const reason_names[] = {
 	[BQ_GUARD_LOOP_BACKING] = "loop-backing",
 	[BQ_GUARD_SIGNATURE] = "signature",
 	[BQ_GUARD_PARTTABLE] = "partition-table",
+	[BQ_GUARD_STACKED] = "stacked",
+	[BQ_GUARD_READONLY] = "read-only",
 };
+
+/* Loop stacks deeper than this are not followed further. */
+#define MAX_STACK_DEPTH 8
 
 const char *bq_guard_reason_name(enum bq_guard_reason reason)
 {
@@ -55,131 +62,309 @@ static void add_finding(struct bq_guard_report *rep, enum bq_guard_reason reason
 	va_end(ap);
 }
 
-static void describe_signature(struct bq_guard_report *rep, const struct bq_signature *s,
-			       const char *where)
+/* "ext4 filesystem (UUID ..., LABEL ...)" */
+static void signature_words(const struct bq_signature *s, char *buf, size_t len)
 {
 	char extra[192] = "";
 	const char *what;
 
-	if (!strcmp(s->usage, "partition table")) {
-		add_finding(rep, BQ_GUARD_PARTTABLE, "%s partition table%s%s", s->type,
-			    where ? " on " : "", where ? where : "");
-		return;
-	}
 	if (!strcmp(s->usage, "filesystem"))
 		what = "filesystem";
 	else if (!strcmp(s->usage, "raid"))
 		what = strstr(s->type, "LVM") ? "LVM physical volume" : "RAID member";
 	else if (!strcmp(s->usage, "crypto"))
 		what = "encrypted volume";
+	else if (!strcmp(s->usage, "partition table"))
+		what = "partition table";
 	else
 		what = "signature";
 	if (s->uuid[0] || s->label[0])
 		snprintf(extra, sizeof(extra), " (%s%s%s%s%s)", s->uuid[0] ? "UUID " : "", s->uuid,
 			 s->uuid[0] && s->label[0] ? ", " : "", s->label[0] ? "LABEL " : "",
 			 s->label);
-	add_finding(rep, BQ_GUARD_SIGNATURE, "%s %s%s%s%s", s->type, what, extra,
-		    where ? " on " : "", where ? where : "");
+	snprintf(buf, len, "%s %s%s", s->type, what, extra);
 }
 
-/* In-use findings of a device; a partition's are named with it. */
+static void describe_signature(struct bq_guard_report *rep, const struct bq_signature *s,
+			       const char *where)
+{
+	char words[320];
+
+	signature_words(s, words, sizeof(words));
+	add_finding(rep, strcmp(s->usage, "partition table") ? BQ_GUARD_SIGNATURE :
+		    BQ_GUARD_PARTTABLE, "%s%s%s", words, where ? " on " : "", where ? where : "");
+}
+
+/*
+ * What makes a device live: mounts, holders, swap.  @who names it when it
+ * is not the target itself ("loop3p1 ", "whole disk loop3 ").
+ */
+static void use_findings(struct bq_guard_report *rep, const struct bq_device *dev,
+			 const char *who)
+{
+	for (size_t i = 0; i < dev->mounts.n; i++)
+		add_finding(rep, BQ_GUARD_MOUNTED, "%smounted at %s", who, dev->mounts.v[i]);
+	for (size_t i = 0; i < dev->holders.n; i++)
+		add_finding(rep, BQ_GUARD_HOLDERS, "%sheld by %s", who, dev->holders.v[i]);
+	if (dev->swap)
+		add_finding(rep, BQ_GUARD_SWAP, "%s%sactive swap", who, *who ? "is " : "");
+}
+
+/* In-use and data findings of a device and its partitions. */
 static void check_use(struct bq_guard_report *rep, const struct bq_device *dev, bool part)
 {
-	const char *who = part ? dev->name : NULL;
+	char who[80] = "";
 
-	for (size_t i = 0; i < dev->mounts.n; i++)
-		add_finding(rep, BQ_GUARD_MOUNTED, "%s%smounted at %s", who ? who : "",
-			    who ? " " : "", dev->mounts.v[i]);
-	for (size_t i = 0; i < dev->holders.n; i++)
-		add_finding(rep, BQ_GUARD_HOLDERS, "%s%sheld by %s", who ? who : "",
-			    who ? " " : "", dev->holders.v[i]);
-	if (dev->swap)
-		add_finding(rep, BQ_GUARD_SWAP, "%s%sactive swap", who ? who : "", who ? " is " : "");
+	if (part)
+		snprintf(who, sizeof(who), "%s ", dev->name);
+	use_findings(rep, dev, who);
 	for (int i = 0; i < dev->nr_sigs; i++)
-		describe_signature(rep, &dev->sigs[i], who);
+		describe_signature(rep, &dev->sigs[i], part ? dev->name : NULL);
 	for (size_t i = 0; i < dev->nr_parts; i++)
 		check_use(rep, &dev->parts[i], true);
 }
 
-static bool same_target(const struct stat *a, const struct stat *b)
+/* Kernel name of the block device with this number, and its facts. */
+static int load_by_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
 {
-	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
-		return a->st_rdev == b->st_rdev;
-	if (S_ISREG(a->st_mode) && S_ISREG(b->st_mode))
-		return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+	char arg[32], name[64];
+	int ret;
+
+	snprintf(arg, sizeof(arg), "%u:%u", major(devt), minor(devt));
+	ret = bq_device_resolve(ctx, arg, name, sizeof(name));
+	if (!ret)
+		ret = bq_device_load(ctx, name, dev);
+	return ret;
+}
+
+/* Whether any of the guard's findings so far make the target live. */
+static bool any_in_use(const struct bq_guard_report *rep)
+{
+	for (int i = 0; i < rep->nr; i++)
+		if (!rep->findings[i].overridable)
+			return true;
 	return false;
 }
 
-static bool is_forced(const struct stat *st, const struct bq_guard_opts *opts)
-{
-	for (size_t i = 0; opts && i < opts->nr_force; i++) {
-		struct stat fs;
+/* A device, its whole disk and its partitions: writing one writes the others. */
+struct family {
+	dev_t devt[64];
+	int nr;
+};
 
-		if (!stat(opts->force_destroy[i], &fs) && same_target(st, &fs))
-			return true;
+static void family_of(struct bq_ctx *ctx, const struct bq_device *dev, struct family *f)
+{
+	struct bq_device parent;
+
+	f->nr = 0;
+	f->devt[f->nr++] = dev->devt;
+	for (size_t i = 0; i < dev->nr_parts && f->nr < (int)ARRAY_SIZE(f->devt); i++)
+		f->devt[f->nr++] = dev->parts[i].devt;
+	if (dev->is_partition && dev->parent[0] && !bq_device_load(ctx, dev->parent, &parent)) {
+		f->devt[f->nr++] = parent.devt;
+		bq_device_release(&parent);
 	}
+}
+
+static bool in_family(const struct family *f, dev_t devt)
+{
+	for (int i = 0; i < f->nr; i++)
+		if (f->devt[i] == devt)
+			return true;
 	return false;
 }
 
 /*
- * In-use and data findings of a block device.  @probe_err receives why its
- * signatures could not be read (then it cannot be called blank).
+ * Why a loop device that shares data with the target makes it live: the
+ * first of its mounts, holders, swap or signature, in words.
  */
-static int check_block(struct bq_ctx *ctx, const char *path, const struct stat *st,
-		       struct bq_guard_report *rep, int *probe_err)
+static bool loop_is_live(struct bq_ctx *ctx, const struct bq_loop *l, char *why, size_t len)
 {
 	struct bq_device dev;
-	char devt[32], name[64];
-	int ret;
+	bool live = true;
 
-	snprintf(devt, sizeof(devt), "%u:%u", major(st->st_rdev), minor(st->st_rdev));
-	ret = bq_device_resolve(ctx, devt, name, sizeof(name));
-	if (ret)
-		return ret;
-	ret = bq_device_load(ctx, name, &dev);
-	if (ret)
-		return ret;
-	/* No /dev/NAME on this system (a renamed node): read the path given. */
-	if (dev.sig_error == -ENOENT) {
-		int nr = bq_probe_signatures(path, &dev.sigs);
-
-		dev.sig_error = nr < 0 ? nr : 0;
-		dev.nr_sigs = nr < 0 ? 0 : nr;
+	if (bq_device_load(ctx, l->name, &dev)) {
+		snprintf(why, len, "cannot be examined");
+		return true;
 	}
-	if (dev.sig_error && dev.sig_error != -ENOMEDIUM)
-		*probe_err = dev.sig_error;
-	check_use(rep, &dev, false);
+	if (dev.mounts.n)
+		snprintf(why, len, "is mounted at %s", dev.mounts.v[0]);
+	else if (dev.holders.n)
+		snprintf(why, len, "is held by %s", dev.holders.v[0]);
+	else if (dev.swap)
+		snprintf(why, len, "is active swap");
+	else if (dev.nr_sigs) {
+		char words[320];
+
+		signature_words(&dev.sigs[0], words, sizeof(words));
+		snprintf(why, len, "holds %s", words);
+	} else if (dev.nr_parts)
+		snprintf(why, len, "has partitions");
+	else
+		live = false;
 	bq_device_release(&dev);
+	return live;
+}
+
+static void check_stack(struct bq_ctx *ctx, const struct bq_loops *loops, dev_t devt,
+			struct bq_guard_report *rep, int depth);
+
+/*
+ * The target @self is a loop device: the data it writes is its backing
+ * store's.  Refuse when that store is live below it, or when another loop
+ * device over the same store is live (mounted, held, holds data).
+ */
+static void check_below(struct bq_ctx *ctx, const struct bq_loops *loops,
+			const struct bq_loop *self, struct bq_guard_report *rep, int depth)
+{
+	struct family below = { .nr = 0 };
+	struct bq_device bdev;
+	char why[384];
+
+	if (!self->known) {
+		add_finding(rep, BQ_GUARD_STACKED, "%s: its backing store %s cannot be identified",
+			    self->name, self->backing_name);
+		return;
+	}
+	if (self->back_rdev && !load_by_devt(ctx, self->back_rdev, &bdev)) {
+		char who[192];
+
+		snprintf(who, sizeof(who), "its backing device %s is ", bdev.name);
+		use_findings(rep, &bdev, who);
+		/*
+		 * Data on the device below is that device's to give up: a force
+		 * naming this loop device does not reach it.
+		 */
+		for (int i = 0; i < bdev.nr_sigs; i++) {
+			char words[320];
+
+			signature_words(&bdev.sigs[i], words, sizeof(words));
+			add_finding(rep, BQ_GUARD_STACKED, "its backing device %s holds %s",
+				    bdev.name, words);
+		}
+		for (size_t i = 0; i < bdev.nr_parts; i++) {
+			snprintf(who, sizeof(who), "%s, a partition of its backing device, is ",
+				 bdev.parts[i].name);
+			use_findings(rep, &bdev.parts[i], who);
+		}
+		family_of(ctx, &bdev, &below);
+		bq_device_release(&bdev);
+		if (depth < MAX_STACK_DEPTH)
+			check_stack(ctx, loops, self->back_rdev, rep, depth + 1);
+	}
+	for (size_t i = 0; i < loops->nr; i++) {
+		const struct bq_loop *o = &loops->v[i];
+
+		if (o->devt == self->devt || !o->known)
+			continue;
+		if (!bq_loop_same_backing(self, o) &&
+		    !(o->back_rdev && in_family(&below, o->back_rdev)))
+			continue;
+		if (loop_is_live(ctx, o, why, sizeof(why)))
+			add_finding(rep, BQ_GUARD_STACKED, "its backing store %s also backs %s, "
+				    "which %s", self->backing_name, o->name, why);
+	}
+}
+
+/*
+ * Loop devices built on the device @devt (or on its whole disk or a
+ * partition of it) read and write its blocks: it backs them, so it is
+ * theirs.  And if @devt is itself a loop device, what is below it counts.
+ */
+static void check_stack(struct bq_ctx *ctx, const struct bq_loops *loops, dev_t devt,
+			struct bq_guard_report *rep, int depth)
+{
+	struct family fam = { .devt = { devt }, .nr = 1 };
+	struct bq_device dev;
+
+	if (!load_by_devt(ctx, devt, &dev)) {
+		family_of(ctx, &dev, &fam);
+		bq_device_release(&dev);
+	}
+	for (size_t i = 0; i < loops->nr; i++) {
+		const struct bq_loop *l = &loops->v[i];
+
+		if (l->devt == devt) {
+			if (depth == 0)
+				check_below(ctx, loops, l, rep, depth);
+			continue;
+		}
+		if (depth == 0 && l->back_rdev && in_family(&fam, l->back_rdev))
+			add_finding(rep, BQ_GUARD_LOOP_BACKING, "backs loop device %s%s",
+				    l->name, l->back_rdev == devt ? "" : " (through its disk or "
+				    "a partition)");
+	}
+	if (depth > 0) {
+		/* Below the target: only a loop device's own backing is followed on. */
+		for (size_t i = 0; i < loops->nr; i++)
+			if (loops->v[i].devt == devt)
+				check_below(ctx, loops, &loops->v[i], rep, depth);
+	}
+}
+
+/*
+ * In-use and data findings of a block device; @rfd reads it.  @probe_err
+ * receives why its signatures could not be read (then it cannot be
+ * called blank); @ro whether it is read-only.
+ */
+static int check_block(struct bq_ctx *ctx, int rfd, const struct stat *st,
+		       struct bq_guard_report *rep, int *probe_err, bool *ro)
+{
+	struct bq_loops loops;
+	struct bq_device dev;
+	int ret, nr;
+
+	ret = load_by_devt(ctx, st->st_rdev, &dev);
+	if (ret)
+		return ret;
+	/* What this descriptor reads is what is judged, whatever /dev says. */
+	free(dev.sigs);
+	dev.sigs = NULL;
+	dev.nr_sigs = 0;
+	nr = rfd >= 0 ? bq_probe_signatures_fd(rfd, &dev.sigs) : rfd;
+	if (nr >= 0)
+		dev.nr_sigs = nr;
+	else if (nr != -ENOMEDIUM)
+		*probe_err = nr;
+	*ro = dev.read_only;
+	check_use(rep, &dev, false);
+	if (dev.is_partition && dev.parent[0]) {
+		struct bq_device parent;
+		char who[96];
+
+		/* A partition is part of its disk: a mounted or held disk is live. */
+		if (!bq_device_load(ctx, dev.parent, &parent)) {
+			snprintf(who, sizeof(who), "its whole disk %s is ", parent.name);
+			use_findings(rep, &parent, who);
+			bq_device_release(&parent);
+		}
+	}
+	bq_device_release(&dev);
+	ret = bq_loops_read(ctx, &loops);
+	if (ret)
+		return ret;
+	check_stack(ctx, &loops, st->st_rdev, rep, 0);
+	bq_loops_release(&loops);
 	return 0;
 }
 
-static int check_file(struct bq_ctx *ctx, const char *path, const struct stat *st,
+static int check_file(struct bq_ctx *ctx, int rfd, const struct stat *st,
 		      struct bq_guard_report *rep, int *probe_err)
 {
-	struct bq_strv loops = { 0 };
 	struct bq_signature *sigs;
+	struct bq_loops loops;
 	struct bq_mounts mt;
-	char dir[PATH_MAX];
 	int nr, ret;
 
-	/* A file behind a loop device is that device's data. */
-	ret = bq_path(dir, sizeof(dir), ctx->sysfs, "/block");
-	if (!ret)
-		ret = bq_list_dir(dir, &loops);
-	for (size_t i = 0; !ret && i < loops.n; i++) {
-		char attr[PATH_MAX], backing[PATH_MAX];
-		struct stat bst;
-
-		if (bq_path(attr, sizeof(attr), ctx->sysfs, "/block/%s/loop/backing_file",
-			    loops.v[i]) ||
-		    bq_read_str(attr, backing, sizeof(backing)))
-			continue;
-		if (!stat(backing, &bst) && same_target(st, &bst))
-			add_finding(rep, BQ_GUARD_LOOP_BACKING, "backing file of %s", loops.v[i]);
-	}
-	bq_strv_free(&loops);
+	/* A file behind a loop device is that device's data, whatever its name now. */
+	ret = bq_loops_read(ctx, &loops);
 	if (ret)
 		return ret;
+	for (size_t i = 0; i < loops.nr; i++)
+		if (bq_loop_backs(&loops.v[i], st))
+			add_finding(rep, BQ_GUARD_LOOP_BACKING, "backing file of %s",
+				    loops.v[i].name);
+	bq_loops_release(&loops);
 
 	ret = bq_mounts_read(ctx, &mt);
 	if (ret)
@@ -187,12 +372,12 @@ static int check_file(struct bq_ctx *ctx, const char *path, const struct stat *s
 	for (size_t i = 0; i < mt.swaps.n; i++) {
 		struct stat sst;
 
-		if (!stat(mt.swaps.v[i], &sst) && same_target(st, &sst))
+		if (!stat(mt.swaps.v[i], &sst) && bq_same_object(st, &sst))
 			add_finding(rep, BQ_GUARD_SWAP, "active swap file");
 	}
 	bq_mounts_release(&mt);
 
-	nr = bq_probe_signatures(path, &sigs);
+	nr = rfd >= 0 ? bq_probe_signatures_fd(rfd, &sigs) : rfd;
 	if (nr < 0) {
 		*probe_err = nr;
 		return 0;
@@ -203,18 +388,45 @@ static int check_file(struct bq_ctx *ctx, const char *path, const struct stat *s
 	return 0;
 }
 
-int bq_guard_open(struct bq_ctx *ctx, const char *path, int flags,
-		  const struct bq_guard_opts *opts, struct bq_guard_report *rep)
+static bool is_forced(const struct stat *st, const struct bq_guard_opts *opts)
 {
-	int fd, ret, open_err = 0, probe_err = 0;
-	bool blk, busy = false, in_use = false;
+	for (size_t i = 0; opts && i < opts->nr_force; i++) {
+		struct stat fs;
+
+		if (!stat(opts->force_destroy[i], &fs) && bq_same_object(st, &fs))
+			return true;
+	}
+	return false;
+}
+
+int bq_guard_force_named(const char *force, const char *const *targets, size_t nr)
+{
+	struct stat fs;
+
+	if (stat(force, &fs))
+		return -errno;
+	for (size_t i = 0; i < nr; i++) {
+		struct stat ts;
+
+		if (!stat(targets[i], &ts) && bq_same_object(&fs, &ts))
+			return 0;
+	}
+	return -ENXIO;
+}
+
+int bq_guard_open_fd(struct bq_ctx *ctx, int pfd, int flags, const struct bq_guard_opts *opts,
+		     struct bq_guard_report *rep)
+{
+	int fd, rfd, ret, open_err = 0, probe_err = 0;
+	bool blk, busy = false, ro = false;
 	struct stat st;
 
 	memset(rep, 0, sizeof(*rep));
 	if (!ctx->live)
 		return -EXDEV;	/* a captured tree says nothing about this machine */
-	if (stat(path, &st))
+	if (fstat(pfd, &st))
 		return -errno;
+	rep->st = st;
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
 	blk = S_ISBLK(st.st_mode);
@@ -225,27 +437,41 @@ int bq_guard_open(struct bq_ctx *ctx, const char *path, int flags,
 	 * Open first, exclusively for a block device: from here on no new
 	 * mount or array can claim it while the caller writes.  A failed open
 	 * still gets the checks, so "mounted at /" is said before "permission
-	 * denied".
+	 * denied".  Everything below reads this object, never a name.
 	 */
-	fd = open(path, O_RDWR | O_CLOEXEC | flags | (blk ? O_EXCL : 0));
+	fd = bq_fd_reopen(pfd, O_RDWR | (flags & ~O_CREAT) | (blk ? O_EXCL : 0));
 	if (fd < 0) {
-		busy = blk && errno == EBUSY;
-		open_err = busy ? 0 : -errno;
+		busy = blk && fd == -EBUSY;
+		ro = fd == -EROFS;
+		open_err = busy || ro ? 0 : fd;
 	}
-	ret = blk ? check_block(ctx, path, &st, rep, &probe_err) :
-		    check_file(ctx, path, &st, rep, &probe_err);
+	rfd = bq_fd_reopen(pfd, O_RDONLY | O_NONBLOCK);
+	if (blk) {
+		bool dev_ro = false;
+		int flag = 0;
+
+		ret = check_block(ctx, rfd, &st, rep, &probe_err, &dev_ro);
+		if (fd >= 0 && !ioctl(fd, BLKROGET, &flag) && flag)
+			dev_ro = true;
+		if (dev_ro) {
+			ro = true;
+			if (open_err == -EACCES || open_err == -EPERM)
+				open_err = 0;
+		}
+	} else {
+		ret = check_file(ctx, rfd, &st, rep, &probe_err);
+	}
+	if (rfd >= 0)
+		close(rfd);
 	if (ret)
 		goto out_close_fd;
-
-	for (int i = 0; i < rep->nr; i++)
-		if (!rep->findings[i].overridable)
-			in_use = true;
+	if (ro)
+		add_finding(rep, BQ_GUARD_READONLY, blk ? "read-only device" :
+			    "on a read-only filesystem");
 	/* EBUSY alone is worth a finding; beside a mount it only repeats it. */
-	if (busy && !in_use) {
+	if (busy && !any_in_use(rep))
 		add_finding(rep, BQ_GUARD_BUSY, "opened exclusively by another program");
-		in_use = true;
-	}
-	ret = in_use ? -EBUSY : open_err ? open_err : probe_err;
+	ret = any_in_use(rep) ? -EBUSY : open_err ? open_err : probe_err;
 	if (ret)
 		goto out_close_fd;
 	if (rep->nr) {
@@ -260,6 +486,23 @@ int bq_guard_open(struct bq_ctx *ctx, const char *path, int flags,
 out_close_fd:
 	if (fd >= 0)
 		close(fd);
+	return ret;
+}
+
+int bq_guard_open(struct bq_ctx *ctx, const char *path, int flags,
+		  const struct bq_guard_opts *opts, struct bq_guard_report *rep)
+{
+	int pfd, ret;
+
+	memset(rep, 0, sizeof(*rep));
+	if (!ctx->live)
+		return -EXDEV;
+	/* The one place the user's name is resolved: symlinks followed here, once. */
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	ret = bq_guard_open_fd(ctx, pfd, flags, opts, rep);
+	close(pfd);
 	return ret;
 }
 

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "blkqual.h"
 #include "config-host.h"
@@ -41,6 +42,31 @@ int bq_fail_at(struct bq_parse_error *err, const char *where, int ret, const cha
 	__attribute__((format(printf, 4, 5)));
 int bq_find_up(const char *start, const char *stop, const char *attr,
 	       char *found, size_t len);
+
+/* identity.c: names blkqual composes inside a user's tree */
+int bq_openat_beneath(int dirfd, const char *path, int flags, mode_t mode);
+
+/* loopstack.c: loop devices and their backing stores, by number */
+struct bq_loop {
+	char name[32];
+	dev_t devt;
+	bool known;			/* backing numbers below are valid */
+	dev_t back_dev;			/* backing file: its filesystem ... */
+	ino_t back_ino;			/* ... and inode */
+	dev_t back_rdev;		/* backing block device, else 0 */
+	uint64_t offset;
+	char backing_name[PATH_MAX];	/* as sysfs says it, for messages */
+};
+
+struct bq_loops {
+	struct bq_loop *v;
+	size_t nr;
+};
+
+int bq_loops_read(struct bq_ctx *ctx, struct bq_loops *loops);
+bool bq_loop_backs(const struct bq_loop *l, const struct stat *st);
+bool bq_loop_same_backing(const struct bq_loop *a, const struct bq_loop *b);
+void bq_loops_release(struct bq_loops *loops);
 
 /* target.c: what O_DIRECT needs of a file, as its filesystem says */
 int bq_fs_dio_align(int fd, const char *path, uint32_t *align);

@@ -167,6 +167,12 @@ static int client_fn(struct bq_ops_thread *t, void *arg)
 				take_warmup_snapshot(c, t);
 			got = rp_execute(c, op, &result, &bytes);
 			t1 = bq_now_ns();
+			if (c->link_at[0]) {
+				t->ret = -ELOOP;
+				snprintf(t->msg, sizeof(t->msg), "%.180s: a symlink in the replay's "
+					 "tree; not followed, client stopped", c->link_at);
+				goto out_stopped;
+			}
 			if (!rp_status_matches(want, got)) {
 				count_mismatch(c, t, op, BQ_REPLAY_MISMATCH_STATUS, op->status, got);
 				bad = true;
@@ -189,7 +195,7 @@ out_stopped:
 	for (uint32_t i = 0; i < lf->nr_handles; i++)
 		if (c->h[i].fd >= 0)
 			rp_handle_close(c, &c->h[i]);
-	return 0;
+	return t->ret;
 }
 
 /* ---- the run -------------------------------------------------------------------- */

@@ -75,6 +75,8 @@ struct client {
 	uint64_t bytes;
 	uint64_t rate_ns;
 	uint64_t rate_bytes;
+	/* A link found where the replay's own names go: the client stops. */
+	char link_at[PATH_ROOM];
 };
 
 struct replay {

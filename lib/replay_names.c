@@ -51,6 +51,9 @@ uint32_t rp_status_of(struct client *c, int err, const char *path)
 	struct stat st;
 	size_t n;
 
+	/* openat2() met a symlink, or one leading out of the tree: never followed. */
+	if ((err == ELOOP || err == EXDEV) && !c->link_at[0])
+		bq_strlcpy(c->link_at, path, sizeof(c->link_at));
 	if (err == ENOTDIR)
 		return BQ_NT_STATUS_OBJECT_PATH_NOT_FOUND;
 	if (err != ENOENT)

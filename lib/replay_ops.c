@@ -143,7 +143,7 @@ static uint32_t op_ntcreatex(struct client *c, const struct bq_replay_op *op, in
 	if (flags & O_CREAT)
 		rp_case_before_create(c, path);
 	for (;;) {
-		fd = openat(c->rp->rootfd, path, flags, 0644);
+		fd = bq_openat_beneath(c->rp->rootfd, path, flags, 0644);
 		if (fd >= 0)
 			break;
 		err = errno;

@@ -945,7 +945,7 @@ static int setup_verify(struct run_state *st, struct bq_parse_error *err)
 
 		if (!jr->job.verify)
 			continue;
-		ret = bq_verify_job_setup(st->ctx, jr, jr->job.offset,
+		ret = bq_verify_job_setup(st->ctx, jr, st->js[k].fds[0], jr->job.offset,
 					  jr->nr_targets ? job_span(&jr->job, &jr->targets[0]) : 0,
 					  state, &st->js[k].verify, err);
 		if (ret)
@@ -1118,7 +1118,11 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 	if (!st.halt)
 		return -ENOMEM;
 
-	ret = setup_jobs(&st, set, err);
+	ret = bq_held_borrow(&st.held, opts->pinned, opts->nr_pinned);
+	if (ret)
+		bq_fail_at(err, "run", ret, "too many targets opened by the caller");
+	else
+		ret = setup_jobs(&st, set, err);
 	if (!ret) {
 		st.watch = calloc((size_t)st.nr_workers, sizeof(*st.watch));
 		if (!st.watch)

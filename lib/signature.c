@@ -70,25 +70,18 @@ static int collect(blkid_probe pr, struct bq_signature **sigs, int *nr)
 }
 
 /*
- * A probe over @path opened with @flags, looking for every filesystem, RAID,
- * crypto and partition table signature with its magic's position.
+ * A probe over the open @fd, looking for every filesystem, RAID, crypto and
+ * partition table signature with its magic's position.
  */
-static int open_probe(const char *path, int flags, int *fdp, blkid_probe *prp)
+static int new_probe(int fd, blkid_probe *prp)
 {
 	blkid_probe pr;
-	int fd;
 
-	fd = open(path, flags | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	pr = blkid_new_probe();
-	if (!pr) {
-		close(fd);
+	if (!pr)
 		return -ENOMEM;
-	}
 	if (blkid_probe_set_device(pr, fd, 0, 0)) {
 		blkid_free_probe(pr);
-		close(fd);
 		return -EIO;
 	}
 	blkid_probe_enable_superblocks(pr, 1);
@@ -97,24 +90,17 @@ static int open_probe(const char *path, int flags, int *fdp, blkid_probe *prp)
 					  BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_BADCSUM);
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
-	*fdp = fd;
 	*prp = pr;
 	return 0;
 }
 
-static void close_probe(int fd, blkid_probe pr)
-{
-	blkid_free_probe(pr);
-	close(fd);
-}
-
-int bq_probe_signatures(const char *path, struct bq_signature **sigs)
+int bq_probe_signatures_fd(int fd, struct bq_signature **sigs)
 {
 	blkid_probe pr;
-	int fd, nr = 0, ret;
+	int nr = 0, ret;
 
 	*sigs = NULL;
-	ret = open_probe(path, O_RDONLY | O_NONBLOCK, &fd, &pr);
+	ret = new_probe(fd, &pr);
 	if (ret)
 		return ret;
 	ret = collect(pr, sigs, &nr);
@@ -124,25 +110,39 @@ int bq_probe_signatures(const char *path, struct bq_signature **sigs)
 	} else {
 		ret = nr;
 	}
-	close_probe(fd, pr);
+	blkid_free_probe(pr);
+	return ret;
+}
+
+int bq_probe_signatures(const char *path, struct bq_signature **sigs)
+{
+	int fd, ret;
+
+	*sigs = NULL;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = bq_probe_signatures_fd(fd, sigs);
+	close(fd);
 	return ret;
 }
 
 /**
  * bq_wipe_signatures() - erase every signature libblkid finds, as wipefs -a
- * @path: device or file, already judged by the caller to be the user's to wipe
+ * @fd: device or file, opened for writing by the guard, whose owner the
+ *	caller has judged to be the user
  *
  * Only the magic bytes are cleared, so the rest of the data stays where it
  * was; the device no longer looks like it holds a filesystem or table.
  *
  * Return: number of signatures erased, or -errno.
  */
-int bq_wipe_signatures(const char *path)
+int bq_wipe_signatures(int fd)
 {
 	blkid_probe pr;
-	int fd, nr = 0, ret;
+	int nr = 0, ret;
 
-	ret = open_probe(path, O_RDWR, &fd, &pr);
+	ret = new_probe(fd, &pr);
 	if (ret)
 		return ret;
 	while ((ret = blkid_do_probe(pr)) == 0) {
@@ -156,6 +156,6 @@ int bq_wipe_signatures(const char *path)
 		ret = fsync(fd) ? -errno : nr;
 	else if (ret == -1)
 		ret = -EIO;
-	close_probe(fd, pr);
+	blkid_free_probe(pr);
 	return ret;
 }

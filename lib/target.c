@@ -70,41 +70,8 @@ static int lay_out(int fd, uint64_t from, uint64_t to)
 	return ret;
 }
 
-/*
- * The guard decides about @path; the descriptor it returns is kept to hold
- * O_EXCL.  @where is the target as the user named it, which differs from
- * @path when an NVMe generic device is guarded through its block device.
- */
-static int guard_target(struct bq_ctx *ctx, struct bq_held *held, const char *where,
-			const char *path, const struct stat *st,
-			const struct bq_guard_opts *gopts, struct bq_parse_error *err)
-{
-	struct bq_guard_report rep;
-	char why[sizeof(err->msg)];
-	int fd;
-
-	for (int i = 0; i < held->nr; i++)
-		if (held->rdev[i] == st->st_rdev && held->ino[i] == st->st_ino)
-			return 0;
-	if (held->nr == BQ_MAX_HELD)
-		return bq_fail_at(err, where, -E2BIG, "too many distinct targets");
-	fd = bq_guard_open(ctx, path, 0, gopts, &rep);
-	if (fd == -EBUSY) {
-		bq_guard_explain(path, &rep, why, sizeof(why));
-		if (strcmp(where, path))
-			return bq_fail_at(err, where, -EBUSY, "refusing to write: %s: %s", path, why);
-		return bq_fail_at(err, where, -EBUSY, "refusing to write: %s", why);
-	}
-	if (fd < 0 && strcmp(where, path))
-		return bq_fail_at(err, where, fd, "%s: %s", path, strerror(-fd));
-	if (fd < 0)
-		return bq_fail_at(err, where, fd, "%s", strerror(-fd));
-	held->fd[held->nr] = fd;
-	held->rdev[held->nr] = st->st_rdev;
-	held->ino[held->nr] = st->st_ino;
-	held->nr++;
-	return 0;
-}
+static int ng_name(struct bq_ctx *ctx, const char *path, const struct stat *st, char *name,
+		   size_t len);
 
 static int open_flags(const struct bq_job *j)
 {
@@ -112,16 +79,168 @@ static int open_flags(const struct bq_job *j)
 	       (j->direct ? O_DIRECT : 0) | (j->sync ? O_DSYNC : 0);
 }
 
-/* Create the file or grow it to @need bytes, filled with data. */
-static int grow_file(const char *path, uint64_t need, struct bq_target_info *ti,
+static int held_by_name(const struct bq_held *held, const char *path)
+{
+	for (int i = 0; i < held->nr; i++)
+		if (held->borrowed[i] && held->name[i] && !strcmp(held->name[i], path))
+			return i;
+	return -1;
+}
+
+static int held_by_object(const struct bq_held *held, const struct stat *st)
+{
+	for (int i = 0; i < held->nr; i++)
+		if (bq_same_object(&held->st[i], st))
+			return i;
+	return -1;
+}
+
+/*
+ * The guard decides about the object behind @pfd; its descriptor is kept
+ * (O_EXCL for a device) and is the one every later descriptor reopens.
+ * @where is the target as the user named it, @what the device the guard
+ * examined when that is another name for the same data (an NVMe generic
+ * device's block device).
+ */
+static int guard_fd(struct bq_ctx *ctx, int pfd, const char *where, const char *what,
+		    const struct bq_guard_opts *gopts, struct bq_parse_error *err)
+{
+	struct bq_guard_report rep;
+	char why[sizeof(err->msg)];
+	int fd;
+
+	fd = bq_guard_open_fd(ctx, pfd, 0, gopts, &rep);
+	if (fd == -EBUSY) {
+		bq_guard_explain(where, &rep, why, sizeof(why));
+		if (what)
+			return bq_fail_at(err, where, -EBUSY, "refusing to write: %s: %s", what, why);
+		return bq_fail_at(err, where, -EBUSY, "refusing to write: %s", why);
+	}
+	if (fd < 0 && what)
+		return bq_fail_at(err, where, fd, "%s: %s", what, strerror(-fd));
+	if (fd < 0)
+		return bq_fail_at(err, where, fd, "%s", strerror(-fd));
+	return fd;
+}
+
+/* Record @fd (consumed) as the run's descriptor of the object @st. */
+static int hold(struct bq_held *held, int fd, const struct stat *st, bool guarded,
+		const char *where, struct bq_parse_error *err)
+{
+	if (held->nr == BQ_MAX_HELD) {
+		close(fd);
+		return bq_fail_at(err, where, -E2BIG, "too many distinct targets");
+	}
+	held->fd[held->nr] = fd;
+	held->st[held->nr] = *st;
+	held->guarded[held->nr] = guarded;
+	held->borrowed[held->nr] = false;
+	held->name[held->nr] = NULL;
+	return held->nr++;
+}
+
+/*
+ * A file that is not there yet: made here, with O_EXCL|O_NOFOLLOW so the
+ * name cannot be a symlink planted meanwhile.  -EEXIST: something
+ * appeared under the name; the caller opens what is there instead.
+ */
+static int create_file(const char *path, struct bq_target_info *ti, struct bq_parse_error *err)
+{
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 && (errno == EEXIST || errno == ELOOP))
+		return -EEXIST;
+	if (fd < 0)
+		return bq_fail_at(err, path, -errno, "%s", strerror(errno));
+	ti->created = true;
+	return fd;
+}
+
+/*
+ * The run's one descriptor of the object behind @path: the user's name is
+ * resolved once here (a symlink followed once), and everything after,
+ * guard included, speaks of that object.  A target named twice, under any
+ * names, is one entry.
+ *
+ * Return: its index in @held, or -errno.
+ */
+static int hold_target(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
+		       const struct bq_guard_opts *gopts, struct bq_held *held,
+		       struct bq_target_info *ti, struct bq_parse_error *err)
+{
+	bool writes = bq_job_writes(j);
+	struct stat st;
+	int pfd, i, fd;
+
+	i = held_by_name(held, path);
+	if (i >= 0)
+		return i;
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0 && errno == ENOENT) {
+		if (!j->size)
+			return bq_fail_at(err, path, -EINVAL,
+				    "no such file, and size= is not set to create it");
+		pfd = create_file(path, ti, err);
+		if (pfd == -EEXIST)
+			pfd = open(path, O_PATH | O_CLOEXEC);
+		else if (pfd < 0)
+			return pfd;
+	}
+	if (pfd < 0)
+		return bq_fail_at(err, path, -errno, "%s", strerror(errno));
+	if (fstat(pfd, &st)) {
+		close(pfd);
+		return bq_fail_at(err, path, -errno, "%s", strerror(errno));
+	}
+	i = held_by_object(held, &st);
+	if (i >= 0 && (held->guarded[i] || !writes)) {
+		close(pfd);
+		return i;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(pfd);
+		return bq_fail_at(err, path, -EISDIR, "is a directory, not a device or file");
+	}
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		char ng[64];
+		bool is_ng = S_ISCHR(st.st_mode) && !ng_name(ctx, path, &st, ng, sizeof(ng));
+
+		close(pfd);
+		if (is_ng)
+			return bq_fail_at(err, path, -ENOTBLK, "an NVMe generic device: use "
+				    "ioengine=io_uring_cmd");
+		return bq_fail_at(err, path, -ENOTBLK, "neither a block device nor a regular file");
+	}
+	/* A file made just now holds nothing of anyone's; anything else is judged. */
+	if (!writes || ti->created) {
+		fd = pfd;
+	} else {
+		fd = guard_fd(ctx, pfd, path, NULL, gopts, err);
+		close(pfd);
+		if (fd < 0)
+			return fd;
+	}
+	if (i >= 0) {
+		/* Read first, written later in the run: the guard's descriptor replaces it. */
+		close(held->fd[i]);
+		held->fd[i] = fd;
+		held->guarded[i] = true;
+		return i;
+	}
+	return hold(held, fd, &st, writes || ti->created, path, err);
+}
+
+/* Grow a file to @need bytes through the run's descriptor, filled with data. */
+static int grow_file(int hfd, const char *path, uint64_t need, struct bq_target_info *ti,
 		     struct bq_parse_error *err)
 {
 	struct stat st;
 	int fd, ret = 0;
 
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = bq_fd_reopen(hfd, O_RDWR);
 	if (fd < 0)
-		return bq_fail_at(err, path, -errno, "%s", strerror(errno));
+		return bq_fail_at(err, path, fd, "%s", strerror(-fd));
 	if (fstat(fd, &st))
 		ret = bq_fail_at(err, path, -errno, "%s", strerror(errno));
 	else if ((uint64_t)st.st_size < need)
@@ -166,7 +285,7 @@ int bq_fs_dio_align(int fd, const char *path, uint32_t *align)
  * among others), its word is the rule.  A file that takes no direct I/O
  * keeps the device's: opening it with O_DIRECT says so.
  */
-static void file_facts(struct bq_ctx *ctx, const char *path, const struct stat *st,
+static void file_facts(struct bq_ctx *ctx, int fd, const struct stat *st,
 		       struct bq_target_info *ti)
 {
 	struct bq_device dev;
@@ -180,7 +299,7 @@ static void file_facts(struct bq_ctx *ctx, const char *path, const struct stat *
 		ti->numa_node = dev.numa_node;
 		bq_device_release(&dev);
 	}
-	ti->lbs_from_fs = !bq_fs_dio_align(-1, path, &ti->lbs);
+	ti->lbs_from_fs = !bq_fs_dio_align(fd, NULL, &ti->lbs);
 }
 
 #define NEED_NG "io_uring_cmd needs an NVMe generic device (/dev/ngXnY)"
@@ -254,6 +373,26 @@ static int passthru_facts(int fd, const char *path, struct bq_target_info *ti,
 }
 
 /*
+ * The block device the guard examines for an NVMe generic device: its
+ * node, composed here and not followed if it is a symlink, must be the
+ * device sysfs names.
+ */
+static int open_ns_block(const struct bq_device *dev)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(dev->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != dev->devt) {
+		close(fd);
+		return -ENODEV;
+	}
+	return fd;
+}
+
+/*
  * io_uring_cmd's target: an NVMe generic device.  The guard, NUMA node,
  * transfer limit and disk stats come from the namespace's block device,
  * which is the same data under another name.
@@ -265,36 +404,46 @@ static int passthru_open(struct bq_ctx *ctx, const struct bq_job *j, const char 
 	bool writes = bq_job_writes(j), have_blk;
 	char ng[64], blk[64];
 	struct bq_device dev;
-	struct stat st;
-	int ret;
+	int pfd, ret;
 
-	if (stat(path, &st))
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
 		return bq_fail_at(err, path, -errno, "%s", strerror(errno));
-	if (!S_ISCHR(st.st_mode) || ng_name(ctx, path, &st, ng, sizeof(ng)) ||
-	    bq_nvme_ng_to_blk(ng, blk, sizeof(blk)))
+	if (fstat(pfd, &ti->st) || !S_ISCHR(ti->st.st_mode) ||
+	    ng_name(ctx, path, &ti->st, ng, sizeof(ng)) ||
+	    bq_nvme_ng_to_blk(ng, blk, sizeof(blk))) {
+		close(pfd);
 		return bq_fail_at(err, path, -EINVAL, NEED_NG);
+	}
 	have_blk = !bq_device_load(ctx, blk, &dev);
 	if (writes) {
-		struct stat bst;
+		int bfd = have_blk ? open_ns_block(&dev) : -ENOENT;
 
-		if (!have_blk || stat(dev.path, &bst) || !S_ISBLK(bst.st_mode)) {
+		if (bfd < 0) {
 			ret = bq_fail_at(err, path, -EBUSY, "refusing to write: its block device %s, "
 				   "which the safety checks examine, cannot be found", blk);
-			goto out_release_dev;
+			goto out_close_pfd;
 		}
-		ret = guard_target(ctx, held, path, dev.path, &bst, gopts, err);
-		if (ret)
-			goto out_release_dev;
+		ret = fstat(bfd, &ti->blk_st) ? -errno : 0;
+		if (!ret && held_by_object(held, &ti->blk_st) < 0) {
+			ret = guard_fd(ctx, bfd, path, dev.path, gopts, err);
+			if (ret >= 0)
+				ret = hold(held, ret, &ti->blk_st, true, path, err);
+		}
+		close(bfd);
+		if (ret < 0)
+			goto out_close_pfd;
+		ret = 0;
 	}
 	/* No O_DIRECT: passthrough never touches the page cache, and open() refuses it. */
-	*fd = open(path, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	*fd = bq_fd_reopen(pfd, writes ? O_RDWR : O_RDONLY);
 	if (*fd < 0) {
-		ret = bq_fail_at(err, path, -errno, "%s", strerror(errno));
-		goto out_release_dev;
+		ret = bq_fail_at(err, path, *fd, "%s", strerror(-*fd));
+		goto out_close_pfd;
 	}
 	ret = passthru_facts(*fd, path, ti, err);
 	if (ret)
-		goto out_release_dev;
+		goto out_close_pfd;
 	ti->numa_node = -1;
 	if (have_blk) {
 		uint64_t hw = (uint64_t)dev.q.max_hw_sectors_kb * 1024;
@@ -305,7 +454,8 @@ static int passthru_open(struct bq_ctx *ctx, const struct bq_job *j, const char 
 		bq_strlcpy(ti->devname, dev.name, sizeof(ti->devname));
 		ti->numa_node = dev.numa_node;
 	}
-out_release_dev:
+out_close_pfd:
+	close(pfd);
 	if (have_blk)
 		bq_device_release(&dev);
 	return ret;
@@ -317,13 +467,16 @@ out_release_dev:
  * @j: the job
  * @path: the target
  * @gopts: guard overrides
- * @held: descriptors the guard opened, kept for the whole run
+ * @held: the run's descriptors, one per object, kept for the whole run
  * @ti: receives the target's facts
  * @fd: receives the descriptor the job's threads use
  * @err: why not
  *
  * A block device or a regular file; for ioengine=io_uring_cmd, only an
  * NVMe generic device (/dev/ngXnY), guarded through its block device.
+ * @path is resolved once; the job's descriptor is a reopen of the held
+ * one (other flags), checked to be the same object, so what the guard
+ * judged is what is written.
  *
  * Return: 0 or -errno.
  */
@@ -334,64 +487,40 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 	uint64_t need = j->offset + j->size;
 	bool writes = bq_job_writes(j);
 	struct bq_device dev;
-	struct stat st;
-	int ret;
+	int h, ret;
 
 	memset(ti, 0, sizeof(*ti));
 	bq_strlcpy(ti->path, path, sizeof(ti->path));
 	if (j->engine == BQ_ENGINE_URING_CMD)
 		return passthru_open(ctx, j, path, gopts, held, ti, fd, err);
-	if (stat(path, &st)) {
-		if (errno != ENOENT)
-			return bq_fail_at(err, path, -errno, "%s", strerror(errno));
-		if (!j->size)
-			return bq_fail_at(err, path, -EINVAL,
-				    "no such file, and size= is not set to create it");
-		ret = grow_file(path, need, ti, err);
-		if (ret)
-			return ret;
-		if (stat(path, &st))
-			return bq_fail_at(err, path, -errno, "%s", strerror(errno));
-	}
-	if (S_ISDIR(st.st_mode))
-		return bq_fail_at(err, path, -EISDIR, "is a directory, not a device or file");
-	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
-		char ng[64];
-
-		if (S_ISCHR(st.st_mode) && !ng_name(ctx, path, &st, ng, sizeof(ng)))
-			return bq_fail_at(err, path, -ENOTBLK, "an NVMe generic device: use "
-				    "ioengine=io_uring_cmd");
-		return bq_fail_at(err, path, -ENOTBLK, "neither a block device nor a regular file");
-	}
-	/* The guard looks before anything of the user's is written, growing included. */
-	if (writes) {
-		ret = guard_target(ctx, held, path, path, &st, gopts, err);
-		if (ret)
-			return ret;
-	}
-	if (S_ISREG(st.st_mode)) {
-		if ((uint64_t)st.st_size < need) {
-			if (!writes)
+	h = hold_target(ctx, j, path, gopts, held, ti, err);
+	if (h < 0)
+		return h;
+	ti->st = held->st[h];
+	if (S_ISREG(ti->st.st_mode)) {
+		if ((uint64_t)ti->st.st_size < need || ti->created) {
+			if (!writes && !ti->created)
 				return bq_fail_at(err, path, -EINVAL,
 					    "%llu bytes, shorter than offset+size (%llu)",
-					    (unsigned long long)st.st_size,
+					    (unsigned long long)ti->st.st_size,
 					    (unsigned long long)need);
-			ret = grow_file(path, need, ti, err);
+			ret = grow_file(held->fd[h], path, need, ti, err);
 			if (ret)
 				return ret;
-			if (stat(path, &st))
+			if (fstat(held->fd[h], &ti->st))
 				return bq_fail_at(err, path, -errno, "%s", strerror(errno));
 		}
-		file_facts(ctx, path, &st, ti);
+		file_facts(ctx, held->fd[h], &ti->st, ti);
 	}
-	*fd = open(path, open_flags(j));
+	*fd = bq_fd_reopen(held->fd[h], open_flags(j));
 	if (*fd < 0) {
-		ret = -errno;
+		ret = *fd;
+		*fd = -1;
 		if (ret == -EINVAL && j->direct)
 			return bq_fail_at(err, path, ret, "direct I/O is not supported here");
 		return bq_fail_at(err, path, ret, "%s", strerror(-ret));
 	}
-	if (S_ISBLK(st.st_mode)) {
+	if (S_ISBLK(ti->st.st_mode)) {
 		unsigned long long bytes = 0;
 		int lbs = 512;
 
@@ -401,7 +530,7 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 		ti->size = bytes;
 		ti->lbs = (uint32_t)lbs;
 		ti->numa_node = -1;
-		if (!load_by_devt(ctx, st.st_rdev, &dev)) {
+		if (!load_by_devt(ctx, ti->st.st_rdev, &dev)) {
 			bq_strlcpy(ti->devname, dev.name, sizeof(ti->devname));
 			ti->numa_node = dev.numa_node;
 			bq_device_release(&dev);
@@ -491,16 +620,9 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		ok = false;
 		snprintf(why, sizeof(why), "polled I/O needs direct=1");
 	}
-	for (int i = 0; ok && i < nr; i++) {
-		struct stat st;
-
-		if (stat(targets[i].path, &st)) {
-			ok = false;
-			snprintf(why, sizeof(why), "%s: %s", targets[i].path, strerror(errno));
-			break;
-		}
-		ok = device_can_poll(ctx, &targets[i], &st, largest_io, why, sizeof(why));
-	}
+	for (int i = 0; ok && i < nr; i++)
+		ok = device_can_poll(ctx, &targets[i], &targets[i].st, largest_io, why,
+				     sizeof(why));
 	if (ok) {
 		*polled = true;
 		snprintf(note, len, "polled (IORING_SETUP_IOPOLL)");
@@ -512,9 +634,38 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 	return 0;
 }
 
+/**
+ * bq_held_borrow() - let a run use descriptors its caller already holds
+ * @held: the run's set, empty
+ * @pins: the caller's guarded descriptors and the names its jobs use
+ * @nr: how many
+ *
+ * A job whose filename= is one of these names uses that descriptor: the
+ * name is not resolved again, and the guard's verdict (given when the
+ * caller opened it) stands.  They stay open after the run.
+ *
+ * Return: 0, or -E2BIG.
+ */
+int bq_held_borrow(struct bq_held *held, const struct bq_pinned_target *pins, int nr)
+{
+	for (int i = 0; i < nr; i++) {
+		if (held->nr == BQ_MAX_HELD)
+			return -E2BIG;
+		if (fstat(pins[i].fd, &held->st[held->nr]))
+			return -errno;
+		held->fd[held->nr] = pins[i].fd;
+		held->guarded[held->nr] = true;
+		held->borrowed[held->nr] = true;
+		held->name[held->nr] = pins[i].name;
+		held->nr++;
+	}
+	return 0;
+}
+
 void bq_held_release(struct bq_held *held)
 {
 	for (int i = 0; i < held->nr; i++)
-		close(held->fd[i]);
+		if (!held->borrowed[i])
+			close(held->fd[i]);
 	held->nr = 0;
 }

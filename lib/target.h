@@ -5,6 +5,7 @@
 #ifndef BLKQUAL_TARGET_H
 #define BLKQUAL_TARGET_H
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "blkqual.h"
@@ -12,13 +13,21 @@
 #define BQ_MAX_HELD 256
 
 /**
- * struct bq_held - targets the guard opened (O_EXCL for devices), held
- * for the whole run so nothing can claim them meanwhile
+ * struct bq_held - targets opened for a run, one entry per object
+ * @fd: the guard's descriptor (O_EXCL for devices) for written targets,
+ *	else the one read descriptor; held for the whole run so nothing can
+ *	claim a written device meanwhile
+ * @st: what each is (fstat of @fd)
+ * @guarded: whether @fd came from the guard
+ * @borrowed: the caller's descriptor (see struct bq_run_opts): not closed here
+ * @name: for @borrowed ones, the name the caller's jobs use for it
  */
 struct bq_held {
 	int fd[BQ_MAX_HELD];
-	dev_t rdev[BQ_MAX_HELD];
-	ino_t ino[BQ_MAX_HELD];
+	struct stat st[BQ_MAX_HELD];
+	bool guarded[BQ_MAX_HELD];
+	bool borrowed[BQ_MAX_HELD];
+	const char *name[BQ_MAX_HELD];
 	int nr;
 };
 
@@ -37,6 +46,7 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		   const struct bq_target_info *targets, int nr, uint32_t largest_io,
 		   bool *polled, char *note, size_t len, struct bq_parse_error *err);
+int bq_held_borrow(struct bq_held *held, const struct bq_pinned_target *pins, int nr);
 void bq_held_release(struct bq_held *held);
 
 #endif /* BLKQUAL_TARGET_H */

@@ -187,7 +187,7 @@ struct bq_vjob {
 	void *io_done_b;
 };
 
-int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, uint64_t base,
+int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, uint64_t base,
 			uint64_t span, const char *state_path, struct bq_vjob **out,
 			struct bq_parse_error *err);
 int bq_verify_worker_init(struct bq_vjob *vj, struct bq_worker *w, int index);

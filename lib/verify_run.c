@@ -439,7 +439,7 @@ static void disk_template(struct bq_vstate_disk *d, const struct bq_job *j,
 }
 
 static int open_state(struct bq_ctx *ctx, struct bq_vjob *vj, const struct bq_job_result *jr,
-		      uint64_t base, uint64_t span, const char *path, uint32_t *bs,
+		      int tfd, uint64_t base, uint64_t span, const char *path, uint32_t *bs,
 		      struct bq_parse_error *err)
 {
 	const struct bq_job *j = &jr->job;
@@ -448,9 +448,10 @@ static int open_state(struct bq_ctx *ctx, struct bq_vjob *vj, const struct bq_jo
 	char why[256];
 	int fd, ret;
 
-	fd = open(jr->targets[0].path, O_RDONLY | O_CLOEXEC);
+	/* The run's own descriptor of the target, never its name again. */
+	fd = bq_fd_reopen(tfd, O_RDONLY);
 	if (fd < 0)
-		return bq_fail_at(err, jr->targets[0].path, -errno, "%s", strerror(errno));
+		return bq_fail_at(err, jr->targets[0].path, fd, "%s", strerror(-fd));
 	ret = bq_vident_read(ctx, jr->targets[0].path, fd, &id);
 	close(fd);
 	if (ret)
@@ -487,6 +488,7 @@ static int open_state(struct bq_ctx *ctx, struct bq_vjob *vj, const struct bq_jo
  * bq_verify_job_setup() - a job's verification, before its first I/O
  * @ctx: context
  * @jr: the job, its targets open
+ * @fd: the run's descriptor of its target
  * @base: byte offset of its region
  * @span: bytes of the region
  * @state_path: --verify-state, or NULL
@@ -495,7 +497,7 @@ static int open_state(struct bq_ctx *ctx, struct bq_vjob *vj, const struct bq_jo
  *
  * Return: 0 or -errno.
  */
-int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, uint64_t base,
+int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, uint64_t base,
 			uint64_t span, const char *state_path, struct bq_vjob **out,
 			struct bq_parse_error *err)
 {
@@ -528,7 +530,7 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, uint64_t b
 		return bq_fail_at(err, "verify_only", -EINVAL, "needs --verify-state FILE: without "
 				  "it nothing records what was written");
 	if (state_path || vj->writes) {
-		ret = open_state(ctx, vj, jr, base, span, state_path, &bs, err);
+		ret = open_state(ctx, vj, jr, fd, base, span, state_path, &bs, err);
 		if (ret)
 			return ret;
 		vj->state_file = state_path != NULL;

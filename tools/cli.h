@@ -64,6 +64,8 @@ int cli_check_output(const struct cli *cli, const char *opt, const char *path);
 /* cmd_guard.c: explaining the safety guard's verdict */
 int guard_error(const struct cli *cli, const char *path, int err,
 		const struct bq_guard_report *rep);
+int cli_check_force(const struct cli *cli, const struct bq_guard_opts *opts,
+		    const char *const *targets, size_t nr);
 
 /* spawn.c */
 int run_capture(const char *const *argv, char *out, size_t len);

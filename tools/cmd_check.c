@@ -158,23 +158,6 @@ static int fault_from_env(struct check_cli *cc, const char **fault)
 	return 0;
 }
 
-static int check_force(struct check_cli *cc, const char *dev)
-{
-	struct stat ds, fs;
-
-	for (size_t i = 0; i < cc->nr_force; i++) {
-		if (stat(cc->force[i], &fs))
-			return cli_usage_error(&cc->cli, "--force-destroy=%s: %s", cc->force[i],
-					       strerror(errno));
-		/* An override that names another device is most likely a typo. */
-		if (stat(dev, &ds) || !S_ISBLK(fs.st_mode) || !S_ISBLK(ds.st_mode) ||
-		    fs.st_rdev != ds.st_rdev)
-			return cli_usage_error(&cc->cli, "--force-destroy=%s does not name %s",
-					       cc->force[i], dev);
-	}
-	return 0;
-}
-
 static void list_checks(const bool *run)
 {
 	const struct bq_check *checks;
@@ -303,7 +286,7 @@ int cmd_check(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = cli_resolve_device(&cc.cli, ctx, dev, name, sizeof(name));
-	ret = ret ?: check_force(&cc, dev);
+	ret = ret ?: cli_check_force(&cc.cli, &gopts, &dev, 1);
 	if (ret)
 		goto out_free_ctx;
 	ret = bq_check_open(ctx, dev, &copts, &rep, &cd);

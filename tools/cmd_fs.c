@@ -9,6 +9,7 @@
  * one the user names with --force-destroy.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -112,6 +114,64 @@ static const char *default_mountpoint(const char *dev, char *buf, size_t len)
 	return buf;
 }
 
+static bool made_by_blkqual(const struct bq_signature *sigs, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(sigs[i].type, "xfs") && !strcmp(sigs[i].label, FS_LABEL))
+			return true;
+	return false;
+}
+
+/* Open the node blkqual composed, only if it is still the device @rdev. */
+static int open_node(const char *node, dev_t rdev, int flags)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(node, flags | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != rdev) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
+/* Whether @node (the device @rdev) carries the XFS blkqual labels as its own. */
+static bool ours_on(const char *node, dev_t rdev)
+{
+	struct bq_signature *sigs;
+	int fd = open_node(node, rdev, O_RDONLY | O_NONBLOCK);
+	int nr;
+	bool ours;
+
+	if (fd < 0)
+		return false;
+	nr = bq_probe_signatures_fd(fd, &sigs);
+	close(fd);
+	if (nr < 0)
+		return false;
+	ours = made_by_blkqual(sigs, nr);
+	free(sigs);
+	return ours;
+}
+
+/* Undo a half-made fs create: only what it made, on the device it judged. */
+static int wipe_ours(const char *node, dev_t rdev)
+{
+	int fd, ret;
+
+	if (!ours_on(node, rdev))
+		return -ESTALE;
+	fd = open_node(node, rdev, O_RDWR | O_EXCL);
+	if (fd < 0)
+		return fd;
+	ret = bq_wipe_signatures(fd);
+	close(fd);
+	return ret;
+}
+
 static int fs_create(int argc, char **argv)
 {
 	struct fs_cli fc = {
@@ -124,7 +184,7 @@ static int fs_create(int argc, char **argv)
 	struct bq_guard_opts gopts = { .force_destroy = fc.force };
 	const char *mkfs[16] = { "mkfs.xfs", "-q", "-L", FS_LABEL };
 	unsigned int bsize, sunit, swidth;
-	char d[64], l[32], mp[256], text[4096];
+	char d[64], l[32], mp[256], text[4096], node[96], again[96];
 	struct bq_guard_report rep;
 	struct bq_ctx *ctx;
 	int n = 4, fd, ret;
@@ -134,18 +194,30 @@ static int fs_create(int argc, char **argv)
 	if (ret)
 		return ret;
 	gopts.nr_force = fc.nr_force;
+	ret = cli_check_force(&fc.cli, &gopts, &fc.dev, 1);
+	if (ret)
+		return ret;
 	if (!fc.mountpoint)
 		fc.mountpoint = default_mountpoint(fc.dev, mp, sizeof(mp));
 	ret = cli_open_ctx(&fc.cli, &ctx);
 	if (ret)
 		return ret;
-	/* mkfs.xfs opens the device exclusively itself: judge, then let go. */
+	/*
+	 * mkfs.xfs opens the device exclusively itself: judge, then let go,
+	 * handing it (and mount) the kernel's node for what was judged.
+	 */
 	fd = bq_guard_open(ctx, fc.dev, 0, &gopts, &rep);
-	bq_ctx_free(ctx);
-	if (fd < 0)
+	if (fd < 0) {
+		bq_ctx_free(ctx);
 		return guard_error(&fc.cli, fc.dev, fd, &rep);
+	}
 	ret = check_size(&fc, fd);
 	close(fd);
+	if (!ret && (!S_ISBLK(rep.st.st_mode) ||
+		     bq_dev_node(ctx, rep.st.st_rdev, node, sizeof(node))))
+		ret = cli_usage_error(&fc.cli, "%s: fs create needs a block device with a node "
+				      "in /dev", fc.dev);
+	bq_ctx_free(ctx);
 	if (ret)
 		return ret;
 	if (rep.forced)
@@ -159,7 +231,7 @@ static int fs_create(int argc, char **argv)
 		mkfs[n++] = "-l";
 		mkfs[n++] = l;
 	}
-	mkfs[n++] = fc.dev;
+	mkfs[n++] = node;
 	mkfs[n] = NULL;
 	ret = run_capture(mkfs, text, sizeof(text));
 	if (ret) {
@@ -173,7 +245,17 @@ static int fs_create(int argc, char **argv)
 		cli_error(&fc.cli, "%s: %s", fc.mountpoint, strerror(errno));
 		goto out_wipe;
 	}
-	if (mount(fc.dev, fc.mountpoint, "xfs", MS_NOATIME, "logbsize=256k")) {
+	ret = cli_open_ctx(&fc.cli, &ctx);
+	if (ret)
+		goto out_rmdir;
+	/* Still the device that was judged, and now the filesystem mkfs.xfs made? */
+	ret = bq_dev_node(ctx, rep.st.st_rdev, again, sizeof(again));
+	bq_ctx_free(ctx);
+	if (ret || strcmp(again, node) || !ours_on(node, rep.st.st_rdev)) {
+		cli_error(&fc.cli, "%s changed while mkfs.xfs ran; not mounting it", node);
+		goto out_rmdir;
+	}
+	if (mount(node, fc.mountpoint, "xfs", MS_NOATIME, "logbsize=256k")) {
 		cli_error(&fc.cli, "mounting %s on %s: %s", fc.dev, fc.mountpoint, strerror(errno));
 		goto out_rmdir;
 	}
@@ -201,32 +283,18 @@ out_rmdir:
 	if (made_dir)
 		rmdir(fc.mountpoint);
 out_wipe:
-	ret = bq_wipe_signatures(fc.dev);
+	ret = wipe_ours(node, rep.st.st_rdev);
 	if (ret < 0)
 		cli_error(&fc.cli, "%s: wiping the new filesystem: %s", fc.dev, strerror(-ret));
 	return EXIT_REFUSED;
 }
 
-static bool made_by_blkqual(const struct bq_device *dev)
-{
-	for (int i = 0; i < dev->nr_sigs; i++)
-		if (!strcmp(dev->sigs[i].type, "xfs") && !strcmp(dev->sigs[i].label, FS_LABEL))
-			return true;
-	return false;
-}
-
-static bool named_by_force(const struct fs_cli *fc)
-{
-	struct stat a, b;
-
-	if (stat(fc->dev, &a))
-		return false;
-	for (size_t i = 0; i < fc->nr_force; i++)
-		if (!stat(fc->force[i], &b) && a.st_rdev == b.st_rdev && a.st_ino == b.st_ino)
-			return true;
-	return false;
-}
-
+/*
+ * fs destroy removes what fs create made, and nothing else: a filesystem
+ * blkqual did not make goes only through the guard, so it must not be in
+ * use (mounted, held) whatever the flags, and must be named with
+ * --force-destroy to lose its signature.
+ */
 static int fs_destroy(int argc, char **argv)
 {
 	struct fs_cli fc = {
@@ -235,52 +303,92 @@ static int fs_destroy(int argc, char **argv)
 			.usage = "blkqual fs destroy [--force-destroy=DEV] DEV",
 		},
 	};
+	struct bq_guard_opts gopts = { .force_destroy = fc.force };
+	const char *self[1];
+	struct bq_guard_report rep;
+	struct bq_signature *sigs;
+	char name[64], me[64];
 	struct bq_device dev;
 	struct bq_ctx *ctx;
-	char name[64];
-	int ret;
+	int ret, pfd, rfd, fd, nr;
+	struct stat st;
+	bool ours;
 
 	ret = parse(&fc, argc, argv, false);
+	if (ret)
+		return ret;
+	gopts.nr_force = fc.nr_force;
+	ret = cli_check_force(&fc.cli, &gopts, &fc.dev, 1);
 	if (ret)
 		return ret;
 	ret = cli_open_ctx(&fc.cli, &ctx);
 	if (ret)
 		return ret;
-	ret = cli_resolve_device(&fc.cli, ctx, fc.dev, name, sizeof(name));
-	if (!ret && bq_device_load(ctx, name, &dev))
+	/* The name is resolved once; everything below is about that device. */
+	pfd = open(fc.dev, O_PATH | O_CLOEXEC);
+	if (pfd < 0 || fstat(pfd, &st) || !S_ISBLK(st.st_mode)) {
+		ret = cli_usage_error(&fc.cli, "%s: not a block device", fc.dev);
+		goto out_free_ctx;
+	}
+	snprintf(me, sizeof(me), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	if (bq_device_resolve(ctx, me, name, sizeof(name)) || bq_device_load(ctx, name, &dev)) {
 		ret = cli_usage_error(&fc.cli, "%s: cannot read it", fc.dev);
-	bq_ctx_free(ctx);
-	if (ret)
-		return ret;
-	if (!made_by_blkqual(&dev) && !named_by_force(&fc)) {
-		cli_error(&fc.cli, "%s: not a filesystem blkqual made (label %s); pass "
-			  "--force-destroy=%s to destroy it anyway", fc.dev, FS_LABEL, fc.dev);
-		bq_device_release(&dev);
-		return EXIT_REFUSED;
+		goto out_free_ctx;
 	}
-	if (dev.holders.n) {
+	rfd = bq_fd_reopen(pfd, O_RDONLY | O_NONBLOCK);
+	nr = rfd < 0 ? rfd : bq_probe_signatures_fd(rfd, &sigs);
+	if (rfd >= 0)
+		close(rfd);
+	ours = nr > 0 && made_by_blkqual(sigs, nr);
+	if (nr > 0)
+		free(sigs);
+	if (ours && dev.holders.n) {
 		cli_error(&fc.cli, "%s: held by %s; stop that first", fc.dev, dev.holders.v[0]);
-		bq_device_release(&dev);
-		return EXIT_REFUSED;
+		ret = EXIT_REFUSED;
 	}
-	for (size_t i = 0; i < dev.mounts.n; i++) {
+	/* Only blkqual's own filesystem is unmounted here; anything else is the guard's. */
+	for (size_t i = 0; ours && !ret && i < dev.mounts.n; i++) {
 		if (umount2(dev.mounts.v[i], 0)) {
 			cli_error(&fc.cli, "unmounting %s: %s", dev.mounts.v[i], strerror(errno));
-			bq_device_release(&dev);
-			return EXIT_REFUSED;
-		}
-		/* Only the directories fs create makes go away with it. */
-		if (!strncmp(dev.mounts.v[i], "/mnt/blkqual-", 13))
+			ret = EXIT_REFUSED;
+		} else if (!strncmp(dev.mounts.v[i], "/mnt/blkqual-", 13)) {
+			/* Only the directories fs create makes go away with it. */
 			rmdir(dev.mounts.v[i]);
+		}
 	}
 	bq_device_release(&dev);
-	ret = bq_wipe_signatures(fc.dev);
-	if (ret < 0) {
-		cli_error(&fc.cli, "%s: wiping signatures: %s", fc.dev, strerror(-ret));
-		return EXIT_REFUSED;
+	if (ret)
+		goto out_free_ctx;
+	if (!ours && !fc.nr_force) {
+		cli_error(&fc.cli, "%s: not a filesystem blkqual made (label %s); pass "
+			  "--force-destroy=%s to destroy it anyway", fc.dev, FS_LABEL, fc.dev);
+		ret = EXIT_REFUSED;
+		goto out_free_ctx;
 	}
-	printf("%s: unmounted, %d signature%s wiped\n", fc.dev, ret, ret == 1 ? "" : "s");
-	return 0;
+	/* blkqual's own filesystem counts as named: /proc/self/fd/N is this device. */
+	snprintf(me, sizeof(me), "/proc/self/fd/%d", pfd);
+	self[0] = me;
+	if (ours)
+		gopts = (struct bq_guard_opts){ .force_destroy = self, .nr_force = 1 };
+	fd = bq_guard_open_fd(ctx, pfd, 0, &gopts, &rep);
+	if (fd < 0) {
+		ret = guard_error(&fc.cli, fc.dev, fd, &rep);
+		goto out_free_ctx;
+	}
+	nr = bq_wipe_signatures(fd);
+	close(fd);
+	if (nr < 0) {
+		cli_error(&fc.cli, "%s: wiping signatures: %s", fc.dev, strerror(-nr));
+		ret = EXIT_REFUSED;
+		goto out_free_ctx;
+	}
+	printf("%s: %s%d signature%s wiped\n", fc.dev, ours ? "unmounted, " : "", nr,
+	       nr == 1 ? "" : "s");
+out_free_ctx:
+	if (pfd >= 0)
+		close(pfd);
+	bq_ctx_free(ctx);
+	return ret;
 }
 
 int cmd_fs(int argc, char **argv)

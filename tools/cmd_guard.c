@@ -48,29 +48,30 @@ int guard_error(const struct cli *cli, const char *path, int err,
 	}
 }
 
-static int check_force_targets(struct cli *cli, const struct bq_guard_opts *opts,
-			       char **targets, int nr)
+/**
+ * cli_check_force() - refuse --force-destroy values that name no target
+ * @cli: invocation state
+ * @opts: the overrides
+ * @targets: what the command will write to, @nr of them
+ * @nr: how many
+ *
+ * An override that names nothing, or nothing the command touches, is most
+ * likely a typo for the device the user meant: bad input, said before any
+ * I/O.
+ *
+ * Return: 0, or EXIT_BADINPUT after saying why.
+ */
+int cli_check_force(const struct cli *cli, const struct bq_guard_opts *opts,
+		    const char *const *targets, size_t nr)
 {
-	for (size_t i = 0; i < opts->nr_force; i++) {
-		struct stat fs;
-		bool named = false;
+	for (size_t i = 0; opts && i < opts->nr_force; i++) {
+		const char *f = opts->force_destroy[i];
+		int ret = bq_guard_force_named(f, targets, nr);
 
-		if (stat(opts->force_destroy[i], &fs))
-			return cli_usage_error(cli, "--force-destroy=%s: %s",
-					       opts->force_destroy[i], strerror(errno));
-		for (int j = 0; j < nr && !named; j++) {
-			struct stat ts;
-
-			named = !stat(targets[j], &ts) &&
-				((S_ISBLK(fs.st_mode) && S_ISBLK(ts.st_mode) &&
-				  fs.st_rdev == ts.st_rdev) ||
-				 (S_ISREG(fs.st_mode) && fs.st_dev == ts.st_dev &&
-				  fs.st_ino == ts.st_ino));
-		}
-		/* An override that matches nothing is most likely a typo: say so. */
-		if (!named)
-			return cli_usage_error(cli, "--force-destroy=%s names none of the targets",
-					       opts->force_destroy[i]);
+		if (ret == -ENXIO)
+			return cli_usage_error(cli, "--force-destroy=%s names none of the targets", f);
+		if (ret)
+			return cli_usage_error(cli, "--force-destroy=%s: %s", f, strerror(-ret));
 	}
 	return 0;
 }
@@ -105,7 +106,8 @@ int cmd_guard(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error(&cli, "missing target (usage: %s)", cli.usage);
-	ret = check_force_targets(&cli, &opts, argv + optind, argc - optind);
+	ret = cli_check_force(&cli, &opts, (const char *const *)argv + optind,
+			      (size_t)(argc - optind));
 	if (ret)
 		return ret;
 	ret = cli_open_ctx(&cli, &ctx);

@@ -499,6 +499,9 @@ int cmd_latency(int argc, char **argv)
 	if (ret)
 		return ret;
 	gopts.nr_force = lc.nr_force;
+	ret = cli_check_force(&lc.cli, &gopts, &lc.o.path, 1);
+	if (ret)
+		return ret;
 	lc.o.guard = &gopts;
 	lc.o.on_request = on_request;
 	lc.o.on_period = on_period;

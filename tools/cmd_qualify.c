@@ -554,6 +554,7 @@ struct runner {
 	struct qrun *q;
 	struct bq_ctx *ctx;
 	struct bq_guard_opts gopts;
+	struct bq_pinned_target pin;	/* the target, opened once by the guard */
 	volatile int *stop;
 	struct status st;
 };
@@ -562,7 +563,8 @@ struct runner {
 static int run_job(struct runner *rn, struct bq_job *job, struct bq_qresult *out)
 {
 	struct bq_run_opts ropts = { .guard = &rn->gopts, .stop = rn->stop,
-				     .progress = progress_cb, .arg = &rn->st };
+				     .progress = progress_cb, .arg = &rn->st,
+				     .pinned = &rn->pin, .nr_pinned = 1 };
 	struct bq_jobset set = { .jobs = job, .nr = 1 };
 	struct bq_parse_error perr = { 0 };
 	struct bq_thread_result sum;
@@ -600,20 +602,13 @@ static int run_job(struct runner *rn, struct bq_job *job, struct bq_qresult *out
 static int purge(struct runner *rn)
 {
 	struct qrun *q = rn->q;
-	struct bq_guard_report rep;
-	int fd, ret;
+	int ret;
 
 	snprintf(rn->st.what, sizeof(rn->st.what), "purge");
 	rn->st.cell_s = 0;
 	rn->st.rest_s = time_left(q, 0, -1, -1);
 	status_show(&rn->st, 0);
-	fd = bq_guard_open(rn->ctx, q->target, O_CLOEXEC, &rn->gopts, &rep);
-	if (fd < 0) {
-		status_clear(&rn->st);
-		return guard_error(&rn->qc->cli, q->target, fd, &rep);
-	}
-	ret = bq_purge_device(rn->ctx, fd, &q->dev, q->prof.purge, &q->purge);
-	close(fd);
+	ret = bq_purge_device(rn->ctx, rn->pin.fd, &q->dev, q->prof.purge, &q->purge);
 	if (ret)
 		return EXIT_REFUSED;
 	q->purge_tried = true;
@@ -779,9 +774,18 @@ static int one_round(struct runner *rn, int s)
 /* Purge, precondition and the steps, from wherever the state says. */
 static int run_all(struct runner *rn)
 {
+	struct bq_guard_report rep;
 	struct qrun *q = rn->q;
 	int ret;
 
+	/*
+	 * The target is opened once, here, for the whole qualification: purge,
+	 * preconditioning and every round write through this descriptor.
+	 */
+	rn->pin.name = q->target;
+	rn->pin.fd = bq_guard_open(rn->ctx, q->target, 0, &rn->gopts, &rep);
+	if (rn->pin.fd < 0)
+		return guard_error(&rn->qc->cli, q->target, rn->pin.fd, &rep);
 	if (!q->purge_tried) {
 		ret = purge(rn);
 		if (ret)
@@ -1065,6 +1069,7 @@ int cmd_qualify(int argc, char **argv)
 	struct runner rn = { .qc = &qc, .q = &q };
 	json_object *doc = NULL;
 	struct bq_ctx *ctx = NULL;
+	const char *tgt;
 	int ret;
 
 	memset(&q, 0, sizeof(q));
@@ -1084,9 +1089,16 @@ int cmd_qualify(int argc, char **argv)
 	}
 	rn.ctx = ctx;
 	rn.gopts = (struct bq_guard_opts){ .force_destroy = qc.force, .nr_force = qc.nr_force };
+	tgt = q.target;
+	ret = cli_check_force(&qc.cli, &rn.gopts, &tgt, 1);
+	if (ret)
+		goto out_free;
 	rn.st = (struct status){ .qc = &qc, .q = &q };
 	rn.stop = stop_on_signals();
+	rn.pin.fd = -1;
 	ret = run_all(&rn);
+	if (rn.pin.fd >= 0)
+		close(rn.pin.fd);
 	status_clear(&rn.st);
 	if (ret == -EINTR || *rn.stop) {
 		q.interrupted = true;

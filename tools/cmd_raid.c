@@ -3,6 +3,7 @@
  * cmd_raid.c - blkqual raid plan: the commands for md RAID0 + XFS
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -247,7 +248,9 @@ static int raid_create(int argc, char **argv)
 	};
 	struct bq_guard_opts gopts = { .force_destroy = rc.force };
 	struct raid_plan *p = &rc.plan;
-	char why[600];
+	char why[600], node[PLAN_MAX_MEMBERS][96];
+	int fds[PLAN_MAX_MEMBERS];
+	dev_t rdev[PLAN_MAX_MEMBERS];
 	struct bq_ctx *ctx;
 	int ret;
 
@@ -259,28 +262,61 @@ static int raid_create(int argc, char **argv)
 		print_plan(p);
 		return 0;
 	}
+	for (int i = 0; i < PLAN_MAX_MEMBERS; i++)
+		fds[i] = -1;
 	if (!raid_have_md(why, sizeof(why))) {
 		cli_error(&rc.cli, "the md driver is not available here: %s; 'blkqual run "
 			  "--stripe=...' stripes in userspace without it", why);
 		return EXIT_REFUSED;
 	}
+	ret = cli_check_force(&rc.cli, &gopts, p->members, p->nr);
+	if (ret)
+		return ret;
 	ret = cli_open_ctx(&rc.cli, &ctx);
 	if (ret)
 		return ret;
-	/* mdadm opens the members exclusively itself: judge each, then let go. */
+	/*
+	 * mdadm opens the members exclusively itself: judge each and hold it,
+	 * then let go just before mdadm runs, handing it the kernel's node for
+	 * what was judged rather than the user's spelling.
+	 */
 	for (int i = 0; !ret && i < p->nr; i++) {
 		struct bq_guard_report rep;
-		int fd = bq_guard_open(ctx, p->members[i], 0, &gopts, &rep);
 
-		if (fd < 0)
-			ret = guard_error(&rc.cli, p->members[i], fd, &rep);
-		else
-			close(fd);
+		fds[i] = bq_guard_open(ctx, p->members[i], 0, &gopts, &rep);
+		if (fds[i] < 0) {
+			ret = guard_error(&rc.cli, p->members[i], fds[i], &rep);
+			break;
+		}
+		rdev[i] = rep.st.st_rdev;
+		if (!S_ISBLK(rep.st.st_mode) || bq_dev_node(ctx, rdev[i], node[i], sizeof(node[i])))
+			ret = cli_usage_error(&rc.cli, "%s: md members are block devices with a "
+					      "node in /dev", p->members[i]);
+	}
+	for (int i = 0; i < p->nr; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		if (!ret) {
+			p->members[i] = node[i];
+			p->mdadm.argv[p->mdadm.argc - p->nr + i] = node[i];
+		}
+	}
+	if (ret) {
+		bq_ctx_free(ctx);
+		return ret;
+	}
+	ret = run_step(&rc.cli, &p->mdadm);
+	/* The nodes mdadm was given must still be the devices that were judged. */
+	for (int i = 0; !ret && i < p->nr; i++) {
+		char again[96];
+
+		if (bq_dev_node(ctx, rdev[i], again, sizeof(again)) || strcmp(again, node[i])) {
+			cli_error(&rc.cli, "%s changed while mdadm ran; stopping the array", node[i]);
+			raid_plan_undo(p);
+			ret = EXIT_REFUSED;
+		}
 	}
 	bq_ctx_free(ctx);
-	if (ret)
-		return ret;
-	ret = run_step(&rc.cli, &p->mdadm);
 	if (ret)
 		return ret;
 	ret = check_array(&rc.cli, p);
@@ -303,8 +339,9 @@ static int raid_destroy(int argc, char **argv)
 	struct plan_cmd stop = { 0 }, zero = { 0 };
 	struct bq_device dev;
 	struct bq_ctx *ctx;
-	char name[64];
-	int c, ret;
+	char node[96];
+	struct stat st;
+	int c, ret, pfd;
 
 	while ((c = cli_getopt(&cli, argc, argv, "h", longopts)) != -1)
 		return EXIT_BADINPUT;
@@ -313,14 +350,22 @@ static int raid_destroy(int argc, char **argv)
 	ret = cli_open_ctx(&cli, &ctx);
 	if (ret)
 		return ret;
-	ret = cli_resolve_device(&cli, ctx, argv[optind], name, sizeof(name));
-	if (!ret && bq_device_load(ctx, name, &dev))
+	/* The name is resolved once; mdadm gets the kernel's node for that array. */
+	pfd = open(argv[optind], O_PATH | O_CLOEXEC);
+	if (pfd < 0 || fstat(pfd, &st) || !S_ISBLK(st.st_mode) ||
+	    bq_dev_node(ctx, st.st_rdev, node, sizeof(node)))
+		ret = cli_usage_error(&cli, "%s: not a block device", argv[optind]);
+	else if (bq_device_load(ctx, strrchr(node, '/') + 1, &dev))
 		ret = cli_usage_error(&cli, "%s: cannot read it", argv[optind]);
 	bq_ctx_free(ctx);
-	if (ret)
+	if (ret) {
+		if (pfd >= 0)
+			close(pfd);
 		return ret;
+	}
 	if (dev.kind != BQ_DEV_MD) {
 		bq_device_release(&dev);
+		close(pfd);
 		return cli_usage_error(&cli, "%s: not an md array", argv[optind]);
 	}
 	for (size_t i = 0; i < dev.mounts.n && !ret; i++) {
@@ -334,7 +379,7 @@ static int raid_destroy(int argc, char **argv)
 	}
 	plan_cmd_add(&stop, "mdadm");
 	plan_cmd_add(&stop, "--stop");
-	plan_cmd_add(&stop, "%s", argv[optind]);
+	plan_cmd_add(&stop, "%s", node);
 	plan_cmd_add(&zero, "mdadm");
 	plan_cmd_add(&zero, "--zero-superblock");
 	/* The members, read before the array stops and they disappear from slaves/. */
@@ -342,10 +387,17 @@ static int raid_destroy(int argc, char **argv)
 		plan_cmd_add(&zero, "/dev/%s", dev.slaves.v[i]);
 	bq_device_release(&dev);
 	/* A new array over the same members would show this filesystem again. */
-	if (!ret && bq_wipe_signatures(argv[optind]) < 0) {
-		cli_error(&cli, "%s: cannot wipe its signatures", argv[optind]);
-		ret = EXIT_REFUSED;
+	if (!ret) {
+		int fd = bq_fd_reopen(pfd, O_RDWR | O_EXCL);
+
+		if (fd < 0 || bq_wipe_signatures(fd) < 0) {
+			cli_error(&cli, "%s: cannot wipe its signatures", argv[optind]);
+			ret = EXIT_REFUSED;
+		}
+		if (fd >= 0)
+			close(fd);
 	}
+	close(pfd);
 	if (!ret)
 		ret = run_step(&cli, &stop);
 	if (!ret)

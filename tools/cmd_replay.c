@@ -424,6 +424,14 @@ int cmd_replay(int argc, char **argv)
 		goto out_free_ctx;
 	}
 	ri.signal = *stop;
+	/* One line: the first client's failure; the JSON lists them all. */
+	for (int i = 0; res.ops.failed && i < res.ops.nr_threads; i++) {
+		if (res.ops.threads[i].ret) {
+			cli_error(&rc.cli, "%s", res.ops.threads[i].msg);
+			status = EXIT_REFUSED;
+			break;
+		}
+	}
 	if (ops_stall_lines(&rc.cli, &res.ops))
 		status = EXIT_REFUSED;
 	ri.progress = ps.p;

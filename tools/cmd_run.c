@@ -494,6 +494,27 @@ static int run_repeated(struct run_cli *rc, struct bq_ctx *ctx, const struct bq_
 	return 0;
 }
 
+/* --force-destroy must name one of the run's targets, as in every command. */
+static int check_force_names(const struct cli *cli, const struct bq_guard_opts *gopts,
+			     const struct bq_jobset *set)
+{
+	const char **names;
+	size_t nr = 0;
+	int ret;
+
+	if (!gopts->nr_force)
+		return 0;
+	names = calloc(set->nr * BQ_MAX_FILES + 1, sizeof(*names));
+	if (!names)
+		return cli_usage_error(cli, "out of memory");
+	for (size_t k = 0; k < set->nr; k++)
+		for (int i = 0; i < set->jobs[k].nr_files; i++)
+			names[nr++] = set->jobs[k].filenames[i];
+	ret = cli_check_force(cli, gopts, names, nr);
+	free(names);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_cli rc = {
@@ -539,6 +560,8 @@ int cmd_run(int argc, char **argv)
 		goto out_free_args;
 	}
 	ret = apply_run_options(&rc, &set);
+	if (!ret)
+		ret = check_force_names(&rc.cli, &gopts, &set);
 	if (ret)
 		goto out_free_jobs;
 	ret = cli_open_ctx(&rc.cli, &ctx);

@@ -103,10 +103,15 @@ static int make_jobs(struct cli *cli, char *files, int argc, char **argv, uint64
 	return 0;
 }
 
+/* The members, each opened once by the guard for the whole sweep. */
+static struct bq_pinned_target pins[BQ_MAX_FILES];
+static int nr_pins;
+
 static int run_set(struct cli *cli, struct bq_ctx *ctx, const struct bq_jobset *set,
 		   const struct bq_guard_opts *g, struct bq_results *res)
 {
-	struct bq_run_opts opts = { .guard = g, .stop = tune_stop };
+	struct bq_run_opts opts = { .guard = g, .stop = tune_stop, .pinned = pins,
+				    .nr_pinned = nr_pins };
 	struct bq_parse_error err;
 	int ret = bq_run(ctx, set, &opts, res, &err);
 
@@ -260,9 +265,11 @@ static int md_chunk(struct cli *cli, struct bq_ctx *ctx, struct raid_plan *p, in
 static int md_members(struct cli *cli, struct bq_ctx *ctx, const char *list,
 		      const struct bq_guard_opts *g, struct raid_plan *p, char *buf, size_t len)
 {
-	char *save = NULL, *tok;
+	char *save = NULL, *tok, *end, node[96];
 
+	/* The user's list first, then the kernel's node names after it. */
 	snprintf(buf, len, "%s", list);
+	end = buf + strlen(buf) + 1;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct bq_guard_report rep;
 		struct bq_device dev;
@@ -276,13 +283,19 @@ static int md_members(struct cli *cli, struct bq_ctx *ctx, const char *list,
 			return ret;
 		if (bq_device_load(ctx, name, &dev))
 			return cli_usage_error(cli, "%s: cannot read it", tok);
-		p->members[p->nr] = tok;
 		p->member_bytes[p->nr++] = dev.size;
 		bq_device_release(&dev);
 		fd = bq_guard_open(ctx, tok, 0, g, &rep);
 		if (fd < 0)
 			return guard_error(cli, tok, fd, &rep);
 		close(fd);
+		/* mdadm gets the kernel's node for what was judged, not the user's spelling. */
+		if (!S_ISBLK(rep.st.st_mode) || bq_dev_node(ctx, rep.st.st_rdev, node, sizeof(node)) ||
+		    (size_t)(end - buf) + strlen(node) + 1 > len)
+			return cli_usage_error(cli, "%s: md members are block devices with a node "
+					       "in /dev", tok);
+		p->members[p->nr - 1] = end;
+		end = stpcpy(end, node) + 1;
 	}
 	return p->nr >= 2 ? 0 : cli_usage_error(cli, "needs at least two members");
 }
@@ -419,9 +432,13 @@ int cmd_stripe_tune(int argc, char **argv)
 	}
 	if (!ret && !nr_chunks)
 		ret = cli_usage_error(&cli, "missing --chunks (usage: %s)", cli.usage);
+
 	/* Parse once up front: bad job options are bad input before any I/O. */
 	if (!ret)
 		ret = make_jobs(&cli, files, nr_job, job_args, chunks[0], layout, true, &probe);
+	if (!ret)
+		ret = cli_check_force(&cli, &gopts, (const char *const *)probe.jobs[0].filenames,
+				      (size_t)probe.jobs[0].nr_files);
 	if (!ret && !probe.jobs[0].runtime_ns && !probe.jobs[0].io_size)
 		ret = cli_usage_error(&cli, "give runtime= (with time_based) or io_size= so each "
 				      "chunk runs the same amount");
@@ -443,6 +460,20 @@ int cmd_stripe_tune(int argc, char **argv)
 			goto out_free;
 	}
 
+	/* Every sweep writes (fills, or the job's own writes): judge the members first. */
+	for (int i = 0; !use_md && !ret && i < probe.jobs[0].nr_files; i++) {
+		struct bq_guard_report rep;
+		const char *m = probe.jobs[0].filenames[i];
+
+		pins[i].name = m;
+		pins[i].fd = bq_guard_open(ctx, m, 0, &gopts, &rep);
+		if (pins[i].fd < 0)
+			ret = guard_error(&cli, m, pins[i].fd, &rep);
+		else
+			nr_pins = i + 1;
+	}
+	if (ret)
+		goto out_free;
 	tune_stop = stop_on_signals();
 	fprintf(stderr, "stripe-tune: %d chunk sizes x %.1f s%s\n", nr_chunks,
 		(double)(probe.jobs[0].runtime_ns + probe.jobs[0].ramp_ns) / 1e9,
@@ -486,6 +517,9 @@ int cmd_stripe_tune(int argc, char **argv)
 	if (*tune_stop)
 		ret = 128 + *tune_stop;
 out_free:
+	for (int i = 0; i < nr_pins; i++)
+		close(pins[i].fd);
+	nr_pins = 0;
 	bq_jobset_free(&probe);
 	bq_ctx_free(ctx);
 	free(job_args);

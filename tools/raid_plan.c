@@ -7,6 +7,7 @@
  * at a name in a temp dir, which it only creates empty).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -288,13 +289,18 @@ void raid_plan_undo(const struct raid_plan *p)
 {
 	struct plan_cmd stop = { 0 }, zero = { 0 };
 	char out[1024];
+	int fd;
 
 	umount2(p->mountpoint, 0);
 	/* The default mount point is raid create's own; an empty one goes with it. */
 	if (!strncmp(p->mountpoint, "/mnt/blkqual-", 13))
 		rmdir(p->mountpoint);
 	/* A new array over the same members would show this filesystem again. */
-	bq_wipe_signatures(p->md);
+	fd = open(p->md, O_RDWR | O_EXCL | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		bq_wipe_signatures(fd);
+		close(fd);
+	}
 	plan_cmd_add(&stop, "mdadm");
 	plan_cmd_add(&stop, "--stop");
 	plan_cmd_add(&stop, "%s", p->md);

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus
@@ -414,6 +415,15 @@ void bq_devlist_free(struct bq_devlist *list);
  */
 int bq_probe_signatures(const char *path, struct bq_signature **sigs);
 
+/**
+ * bq_probe_signatures_fd() - bq_probe_signatures() of an open descriptor
+ * @fd: device or file, opened for reading (O_DIRECT not required)
+ * @sigs: receives a malloc'd array; free() it
+ *
+ * Return: number of signatures, or -errno.
+ */
+int bq_probe_signatures_fd(int fd, struct bq_signature **sigs);
+
 /* ---- adapters ---------------------------------------------------------- */
 
 /**
@@ -468,11 +478,12 @@ void bq_adapters_free(struct bq_adapter *adapters, size_t nr);
 
 /**
  * bq_wipe_signatures() - erase every signature libblkid finds (wipefs -a)
- * @path: device or file the caller has decided may be wiped
+ * @fd: device or file the caller has decided may be wiped, open for
+ *	writing (a guard descriptor); not closed
  *
  * Return: signatures erased, or -errno.
  */
-int bq_wipe_signatures(const char *path);
+int bq_wipe_signatures(int fd);
 
 /* ---- host -------------------------------------------------------------- */
 
@@ -595,13 +606,18 @@ void bq_nvme_health_decode(const void *id_ctrl, const void *id_ns,
  * @BQ_GUARD_HOLDERS: md, dm or LVM is built on it
  * @BQ_GUARD_SWAP: it is active swap
  * @BQ_GUARD_BUSY: an exclusive open failed: someone else holds it
- * @BQ_GUARD_LOOP_BACKING: (file) it backs a loop device
+ * @BQ_GUARD_LOOP_BACKING: it (or its whole disk, or a partition of it) is
+ *	the backing file or device of a loop device
  * @BQ_GUARD_SIGNATURE: libblkid found a filesystem, RAID, LVM or crypto signature
  * @BQ_GUARD_PARTTABLE: libblkid found a partition table
+ * @BQ_GUARD_STACKED: a loop device whose backing store is in use below it
+ *	or shared with another loop device that is mounted, held or holds data
+ * @BQ_GUARD_READONLY: the device or filesystem takes no writes
  *
- * The first five mean "in use": no flag overrides them, since writing
- * would corrupt a live system.  The last two mean "holds data": the
- * --force-destroy override for the named device lifts them.
+ * All but @BQ_GUARD_SIGNATURE and @BQ_GUARD_PARTTABLE mean "in use": no
+ * flag overrides them, since writing would corrupt a live system (or
+ * cannot work).  Those two mean "holds data": the --force-destroy override
+ * for the named device lifts them.
  */
 enum bq_guard_reason {
 	BQ_GUARD_MOUNTED,
@@ -611,6 +627,8 @@ enum bq_guard_reason {
 	BQ_GUARD_LOOP_BACKING,
 	BQ_GUARD_SIGNATURE,
 	BQ_GUARD_PARTTABLE,
+	BQ_GUARD_STACKED,
+	BQ_GUARD_READONLY,
 };
 
 #define BQ_GUARD_MAX_FINDINGS 16
@@ -631,11 +649,14 @@ struct bq_guard_finding {
  * struct bq_guard_report - what the guard found on one target
  * @findings: reasons, @nr of them
  * @forced: the override named this target and lifted its findings
+ * @st: what was examined (fstat of the one descriptor), valid when a
+ *	descriptor is returned and when the target was refused
  */
 struct bq_guard_report {
 	struct bq_guard_finding findings[BQ_GUARD_MAX_FINDINGS];
 	int nr;
 	bool forced;
+	struct stat st;
 };
 
 /**
@@ -668,6 +689,74 @@ struct bq_guard_opts {
  */
 int bq_guard_open(struct bq_ctx *ctx, const char *path, int flags,
 		  const struct bq_guard_opts *opts, struct bq_guard_report *rep);
+
+/**
+ * bq_guard_open_fd() - bq_guard_open() of an object already resolved
+ * @ctx: context
+ * @fd: a descriptor of the target (O_PATH will do); it is not consumed
+ * @flags: as for bq_guard_open()
+ * @opts: overrides, or NULL
+ * @rep: receives the findings
+ *
+ * For callers that resolved the user's name once and hold the result:
+ * nothing here looks at a name again, so what is checked is what is
+ * written.  The returned descriptor is a reopen of @fd's object.
+ *
+ * Return: as bq_guard_open().
+ */
+int bq_guard_open_fd(struct bq_ctx *ctx, int fd, int flags, const struct bq_guard_opts *opts,
+		     struct bq_guard_report *rep);
+
+/**
+ * bq_same_object() - whether two stat results are the same target
+ * @a: one
+ * @b: the other
+ *
+ * Devices by device number (two nodes, one device), files by filesystem
+ * and inode number.
+ *
+ * Return: true when writing to one writes to the other.
+ */
+bool bq_same_object(const struct stat *a, const struct stat *b);
+
+/**
+ * bq_fd_reopen() - a second descriptor of the object behind @fd
+ * @fd: an open descriptor (O_PATH will do)
+ * @flags: open(2) flags for the new one; O_CLOEXEC is added, O_CREAT refused
+ *
+ * Through /proc/self/fd, which names the open file rather than a path to
+ * it; the result is checked to be the same object all the same.
+ *
+ * Return: the new descriptor, or -errno (-ESTALE if not the same object).
+ */
+int bq_fd_reopen(int fd, int flags);
+
+/**
+ * bq_dev_node() - the device node to hand a child program for a device
+ * @ctx: context
+ * @rdev: the device's number, from the descriptor the guard judged
+ * @buf: receives "/dev/NAME", the kernel's name, checked to be that
+ *	device's node and not a symlink
+ * @len: size of @buf
+ *
+ * Return: 0, or -ENODEV.
+ */
+int bq_dev_node(struct bq_ctx *ctx, dev_t rdev, char *buf, size_t len);
+
+/**
+ * bq_guard_force_named() - whether a --force-destroy value names a target
+ * @force: the value as the user gave it
+ * @targets: the command's targets, @nr of them (names that do not exist
+ *	yet, such as files a run will create, simply match nothing)
+ * @nr: how many
+ *
+ * An override that names nothing, or nothing the command will touch, is
+ * almost certainly a typo for the device the user meant.
+ *
+ * Return: 0; -ENOENT (or another stat(2) error) when @force does not
+ * exist; -ENXIO when it exists but is none of @targets.
+ */
+int bq_guard_force_named(const char *force, const char *const *targets, size_t nr);
 
 /**
  * bq_guard_explain() - the guard's findings as one line for the user

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -812,6 +813,9 @@ struct bq_target_info {
 	char devname[64];		/* kernel name for diskstats; empty for files */
 	bool is_blk;
 	bool laid_out;			/* regular file created or extended first */
+	bool created;			/* regular file made by this run */
+	struct stat st;			/* what was opened (fstat) */
+	struct stat blk_st;		/* io_uring_cmd: the namespace's block device */
 	uint64_t size;
 	uint32_t lbs;			/* alignment direct I/O needs, in bytes */
 	bool lbs_from_fs;		/* @lbs is the filesystem's (STATX_DIOALIGN) */
@@ -877,8 +881,20 @@ struct bq_progress {
  * @verify_state: the state file of the (one) job with verify=, or NULL;
  *                created by a job that writes, read by one that only reads
  */
+/**
+ * struct bq_pinned_target - a target its caller opened through the guard
+ * @name: the filename= its jobs use for it (compared as a string)
+ * @fd: the guard's descriptor; stays the caller's
+ */
+struct bq_pinned_target {
+	const char *name;
+	int fd;
+};
+
 struct bq_run_opts {
 	const struct bq_guard_opts *guard;
+	const struct bq_pinned_target *pinned;	/* targets opened by the caller */
+	int nr_pinned;
 	uint64_t interval_ns;
 	volatile int *stop;
 	void (*progress)(void *arg, const struct bq_progress *p);
