@@ -301,8 +301,11 @@ static int parse_file(const char *path, const struct bq_job *base, struct bq_job
 	if (ret)
 		goto out_close_file;
 	for (;;) {
+		ssize_t n;
+
 		errno = 0;
-		if (getline(&buf, &cap, f) < 0) {
+		n = getline(&buf, &cap, f);
+		if (n < 0) {
 			ret = errno ? -errno : 0;
 			if (ret) {
 				set_where(err, path, jf.line);
@@ -312,6 +315,12 @@ static int parse_file(const char *path, const struct bq_job *base, struct bq_job
 			break;
 		}
 		jf.line++;
+		/* Everything after a NUL would be silently dropped: a name cut short. */
+		if (strlen(buf) != (size_t)n) {
+			set_where(err, path, jf.line);
+			ret = bq_parse_fail(err, -EINVAL, "a NUL byte in the line");
+			goto out_release_job;
+		}
 		ret = parse_line(&jf, buf, set, err);
 		if (ret) {
 			/* A job that failed its check names its own section line. */

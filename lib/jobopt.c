@@ -268,6 +268,11 @@ static int set_filename(const struct job_opt *o, const char *key, const char *va
 	const char *p = val;
 	int n = 0, ret;
 
+	/* A name no one can type or read back is a damaged job file, not a target. */
+	for (const unsigned char *c = (const unsigned char *)val; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return bq_parse_fail(err, -EINVAL, "%s=: contains the control character "
+					     "0x%02x", key, *c);
 	for (;;) {
 		size_t len = 0;
 		char *name;

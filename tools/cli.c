@@ -15,14 +15,51 @@
 
 #include "cli.h"
 
+/* Words longer than this are shortened in messages, keeping both ends. */
+#define MSG_LONG_WORD 120
+#define MSG_WORD_END 48
+
+/*
+ * One line, whatever the input held: control bytes from a job file or an
+ * argument are shown escaped (a terminal would act on them), and an
+ * absurdly long word (an option name, a path) keeps its two ends, so the
+ * reason around it is never pushed off the line.
+ */
+static void put_clean(const char *msg)
+{
+	const unsigned char *p = (const unsigned char *)msg;
+
+	while (*p) {
+		size_t word = strcspn((const char *)p, " '\"");
+
+		if (word > MSG_LONG_WORD) {
+			for (size_t i = 0; i < MSG_WORD_END; i++)
+				fputc(p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i], stderr);
+			fprintf(stderr, "...(%zu bytes)...", word - 2 * MSG_WORD_END);
+			p += word - MSG_WORD_END;
+			for (size_t i = 0; i < MSG_WORD_END; i++, p++)
+				fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, stderr);
+			continue;
+		}
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", *p);
+		else
+			fputc(*p, stderr);
+		p++;
+	}
+}
+
 static void verror(const struct cli *cli, const char *fmt, va_list ap)
 {
+	char msg[4096];
+
 	fflush(stdout);
 	if (cli && cli->cmd)
 		fprintf(stderr, "blkqual: %s: ", cli->cmd);
 	else
 		fputs("blkqual: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	put_clean(msg);
 	fputc('\n', stderr);
 }
 
