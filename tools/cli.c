@@ -35,7 +35,7 @@ static void put_clean(const char *msg)
 		if (word > MSG_LONG_WORD) {
 			for (size_t i = 0; i < MSG_WORD_END; i++)
 				fputc(p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i], stderr);
-			fprintf(stderr, "...(%zu bytes)...", word - 2 * MSG_WORD_END);
+			fputs("...", stderr);
 			p += word - MSG_WORD_END;
 			for (size_t i = 0; i < MSG_WORD_END; i++, p++)
 				fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, stderr);

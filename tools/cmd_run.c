@@ -95,8 +95,9 @@ static int job_args_error(struct cli *cli, const struct bq_parse_error *perr)
 	w += w[1] == '-' ? 2 : 1;
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(w, "="), w);
 	hint = bq_suggest(word, own, ARRAY_LEN(own));
+	/* The argument is the unknown name itself: the reason first, then the name. */
 	if (!hint)
-		return cli_usage_error(cli, "%s: %s", perr->where, perr->msg);
+		return cli_usage_error(cli, "unknown option '--%.*s'", (int)strcspn(w, "="), w);
 	return cli_usage_error(cli, "%s: unknown option '--%s' (did you mean '--%s'?)",
 			       perr->where, word, hint);
 }

@@ -415,8 +415,16 @@ int cmd_stripe_tune(int argc, char **argv)
 			layout = 1;
 		else if (!strcmp(a, "--layout=alternate"))
 			layout = 2;
-		else if (!strncmp(a, "--force-destroy=", 16) && gopts.nr_force < ARRAY_LEN(force))
-			force[gopts.nr_force++] = a + 16;
+		else if (!strncmp(a, "--force-destroy", 15) && (a[15] == '=' || !a[15])) {
+			const char *v = a[15] ? a + 16 : i + 1 < argc ? argv[++i] : NULL;
+
+			if (!v)
+				ret = cli_usage_error(&cli, "--force-destroy needs a value");
+			else if (gopts.nr_force == ARRAY_LEN(force))
+				ret = cli_usage_error(&cli, "too many --force-destroy options");
+			else
+				force[gopts.nr_force++] = v;
+		}
 		else if (!strcmp(a, "-o") && i + 1 < argc)
 			ret = cli_parse_output(&cli, argv[++i]);
 		else if (!strncmp(a, "--layout", 8) && (!a[8] || a[8] == '='))
