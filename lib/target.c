@@ -111,7 +111,8 @@ static int guard_fd(struct bq_ctx *ctx, int pfd, const char *where, const char *
 
 	fd = bq_guard_open_fd(ctx, pfd, 0, gopts, &rep);
 	if (fd == -EBUSY) {
-		bq_guard_explain(where, &rep, why, sizeof(why));
+		/* The override names what was judged: an NVMe generic device's namespace. */
+		bq_guard_explain(what ? what : where, &rep, why, sizeof(why));
 		if (what)
 			return bq_fail_at(err, where, -EBUSY, "refusing to write: %s: %s", what, why);
 		return bq_fail_at(err, where, -EBUSY, "refusing to write: %s", why);

@@ -499,20 +499,40 @@ static int run_repeated(struct run_cli *rc, struct bq_ctx *ctx, const struct bq_
 static int check_force_names(const struct cli *cli, const struct bq_guard_opts *gopts,
 			     const struct bq_jobset *set)
 {
+	size_t nr = 0, most = set->nr * BQ_MAX_FILES * 2 + 1;
+	char (*blk)[80];
 	const char **names;
-	size_t nr = 0;
 	int ret;
 
 	if (!gopts->nr_force)
 		return 0;
-	names = calloc(set->nr * BQ_MAX_FILES + 1, sizeof(*names));
-	if (!names)
+	names = calloc(most, sizeof(*names));
+	blk = calloc(most, sizeof(*blk));
+	if (!names || !blk) {
+		free(names);
+		free(blk);
 		return cli_usage_error(cli, "out of memory");
-	for (size_t k = 0; k < set->nr; k++)
-		for (int i = 0; i < set->jobs[k].nr_files; i++)
-			names[nr++] = set->jobs[k].filenames[i];
+	}
+	for (size_t k = 0; k < set->nr; k++) {
+		const struct bq_job *j = &set->jobs[k];
+
+		for (int i = 0; i < j->nr_files; i++) {
+			const char *base = strrchr(j->filenames[i], '/');
+			char ns[64];
+
+			names[nr++] = j->filenames[i];
+			/* Passthrough writes the namespace's data: the guard judges its block device. */
+			if (j->engine == BQ_ENGINE_URING_CMD &&
+			    !bq_nvme_ng_to_blk(base ? base + 1 : j->filenames[i], ns, sizeof(ns))) {
+				snprintf(blk[nr], sizeof(blk[nr]), "/dev/%s", ns);
+				names[nr] = blk[nr];
+				nr++;
+			}
+		}
+	}
 	ret = cli_check_force(cli, gopts, names, nr);
 	free(names);
+	free(blk);
 	return ret;
 }
 

@@ -3,8 +3,9 @@
 #
 # Kernel-in-the-loop tests: boot Debian's own kernel under QEMU (software
 # emulation) with the hardware this machine lacks - NVMe with poll queues
-# on two NUMA nodes, a four-LUN SCSI card, null_blk, md - run the guest
-# test programs there, and print their TAP here.
+# on two NUMA nodes, a four-LUN SCSI card, null_blk, md, device-mapper,
+# loop devices - run the guest test programs there, and print their TAP
+# here.
 #
 # usage: vm.sh [--shell] GUEST_TEST...
 #   --shell   boot the same VM with a shell on this terminal instead of tests
@@ -28,7 +29,7 @@ fi
 guest_tests=("$@")
 
 # Modules the guest needs; their dependencies are resolved by modprobe.
-modules=(configfs nvme md-mod raid0 null_blk scsi_debug sd_mod xfs)
+modules=(configfs nvme md-mod raid0 null_blk scsi_debug sd_mod xfs dm-mod loop ext4)
 
 skip() {
 	echo "TAP version 13"
@@ -80,7 +81,7 @@ kimage=$kdir/root/boot/vmlinuz-$kver
 [ -f "$kdir/root/lib/modules/$kver/modules.dep" ] || depmod -b "$kdir/root" "$kver" ||
 	fail "depmod failed for $kver"
 
-# ---- initramfs: busybox, blkqual, mdadm, mkfs.xfs, the tests, the modules ----
+# ---- initramfs: busybox, blkqual, the storage tools, the tests, the modules ----
 stage=$(mktemp -d)
 tmp=$(mktemp -d)
 # shellcheck disable=SC2317 # called by the trap
@@ -118,6 +119,12 @@ for tool in mdadm mkfs.xfs xfs_spaceman; do
 	path=$(command -v "$tool") || skip "$tool not installed (run 'make deps')"
 	add_binary "$path" "sbin/$tool"
 done
+# Stacks of partitions, dm and loop devices; a guest test that needs a tool
+# missing here skips and says which.
+for tool in dmsetup losetup mkfs.ext4 sfdisk wipefs; do
+	path=$(command -v "$tool") && add_binary "$path" "sbin/$tool"
+done
+[ -f /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$stage/etc/"
 for t in "${guest_tests[@]}"; do
 	add_binary "$t" "tests/$(basename "$t")"
 done
