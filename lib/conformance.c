@@ -65,7 +65,6 @@ int bq_check_open(struct bq_ctx *ctx, const char *path, const struct bq_check_op
 		  struct bq_guard_report *rep, struct bq_check_dev **cdp)
 {
 	struct bq_check_dev *cd;
-	char devt[32], name[64];
 	struct stat st;
 	int lbs, ret;
 
@@ -95,11 +94,7 @@ int bq_check_open(struct bq_ctx *ctx, const char *path, const struct bq_check_op
 	ret = -ENOTBLK;	/* what the name led to when the guard opened it */
 	if (!S_ISBLK(rep->st.st_mode))
 		goto out_close_fd;
-	snprintf(devt, sizeof(devt), "%u:%u", major(rep->st.st_rdev), minor(rep->st.st_rdev));
-	ret = bq_device_resolve(ctx, devt, name, sizeof(name));
-	if (ret)
-		goto out_close_fd;
-	ret = bq_device_load(ctx, name, &cd->dev);
+	ret = bq_device_load_devt(ctx, rep->st.st_rdev, &cd->dev);
 	if (ret)
 		goto out_close_fd;
 	ret = bq_path(cd->qdir, sizeof(cd->qdir), bq_ctx_root(ctx, 's'), "/class/block/%s/queue",

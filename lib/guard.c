@@ -124,19 +124,6 @@ static void check_use(struct bq_guard_report *rep, const struct bq_device *dev, 
 		check_use(rep, &dev->parts[i], true);
 }
 
-/* Kernel name of the block device with this number, and its facts. */
-static int load_by_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
-{
-	char arg[32], name[64];
-	int ret;
-
-	snprintf(arg, sizeof(arg), "%u:%u", major(devt), minor(devt));
-	ret = bq_device_resolve(ctx, arg, name, sizeof(name));
-	if (!ret)
-		ret = bq_device_load(ctx, name, dev);
-	return ret;
-}
-
 /* Whether any of the guard's findings so far make the target live. */
 static bool any_in_use(const struct bq_guard_report *rep)
 {
@@ -226,7 +213,7 @@ static void check_below(struct bq_ctx *ctx, const struct bq_loops *loops,
 			    self->name, self->backing_name);
 		return;
 	}
-	if (self->back_rdev && !load_by_devt(ctx, self->back_rdev, &bdev)) {
+	if (self->back_rdev && !bq_device_load_devt(ctx, self->back_rdev, &bdev)) {
 		char who[192];
 
 		snprintf(who, sizeof(who), "its backing device %s is ", bdev.name);
@@ -277,7 +264,7 @@ static void check_stack(struct bq_ctx *ctx, const struct bq_loops *loops, dev_t 
 	struct family fam = { .devt = { devt }, .nr = 1 };
 	struct bq_device dev;
 
-	if (!load_by_devt(ctx, devt, &dev)) {
+	if (!bq_device_load_devt(ctx, devt, &dev)) {
 		family_of(ctx, &dev, &fam);
 		bq_device_release(&dev);
 	}
@@ -314,7 +301,7 @@ static int check_block(struct bq_ctx *ctx, int rfd, const struct stat *st,
 	struct bq_device dev;
 	int ret, nr;
 
-	ret = load_by_devt(ctx, st->st_rdev, &dev);
+	ret = bq_device_load_devt(ctx, st->st_rdev, &dev);
 	if (ret)
 		return ret;
 	/* What this descriptor reads is what is judged, whatever /dev says. */

@@ -87,12 +87,11 @@ int bq_fd_reopen(int fd, int flags)
  */
 int bq_dev_node(struct bq_ctx *ctx, dev_t rdev, char *buf, size_t len)
 {
-	char arg[32], name[64];
 	struct stat st;
+	char name[64];
 	int ret;
 
-	snprintf(arg, sizeof(arg), "%u:%u", major(rdev), minor(rdev));
-	ret = bq_device_resolve(ctx, arg, name, sizeof(name));
+	ret = bq_device_name_devt(ctx, rdev, name, sizeof(name));
 	if (ret)
 		return ret;
 	ret = bq_path(buf, len, ctx->dev, "/%s", name);

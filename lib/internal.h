@@ -43,6 +43,10 @@ int bq_fail_at(struct bq_parse_error *err, const char *where, int ret, const cha
 int bq_find_up(const char *start, const char *stop, const char *attr,
 	       char *found, size_t len);
 
+/* resolve.c: devices by number */
+int bq_device_load_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev);
+int bq_device_name_devt(struct bq_ctx *ctx, dev_t devt, char *name, size_t len);
+
 /* identity.c: names blkqual composes inside a user's tree */
 int bq_openat_beneath(int dirfd, const char *path, int flags, mode_t mode);
 

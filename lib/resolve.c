@@ -79,3 +79,38 @@ int bq_device_resolve(struct bq_ctx *ctx, const char *arg, char *name, size_t le
 		return -ENOTBLK;
 	return name_from_devt(ctx, major(st.st_rdev), minor(st.st_rdev), name, len);
 }
+
+/**
+ * bq_device_load_devt() - load the block device with this number
+ * @ctx: context
+ * @devt: its device number (a descriptor's st_rdev, say)
+ * @dev: filled in; release with bq_device_release()
+ *
+ * By number, so no name that could point elsewhere is involved.
+ *
+ * Return: 0 or -errno (-ENOENT when sysfs knows no such device).
+ */
+int bq_device_load_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
+{
+	char name[64];
+	int ret;
+
+	ret = name_from_devt(ctx, major(devt), minor(devt), name, sizeof(name));
+	if (!ret)
+		ret = bq_device_load(ctx, name, dev);
+	return ret;
+}
+
+/**
+ * bq_device_name_devt() - kernel name of the block device with this number
+ * @ctx: context
+ * @devt: its device number
+ * @name: receives "sdb", "nvme0n1p1"
+ * @len: size of @name
+ *
+ * Return: 0 or -errno.
+ */
+int bq_device_name_devt(struct bq_ctx *ctx, dev_t devt, char *name, size_t len)
+{
+	return name_from_devt(ctx, major(devt), minor(devt), name, len);
+}

@@ -26,19 +26,6 @@ bool bq_job_writes(const struct bq_job *j)
 	return j->rw != BQ_RW_READ && j->rw != BQ_RW_RANDREAD;
 }
 
-/* Kernel name of the block device with this number, and its facts. */
-static int load_by_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
-{
-	char arg[32], name[64];
-	int ret;
-
-	snprintf(arg, sizeof(arg), "%u:%u", major(devt), minor(devt));
-	ret = bq_device_resolve(ctx, arg, name, sizeof(name));
-	if (!ret)
-		ret = bq_device_load(ctx, name, dev);
-	return ret;
-}
-
 /* Fill [from, to) of a new or short file with random data, as fio lays files out. */
 static int lay_out(int fd, uint64_t from, uint64_t to)
 {
@@ -294,7 +281,7 @@ static void file_facts(struct bq_ctx *ctx, int fd, const struct stat *st,
 	ti->size = (uint64_t)st->st_size;
 	ti->lbs = 512;
 	ti->numa_node = -1;
-	if (!load_by_devt(ctx, st->st_dev, &dev)) {
+	if (!bq_device_load_devt(ctx, st->st_dev, &dev)) {
 		if (dev.q.logical_block_size)
 			ti->lbs = dev.q.logical_block_size;
 		ti->numa_node = dev.numa_node;
@@ -531,7 +518,7 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 		ti->size = bytes;
 		ti->lbs = (uint32_t)lbs;
 		ti->numa_node = -1;
-		if (!load_by_devt(ctx, ti->st.st_rdev, &dev)) {
+		if (!bq_device_load_devt(ctx, ti->st.st_rdev, &dev)) {
 			bq_strlcpy(ti->devname, dev.name, sizeof(ti->devname));
 			ti->numa_node = dev.numa_node;
 			bq_device_release(&dev);
@@ -555,7 +542,7 @@ static bool device_can_poll(struct bq_ctx *ctx, const struct bq_target_info *ti,
 	if (S_ISCHR(st->st_mode))
 		ret = ti->devname[0] ? bq_device_load(ctx, ti->devname, &dev) : -ENOENT;
 	else
-		ret = load_by_devt(ctx, S_ISBLK(st->st_mode) ? st->st_rdev : st->st_dev, &dev);
+		ret = bq_device_load_devt(ctx, S_ISBLK(st->st_mode) ? st->st_rdev : st->st_dev, &dev);
 	if (ret) {
 		snprintf(why, len, "cannot read the device's queue limits");
 		return false;

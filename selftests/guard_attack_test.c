@@ -378,45 +378,11 @@ static struct lab_undo *lab_push(struct lab *l, bool loop, const char *path, int
 static int lab_loop(struct lab *l, const char *backing, unsigned int flags, uint64_t offset,
 		    char *dev)
 {
-	struct loop_config cfg = { 0 };
-	int ctl, bfd, fd = -1, ret = -EBUSY;
+	int fd, ret;
 
 	if (l->nr_undo == LAB_MAX_UNDO)
 		return -ENOSPC;
-	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-	if (ctl < 0)
-		return -errno;
-	bfd = open(backing, (flags & LO_FLAGS_READ_ONLY ? O_RDONLY : O_RDWR) | O_CLOEXEC);
-	if (bfd < 0) {
-		ret = -errno;
-		close(ctl);
-		return ret;
-	}
-	cfg.fd = bfd;
-	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | flags;
-	cfg.info.lo_offset = offset;
-	/* Another process may take the free device first: try the next one. */
-	for (int tries = 0; tries < 16 && ret == -EBUSY; tries++) {
-		int nr = ioctl(ctl, LOOP_CTL_GET_FREE);
-
-		if (nr < 0) {
-			ret = -errno;
-			break;
-		}
-		snprintf(dev, 64, "/dev/loop%d", nr);
-		fd = open(dev, O_RDWR | O_CLOEXEC);
-		if (fd < 0) {
-			ret = -errno;
-			break;
-		}
-		ret = ioctl(fd, LOOP_CONFIGURE, &cfg) ? -errno : 0;
-		if (ret) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	close(bfd);
-	close(ctl);
+	ret = loop_attach(backing, flags, offset, dev, 64, &fd);
 	if (ret)
 		return ret;
 	lab_push(l, true, dev, fd);

@@ -126,51 +126,7 @@ struct loop_stack {
  */
 static int stack_attach(struct loop_stack *st, const char *below)
 {
-	struct loop_config cfg = { 0 };
-	int ctl, backing, fd = -1, ret = 0;
-
-	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-	if (ctl < 0)
-		return -errno;
-	backing = open(below, O_RDWR | O_CLOEXEC);
-	if (backing < 0) {
-		ret = -errno;
-		goto out_close_ctl;
-	}
-	cfg.fd = backing;
-	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
-	/* Another process may grab the free device first: try again. */
-	for (int tries = 0; tries < 16; tries++) {
-		int nr = ioctl(ctl, LOOP_CTL_GET_FREE);
-
-		if (nr < 0) {
-			ret = -errno;
-			break;
-		}
-		snprintf(st->dev, sizeof(st->dev), "/dev/loop%d", nr);
-		fd = open(st->dev, O_RDWR | O_CLOEXEC);
-		if (fd < 0) {
-			ret = -errno;
-			break;
-		}
-		if (!ioctl(fd, LOOP_CONFIGURE, &cfg)) {
-			ret = 0;
-			break;
-		}
-		ret = -errno;
-		close(fd);
-		fd = -1;
-		if (ret != -EBUSY)
-			break;
-	}
-	if (fd >= 0)
-		st->hold_fd = fd;
-	else
-		st->dev[0] = '\0';
-	close(backing);
-out_close_ctl:
-	close(ctl);
-	return ret;
+	return loop_attach(below, 0, 0, st->dev, sizeof(st->dev), &st->hold_fd);
 }
 
 static void stack_destroy(struct loop_stack *st)

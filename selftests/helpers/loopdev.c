@@ -78,53 +78,68 @@ int scratch_make(struct scratch *s, off_t size)
 	return 0;
 }
 
-int scratch_attach(struct scratch *s)
+/**
+ * loop_attach() - a free loop device over a file or device, as losetup -f
+ * @backing: the file or block device behind it
+ * @flags: LO_FLAGS_READ_ONLY, LO_FLAGS_PARTSCAN, or 0; autoclear is added
+ * @offset: where in @backing the device starts
+ * @dev: receives "/dev/loopN"
+ * @len: size of @dev
+ * @hold_fd: receives our descriptor of it: the device goes away when the
+ *	last descriptor closes, even if the test crashes
+ *
+ * Return: 0 or -errno.
+ */
+int loop_attach(const char *backing, unsigned int flags, uint64_t offset, char *dev,
+		size_t len, int *hold_fd)
 {
 	struct loop_config cfg = { 0 };
-	int ctl, backing, fd = -1, ret = 0;
+	int ctl, bfd, fd = -1, ret = -EBUSY;
 
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0)
 		return -errno;
-	backing = open(s->file, O_RDWR | O_CLOEXEC);
-	if (backing < 0) {
+	bfd = open(backing, (flags & LO_FLAGS_READ_ONLY ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	if (bfd < 0) {
 		ret = -errno;
 		goto out_close_ctl;
 	}
-	cfg.fd = backing;
-	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
+	cfg.fd = bfd;
+	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | flags;
+	cfg.info.lo_offset = offset;
 	/* Another process may grab the free device first: try again. */
-	for (int tries = 0; tries < 16; tries++) {
+	for (int tries = 0; tries < 16 && ret == -EBUSY; tries++) {
 		int nr = ioctl(ctl, LOOP_CTL_GET_FREE);
 
 		if (nr < 0) {
 			ret = -errno;
 			break;
 		}
-		snprintf(s->dev, sizeof(s->dev), "/dev/loop%d", nr);
-		fd = open(s->dev, O_RDWR | O_CLOEXEC);
+		snprintf(dev, len, "/dev/loop%d", nr);
+		fd = open(dev, O_RDWR | O_CLOEXEC);
 		if (fd < 0) {
 			ret = -errno;
 			break;
 		}
-		if (!ioctl(fd, LOOP_CONFIGURE, &cfg)) {
-			ret = 0;
-			break;
+		ret = ioctl(fd, LOOP_CONFIGURE, &cfg) ? -errno : 0;
+		if (ret) {
+			close(fd);
+			fd = -1;
 		}
-		ret = -errno;
-		close(fd);
-		fd = -1;
-		if (ret != -EBUSY)
-			break;
 	}
 	if (fd >= 0)
-		s->hold_fd = fd;
+		*hold_fd = fd;
 	else
-		s->dev[0] = '\0';
-	close(backing);
+		dev[0] = '\0';
+	close(bfd);
 out_close_ctl:
 	close(ctl);
 	return ret;
+}
+
+int scratch_attach(struct scratch *s)
+{
+	return loop_attach(s->file, 0, 0, s->dev, sizeof(s->dev), &s->hold_fd);
 }
 
 void scratch_destroy(struct scratch *s)

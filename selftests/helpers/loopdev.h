@@ -6,6 +6,7 @@
 #define SELFTESTS_LOOPDEV_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /**
@@ -28,6 +29,8 @@ struct scratch {
 const char *need_root(void);
 const char *need_program(const char *prog);
 int scratch_make(struct scratch *s, off_t size);
+int loop_attach(const char *backing, unsigned int flags, uint64_t offset, char *dev,
+		size_t len, int *hold_fd);
 int scratch_attach(struct scratch *s);
 void scratch_destroy(struct scratch *s);
 int run_quiet(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
