@@ -557,30 +557,6 @@ FIXTURE(table)
 	off_t size;
 };
 
-/* @size bytes from /dev/urandom into a new file @path. */
-static int random_file(const char *path, off_t size)
-{
-	char buf[65536];
-	int fd, rnd, ret = 0;
-
-	rnd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	if (rnd < 0)
-		return -errno;
-	fd = open(path, O_CREAT | O_WRONLY | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto out_close_rnd;
-	}
-	for (off_t done = 0; !ret && done < size; done += sizeof(buf))
-		if (read(rnd, buf, sizeof(buf)) != sizeof(buf) ||
-		    write(fd, buf, sizeof(buf)) != sizeof(buf))
-			ret = -EIO;
-	close(fd);
-out_close_rnd:
-	close(rnd);
-	return ret;
-}
-
 /*
  * A 4 MiB file of random bytes in a fresh directory, which becomes the
  * working directory.  Setup only records failures (see struct prep), so

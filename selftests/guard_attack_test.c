@@ -161,50 +161,6 @@ static bool refused(const struct run_result *r)
 }
 
 /**
- * sum_region() - checksum of a range of bytes of a file or device
- * @path: what to read
- * @off: first byte
- * @len: bytes to read; a short file is hashed as far as it goes
- * @sum: receives the checksum (FNV-1a)
- *
- * Return: 0 or -errno.
- */
-static int sum_region(const char *path, off_t off, off_t len, uint64_t *sum)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	const size_t bufsz = 1 << 20;
-	unsigned char *buf;
-	int fd, ret = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	buf = malloc(bufsz);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (len > 0) {
-		ssize_t n = pread(fd, buf, len < (off_t)bufsz ? (size_t)len : bufsz, off);
-
-		if (n < 0) {
-			ret = -errno;
-			break;
-		}
-		if (!n)
-			break;
-		for (ssize_t i = 0; i < n; i++)
-			h = (h ^ buf[i]) * 0x100000001b3ULL;
-		off += n;
-		len -= n;
-	}
-	free(buf);
-	close(fd);
-	*sum = h;
-	return ret;
-}
-
-/**
  * sum_regions() - one checksum over several regions
  * @r: the regions, ended by one with a NULL @path
  * @sum: receives the checksum
@@ -217,7 +173,7 @@ static int sum_regions(const struct region *r, uint64_t *sum)
 	int ret;
 
 	for (; r->path; r++) {
-		ret = sum_region(r->path, r->off, r->len, &one);
+		ret = checksum_region(r->path, r->off, r->len, &one);
 		if (ret)
 			return ret;
 		h = h * 31 + one;

@@ -138,30 +138,6 @@ static void stack_destroy(struct loop_stack *st)
 	st->hold_fd = -1;
 }
 
-/* @size bytes from /dev/urandom into a new file @path. */
-static int random_file(const char *path, off_t size)
-{
-	char buf[65536];
-	int fd, rnd, ret = 0;
-
-	rnd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	if (rnd < 0)
-		return -errno;
-	fd = open(path, O_CREAT | O_WRONLY | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		ret = -errno;
-		goto out_close_rnd;
-	}
-	for (off_t done = 0; !ret && done < size; done += sizeof(buf))
-		if (read(rnd, buf, sizeof(buf)) != sizeof(buf) ||
-		    write(fd, buf, sizeof(buf)) != sizeof(buf))
-			ret = -EIO;
-	close(fd);
-out_close_rnd:
-	close(rnd);
-	return ret;
-}
-
 static int write_text(const char *path, const char *text)
 {
 	size_t len = strlen(text);

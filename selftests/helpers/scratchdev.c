@@ -108,8 +108,10 @@ void scratch_device_lbs(struct prep *p, struct scratch *s, off_t size, unsigned 
 }
 
 /**
- * checksum_path() - a checksum of everything a file or device holds
+ * checksum_region() - a checksum of a range of a file or device
  * @path: what to read
+ * @off: first byte
+ * @len: bytes to hash; a shorter file or device is hashed as far as it goes
  * @sum: receives the checksum
  *
  * FNV-1a over 64-bit words: not cryptographic, but any write the guard
@@ -117,12 +119,12 @@ void scratch_device_lbs(struct prep *p, struct scratch *s, off_t size, unsigned 
  *
  * Return: 0 or -errno.
  */
-int checksum_path(const char *path, uint64_t *sum)
+int checksum_region(const char *path, off_t off, off_t len, uint64_t *sum)
 {
 	const size_t bufsz = 1 << 20;
 	uint64_t h = 0xcbf29ce484222325ULL;
 	uint64_t *buf;
-	ssize_t n;
+	ssize_t n = 0;
 	int fd, ret = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -133,13 +135,16 @@ int checksum_path(const char *path, uint64_t *sum)
 		ret = -ENOMEM;
 		goto out_close_fd;
 	}
-	while ((n = read(fd, buf, bufsz)) > 0) {
+	while (len > 0 &&
+	       (n = pread(fd, buf, len < (off_t)bufsz ? (size_t)len : bufsz, off)) > 0) {
 		/* Zero the tail so a short last read hashes deterministically. */
 		if (n % 8)
 			memset((char *)buf + n, 0, 8 - n % 8);
 		for (size_t i = 0; i < ((size_t)n + 7) / 8; i++)
 			h = (h ^ buf[i]) * 0x100000001b3ULL;
 		h = (h ^ (uint64_t)n) * 0x100000001b3ULL;
+		off += n;
+		len -= n;
 	}
 	if (n < 0)
 		ret = -errno;
@@ -148,5 +153,47 @@ int checksum_path(const char *path, uint64_t *sum)
 	free(buf);
 out_close_fd:
 	close(fd);
+	return ret;
+}
+
+/**
+ * checksum_path() - a checksum of everything a file or device holds
+ * @path: what to read
+ * @sum: receives the checksum
+ *
+ * Return: 0 or -errno.
+ */
+int checksum_path(const char *path, uint64_t *sum)
+{
+	return checksum_region(path, 0, INT64_MAX, sum);
+}
+
+/**
+ * random_file() - a new file of @size bytes from /dev/urandom
+ * @path: the file, which must not exist yet
+ * @size: a multiple of 64 KiB
+ *
+ * Return: 0 or -errno.
+ */
+int random_file(const char *path, off_t size)
+{
+	char buf[65536];
+	int fd, rnd, ret = 0;
+
+	rnd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (rnd < 0)
+		return -errno;
+	fd = open(path, O_CREAT | O_WRONLY | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_close_rnd;
+	}
+	for (off_t done = 0; !ret && done < size; done += sizeof(buf))
+		if (read(rnd, buf, sizeof(buf)) != sizeof(buf) ||
+		    write(fd, buf, sizeof(buf)) != sizeof(buf))
+			ret = -EIO;
+	close(fd);
+out_close_rnd:
+	close(rnd);
 	return ret;
 }

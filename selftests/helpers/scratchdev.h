@@ -38,7 +38,9 @@ bool prep_ok(const struct prep *p);
 void scratch_init(struct scratch *s);
 void scratch_device(struct prep *p, struct scratch *s, off_t size);
 void scratch_device_lbs(struct prep *p, struct scratch *s, off_t size, unsigned int lbs);
+int checksum_region(const char *path, off_t off, off_t len, uint64_t *sum);
 int checksum_path(const char *path, uint64_t *sum);
+int random_file(const char *path, off_t size);
 
 #ifdef __KSELFTEST_HARNESS_H
 /* First statement of a TEST_F body: skip or fail as setup recorded. */
