@@ -80,6 +80,36 @@ static int nullb_up(void)
 	return access(NULLB_DEV, F_OK) ? -errno : 0;
 }
 
+/**
+ * wait_reads() - wait until a device has completed @min reads
+ * @name: its kernel name
+ * @min: reads to wait for
+ * @ms: how long at most
+ *
+ * The run must be well under way before the device goes: a fixed sleep
+ * is not enough when the guest is slow (software emulation on a busy
+ * host, a sanitizer build).
+ */
+static void wait_reads(const char *name, unsigned long long min, int ms)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", name);
+	for (int t = 0; t < ms / 20; t++) {
+		unsigned long long reads = 0;
+		FILE *f = fopen(path, "re");
+
+		if (f) {
+			if (fscanf(f, "%llu", &reads) != 1)
+				reads = 0;
+			fclose(f);
+		}
+		if (reads >= min)
+			return;
+		usleep(20000);
+	}
+}
+
 /*
  * Powered off mid-run (del_gendisk: the size drops to 0 and I/O fails):
  * the run ends within 2 s, keeps what it measured and names the device.
@@ -107,7 +137,8 @@ TEST_F(nullb, power_off_ends_the_run)
 		unlink(out);
 		pid = spawn_logged(argv, log);
 		ASSERT_LT(0, pid);
-		usleep(700000);
+		usleep(200000);
+		wait_reads(NULLB_NAME, 4000, 10000);
 		ASSERT_EQ(0, nullb_attr("power", "0"));
 		took = wait_exit_ms(pid, 10000, &status);
 		if (took < 0) {
@@ -233,7 +264,8 @@ TEST_F(sdebug, deleted_scsi_disk_ends_the_run)
 	unlink(out);
 	pid = spawn_logged(argv, log);
 	ASSERT_LT(0, pid);
-	usleep(700000);
+	usleep(200000);
+	wait_reads(self->disk, 400, 10000);
 	snprintf(del, sizeof(del), "/sys/block/%s/device/delete", self->disk);
 	ASSERT_EQ(0, attr_write(del, "1"));
 	took = wait_exit_ms(pid, 10000, &status);
