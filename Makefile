@@ -55,10 +55,13 @@ endif
 include $(srctree)/Kbuild
 
 CFLAGS ?= -O2 -g
+# The library's folders, for its private headers.
+lib-dirs := $(sort $(patsubst %/,%,$(dir $(lib-y) $(lib-))))
 BQ_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter \
 	-Wmissing-prototypes -Wstrict-prototypes -D_GNU_SOURCE \
 	-DBLKQUAL_VERSION='"$(VERSION)"' \
-	-I$(srctree)/lib/include -I$(objtree)/include \
+	-I$(srctree)/lib/include -I$(objtree)/include -I$(srctree)/lib \
+	$(addprefix -I$(srctree)/,$(lib-dirs)) \
 	$(PKG_CFLAGS)
 ifeq ($(CI),true)
   BQ_CFLAGS += -Werror
@@ -222,8 +225,8 @@ install: $(blkqual)
 		install -m 0644 $(srctree)/tools/profiles/*.ini $(DESTDIR)$(DATADIR)/blkqual/profiles/
 
 clean:
-	$(call quiet,CLEAN,$(objtree))rm -rf $(objtree)/lib/*.o $(objtree)/lib/*.d \
-		$(objtree)/lib/*.a $(objtree)/raid/*.o $(objtree)/raid/*.d \
+	$(call quiet,CLEAN,$(objtree))find $(objtree)/lib -name '*.[oda]' -delete 2>/dev/null; \
+		rm -rf $(objtree)/raid/*.o $(objtree)/raid/*.d \
 		$(objtree)/tools/*.o $(objtree)/tools/*.d \
 		$(objtree)/selftests/*_test $(objtree)/selftests/*.d \
 		$(objtree)/selftests/vm/*_test $(objtree)/selftests/vm/*.d \
