@@ -55,13 +55,10 @@ endif
 include $(srctree)/Kbuild
 
 CFLAGS ?= -O2 -g
-# The library's folders, for its private headers.
-lib-dirs := $(sort $(patsubst %/,%,$(dir $(lib-y) $(lib-))))
 BQ_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter \
 	-Wmissing-prototypes -Wstrict-prototypes -D_GNU_SOURCE \
 	-DBLKQUAL_VERSION='"$(VERSION)"' \
 	-I$(srctree)/lib/include -I$(objtree)/include -I$(srctree)/lib \
-	$(addprefix -I$(srctree)/,$(lib-dirs)) \
 	$(PKG_CFLAGS)
 ifeq ($(CI),true)
   BQ_CFLAGS += -Werror

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * engine_libaio.c - Linux native AIO through libaio: the baseline kernel
+ * libaio.c - Linux native AIO through libaio: the baseline kernel
  * developers compare io_uring against, and what many job files name
  */
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "io/engine.h"
 
 struct aio_state {
 	io_context_t ctx;

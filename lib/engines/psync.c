@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * engine_psync.c - one pread/pwrite per I/O, one I/O at a time
+ * psync.c - one pread/pwrite per I/O, one I/O at a time
  *
  * fio's default engine and the baseline of many published command lines;
  * iodepth has no effect, as in fio.
@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "io/engine.h"
 
 static int psync_loop(struct bq_worker *w)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * engine_uring.c - io_uring: registered files and buffers, batched
+ * uring.c - io_uring: registered files and buffers, batched
  * submit-and-wait, DEFER_TASKRUN where the kernel has it, polled or
  * interrupt completions, optional SQPOLL; also the nop engine and NVMe
  * passthrough (io_uring_cmd: URING_CMD on /dev/ngXnY, 128-byte SQEs)
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "blkqual_raid.h"
-#include "engine.h"
+#include "io/engine.h"
 
 #if defined(HAVE_IORING_OP_URING_CMD) && defined(HAVE_IORING_SETUP_SQE128) && \
 	defined(HAVE_NVME_URING_CMD)

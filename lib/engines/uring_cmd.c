@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * nvme_passthru.c - NVMe Read and Write commands for io_uring's URING_CMD,
+ * uring_cmd.c - NVMe Read and Write commands for io_uring's URING_CMD,
  * and the block device behind an NVMe generic (ngXnY) character device
  *
  * Nothing here needs libnvme or a device: the engine calls the builder

@@ -21,7 +21,7 @@
 #include "blkqual_raid.h"
 #include "engine.h"
 #include "target.h"
-#include "verify_int.h"
+#include "verify/verify_int.h"
 
 struct job_state {
 	int fds[BQ_MAX_FILES];

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "jobopt.h"
+#include "job/jobopt.h"
 #include "qualify_int.h"
 
 int bq_q_parse_bytes(const char *s, uint32_t *out)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "jobopt.h"
+#include "job/jobopt.h"
 #include "qualify_int.h"
 
 #define PROFILE_MAX_BYTES (1 << 20)

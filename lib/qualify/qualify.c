@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobopt.h"
+#include "job/jobopt.h"
 #include "qualify_int.h"
 
 #define MIB (1ull << 20)

@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "target.h"
+#include "io/engine.h"
+#include "io/target.h"
 #include "verify_int.h"
 
 /* Marks a block that was never written when its read was issued. */

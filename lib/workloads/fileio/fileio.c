@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fileset.c - sysbench's fileio test: a set of files, prepared, run on,
+ * fileio.c - sysbench's fileio test: a set of files, prepared, run on,
  * removed
  *
  * The request schedule is sysbench's, because people compare figures

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * filetree_ops.c - what a thread of a file-tree run does: pick a file or
+ * vdbench_ops.c - what a thread of a file-tree run does: pick a file or
  * directory, work on it, let it go; and the format, which makes the tree
  *
  * The tree's state (which files and directories exist, which one a thread
@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "filetree_int.h"
+#include "vdbench_int.h"
 
 #define FT_MAX_CONSECUTIVE_FAILURES 1000
 #define FT_WAIT_NS 500000ull	/* between looks for a file another thread holds */

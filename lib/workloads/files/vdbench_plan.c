@@ -5,7 +5,7 @@
  * operations, threads and open flags the rd and fwd settle between them
  *
  * The parsed definitions (vdbench_parse.c) keep vdbench's names and
- * wildcards; a plan resolves them, so the runner (filetree.c) never
+ * wildcards; a plan resolves them, so the runner (vdbench_tree.c) never
  * looks a name up.  Names match as vdbench matches them: shell
  * wildcards, case ignored.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * filetree_run.c - a file-tree run, bq_files_run(): the anchors made, the
+ * vdbench_run.c - a file-tree run, bq_files_run(): the anchors made, the
  * trees built and scanned, the threads started on bq_ops_run(), samples,
  * and what the tree holds at the end
  *
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "filetree_int.h"
+#include "vdbench_int.h"
 
 static uint64_t dist_max(const struct bq_files_dist *d)
 {

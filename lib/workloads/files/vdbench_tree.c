@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * filetree.c - vdbench-style file trees: their shape, the names in them,
+ * vdbench_tree.c - vdbench-style file trees: their shape, the names in them,
  * and the check of an anchor before a run
  *
  * Below an anchor, depth levels of width directories each, named
@@ -10,8 +10,8 @@
  * anchor marks a tree as made by one of them; without it blkqual formats
  * only an empty anchor, and it never deletes a name it would not make.
  *
- * What threads do to a tree, the format included, is in filetree_ops.c
- * and a run in filetree_run.c: here is only what a tree looks like, which
+ * What threads do to a tree, the format included, is in vdbench_ops.c
+ * and a run in vdbench_run.c: here is only what a tree looks like, which
  * the parser, the command and its report need without running anything.
  */
 #include <dirent.h>
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "filetree_int.h"
+#include "vdbench_int.h"
 
 /* ---- the tree's shape ------------------------------------------------------ */
 

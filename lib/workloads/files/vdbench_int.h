@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * filetree_int.h - what filetree.c, filetree_ops.c and filetree_run.c
+ * vdbench_int.h - what vdbench_tree.c, vdbench_ops.c and vdbench_run.c
  * share, private to libblkqual: a tree in memory, a run, one thread's state
  */
 #ifndef BLKQUAL_FILETREE_INT_H
@@ -123,7 +123,7 @@ static inline double ft_unit(uint64_t v)
 	return (double)(v >> 11) / (double)(1ull << 53);
 }
 
-/* ---- filetree.c: the tree's shape and names --------------------------------- */
+/* ---- vdbench_tree.c: the tree's shape and names --------------------------------- */
 
 /* The tree of @fsd in memory, every directory after its parent; nothing exists yet. */
 int ft_tree_build(struct ft_tree *tr, const struct bq_files_fsd *fsd);
@@ -138,7 +138,7 @@ int ft_file_path(const struct ft_tree *tr, uint32_t fi, char *buf, size_t len);
 bool ft_our_dir_name(const char *name);
 bool ft_our_file_name(const char *name);
 
-/* ---- filetree_ops.c: what a thread does, until stopped or out of work ------- */
+/* ---- vdbench_ops.c: what a thread does, until stopped or out of work ------- */
 
 /* read, write and their mix (rdpct=) */
 int ft_do_rw(struct worker *w);
