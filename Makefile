@@ -104,6 +104,9 @@ $(objtree)/%.o: $(srctree)/%.c $(PROBE_OUT)
 $(libblkqual): $(lib-objs) $(raid-objs)
 	$(call quiet,AR,$(patsubst $(objtree)/%,%,$@))rm -f $@ && $(AR) rcs $@ $^
 
+# tools/ and its subfolders share its headers.
+$(tools-objs): BQ_CFLAGS += -I$(srctree)/tools
+
 $(blkqual): $(tools-objs) $(libblkqual)
 	$(call quiet,LD,blkqual)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(tools-objs) $(libblkqual) $(LIBS)
 
@@ -224,7 +227,7 @@ install: $(blkqual)
 clean:
 	$(call quiet,CLEAN,$(objtree))find $(objtree)/lib -name '*.[oda]' -delete 2>/dev/null; \
 		rm -rf $(objtree)/raid/*.o $(objtree)/raid/*.d \
-		$(objtree)/tools/*.o $(objtree)/tools/*.d \
+		$(objtree)/tools/*.o $(objtree)/tools/*.d $(objtree)/tools/html/*.[od] \
 		$(objtree)/selftests/*_test $(objtree)/selftests/*.d \
 		$(objtree)/selftests/vm/*_test $(objtree)/selftests/vm/*.d \
 		$(objtree)/selftests/helpers/*.o $(objtree)/selftests/helpers/*.d \

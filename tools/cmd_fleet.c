@@ -18,7 +18,7 @@
 
 #include "cli.h"
 #include "fleet.h"
-#include "report_html.h"
+#include "html/report_html.h"
 #include "report_util.h"
 #include "table.h"
 

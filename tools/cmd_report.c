@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "report_html.h"
+#include "html/report_html.h"
 #include "report_util.h"
 
 struct report_args {

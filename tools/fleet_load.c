@@ -17,7 +17,7 @@
 #include "blkqual_stats.h"
 #include "cli.h"
 #include "fleet.h"
-#include "report_html.h"
+#include "html/report_html.h"
 #include "report_util.h"
 
 const char *fleet_unit_name(enum fleet_unit unit)
