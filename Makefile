@@ -35,6 +35,15 @@ else
   objtree := $(srctree)
 endif
 
+# Generated folders (probe results, kselftest headers, fuzz targets, the VM
+# cache) go in build/ for an in-tree build, so nothing generated sits in the
+# source root under a name that looks like source; O=dir keeps them in dir.
+ifeq ($(objtree),$(srctree))
+  gendir := $(srctree)/build
+else
+  gendir := $(objtree)
+endif
+
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/sbin
@@ -46,19 +55,19 @@ PKG_CONFIG ?= pkg-config
 PKGS := liburing blkid libnvme numa json-c
 
 # The probe records what the installed headers support; see scripts/probe.sh.
-PROBE_OUT := $(objtree)/config.mk $(objtree)/include/config-host.h
-KSFT_DIR := $(objtree)/include/kselftest
+PROBE_OUT := $(gendir)/config.mk $(gendir)/include/config-host.h
+KSFT_DIR := $(gendir)/include/kselftest
 
 ifeq ($(filter deps clean help,$(MAKECMDGOALS)),)
-  -include $(objtree)/config.mk
+  -include $(gendir)/config.mk
 endif
 include $(srctree)/Kbuild
 
 CFLAGS ?= -O2 -g
 BQ_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter \
-	-Wmissing-prototypes -Wstrict-prototypes -D_GNU_SOURCE \
+	-Wmissing-prototypes -Wstrict-prototypes -Wvla -D_GNU_SOURCE \
 	-DBLKQUAL_VERSION='"$(VERSION)"' \
-	-I$(srctree)/lib/include -I$(objtree)/include -I$(srctree)/lib \
+	-I$(srctree)/lib/include -I$(gendir)/include -I$(srctree)/lib \
 	$(PKG_CFLAGS)
 ifeq ($(CI),true)
   BQ_CFLAGS += -Werror
@@ -78,6 +87,15 @@ ifeq ($(SANITIZE),1)
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 endif
 
+# Everything compiled depends on the flags it was compiled with: the file
+# changes only when they do (V=1 or not), and then everything is rebuilt.
+FLAGS_FILE := $(gendir)/flags
+flags-now := $(CC) $(BQ_CFLAGS) $(CFLAGS) $(LDFLAGS) $(LIBS)
+ifneq ($(flags-now),$(file <$(FLAGS_FILE)))
+  $(shell mkdir -p "$(gendir)")
+  $(file >$(FLAGS_FILE),$(flags-now))
+endif
+
 # qualify --profile NAME looks in the install directory, then in this tree.
 $(objtree)/tools/cmd_qualify.o: BQ_CFLAGS += \
 	-DBLKQUAL_PROFILE_DIR='"$(DATADIR)/blkqual/profiles"' \
@@ -94,10 +112,10 @@ blkqual := $(objtree)/blkqual
 
 all: $(blkqual)
 
-$(objtree)/config.mk $(objtree)/include/config-host.h: $(srctree)/scripts/probe.sh
-	$(call quiet,PROBE,config-host.h)$(srctree)/scripts/probe.sh "$(CC)" "$(PKG_CONFIG)" "$(objtree)" $(PKGS)
+$(gendir)/config.mk $(gendir)/include/config-host.h: $(srctree)/scripts/probe.sh
+	$(call quiet,PROBE,config-host.h)$(srctree)/scripts/probe.sh "$(CC)" "$(PKG_CONFIG)" "$(gendir)" $(PKGS)
 
-$(objtree)/%.o: $(srctree)/%.c $(PROBE_OUT)
+$(objtree)/%.o: $(srctree)/%.c $(PROBE_OUT) $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$(patsubst $(objtree)/%,%,$@))$(CC) $(BQ_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -118,39 +136,39 @@ $(helper-objs): BQ_CFLAGS += -I$(srctree)/selftests -isystem $(KSFT_DIR)
 $(helper-objs): $(KSFT_DIR)/kselftest_harness.h
 
 $(objtree)/selftests/%_test: $(srctree)/selftests/%_test.c $(libblkqual) $(helper-objs) \
-		$(KSFT_DIR)/kselftest_harness.h $(PROBE_OUT)
+		$(KSFT_DIR)/kselftest_harness.h $(PROBE_OUT) $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(call quiet,CCLD,$(patsubst $(objtree)/%,%,$@))$(CC) $(BQ_CFLAGS) $(CFLAGS) \
 		-Wno-missing-prototypes -isystem $(KSFT_DIR) -I$(srctree)/selftests -MMD -MP -o $@ $< $(helper-objs) \
 		$(libblkqual) $(LIBS)
 
 # Fuzz targets (fuzz-y) are built twice.  make fuzz: with clang, libFuzzer,
-# ASan and UBSan into $(objtree)/fuzz/.  make check: with $(CC) and
-# replay.c's main() into $(objtree)/fuzz/replay/, where fuzz_replay.sh runs
+# ASan and UBSan into $(gendir)/fuzz/.  make check: with $(CC) and
+# replay.c's main() into $(gendir)/fuzz/replay/, where fuzz_replay.sh runs
 # the seeds and past crashes once each.  Targets may use the tools' objects
 # (compare, report), all but blkqual.o with its main().
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 30
 fuzz-names := $(notdir $(fuzz-y))
 fuzz-tools-y := $(filter-out tools/blkqual.o,$(tools-y))
-fuzz-replay-progs := $(addprefix $(objtree)/fuzz/replay/,$(fuzz-names))
+fuzz-replay-progs := $(addprefix $(gendir)/fuzz/replay/,$(fuzz-names))
 fuzz-replay-objs := $(addprefix $(objtree)/,$(fuzz-helpers-y) selftests/fuzz/replay.o)
-fuzz-obj := $(objtree)/fuzz/obj
-fuzz-progs := $(addprefix $(objtree)/fuzz/,$(fuzz-names))
+fuzz-obj := $(gendir)/fuzz/obj
+fuzz-progs := $(addprefix $(gendir)/fuzz/,$(fuzz-names))
 # Uninitialized stack variables get a pattern, so reading one shows.
 FUZZ_CFLAGS = $(filter-out -Werror,$(BQ_CFLAGS)) -Wno-format-nonliteral -O1 -g $(SAN_FLAGS) \
 	-ftrivial-auto-var-init=pattern -I$(srctree)/tools
 
-$(objtree)/fuzz/replay/libtools.a: $(addprefix $(objtree)/,$(fuzz-tools-y))
+$(gendir)/fuzz/replay/libtools.a: $(addprefix $(objtree)/,$(fuzz-tools-y))
 	@mkdir -p $(dir $@)
 	$(call quiet,AR,$(patsubst $(objtree)/%,%,$@))rm -f $@ && $(AR) rcs $@ $^
 
-$(fuzz-replay-progs): $(objtree)/fuzz/replay/%: $(srctree)/selftests/fuzz/%.c $(fuzz-replay-objs) \
-		$(objtree)/fuzz/replay/libtools.a $(libblkqual) $(PROBE_OUT)
+$(fuzz-replay-progs): $(gendir)/fuzz/replay/%: $(srctree)/selftests/fuzz/%.c $(fuzz-replay-objs) \
+		$(gendir)/fuzz/replay/libtools.a $(libblkqual) $(PROBE_OUT)
 	@mkdir -p $(dir $@)
 	$(call quiet,CCLD,$(patsubst $(objtree)/%,%,$@))$(CC) $(BQ_CFLAGS) $(CFLAGS) \
 		-I$(srctree)/tools -MMD -MP -o $@ $< $(fuzz-replay-objs) \
-		$(objtree)/fuzz/replay/libtools.a $(libblkqual) $(LIBS)
+		$(gendir)/fuzz/replay/libtools.a $(libblkqual) $(LIBS)
 
 $(fuzz-obj)/%.o: $(srctree)/%.c $(PROBE_OUT)
 	@mkdir -p $(dir $@)
@@ -163,20 +181,20 @@ $(fuzz-obj)/libblkqual.a: $(addprefix $(fuzz-obj)/,$(lib-y) $(raid-y))
 $(fuzz-obj)/libtools.a: $(addprefix $(fuzz-obj)/,$(fuzz-tools-y))
 	$(call quiet,AR,$(patsubst $(objtree)/%,%,$@))rm -f $@ && $(AR) rcs $@ $^
 
-$(fuzz-progs): $(objtree)/fuzz/%: $(fuzz-obj)/selftests/fuzz/%.o \
+$(fuzz-progs): $(gendir)/fuzz/%: $(fuzz-obj)/selftests/fuzz/%.o \
 		$(addprefix $(fuzz-obj)/,$(fuzz-helpers-y)) $(fuzz-obj)/libtools.a $(fuzz-obj)/libblkqual.a
 	$(call quiet,FUZZLD,$(patsubst $(objtree)/%,%,$@))$(FUZZ_CC) $(SAN_FLAGS) -fsanitize=fuzzer \
 		-o $@ $^ $(LIBS)
 
 # Fail early, and say why, when clang cannot build a libFuzzer target.
 fuzz-probe:
-	@mkdir -p $(objtree)/fuzz
+	@mkdir -p $(gendir)/fuzz
 	$(Q)printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' \
-		>$(objtree)/fuzz/probe.c
-	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $(objtree)/fuzz/probe \
-		$(objtree)/fuzz/probe.c 2>$(objtree)/fuzz/probe.log || { \
+		>$(gendir)/fuzz/probe.c
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $(gendir)/fuzz/probe \
+		$(gendir)/fuzz/probe.c 2>$(gendir)/fuzz/probe.log || { \
 		echo "make fuzz: $(FUZZ_CC) cannot build a libFuzzer target (make deps installs" \
-			"clang and libclang-rt-dev):" >&2; cat $(objtree)/fuzz/probe.log >&2; exit 1; }
+			"clang and libclang-rt-dev):" >&2; cat $(gendir)/fuzz/probe.log >&2; exit 1; }
 
 fuzz-build: $(fuzz-progs)
 
@@ -184,12 +202,13 @@ fuzz-build: $(fuzz-progs)
 fuzz: deps
 	$(Q)$(MAKE) fuzz-probe
 	$(Q)$(MAKE) fuzz-build
-	$(Q)$(srctree)/selftests/fuzz/run.sh "$(FUZZ_TIME)" "$(objtree)/fuzz" \
+	$(Q)$(srctree)/selftests/fuzz/run.sh "$(FUZZ_TIME)" "$(gendir)/fuzz" \
 		"$(srctree)/selftests/fuzz" $(fuzz-names)
 
 tests: $(blkqual) $(test-progs) $(vm-progs) $(fuzz-replay-progs)
 
 TEST_ENV = BLKQUAL="$(blkqual)" BLKQUAL_SRCTREE="$(srctree)" BLKQUAL_OBJTREE="$(objtree)" \
+	BLKQUAL_GENDIR="$(gendir)" \
 	$(SAN_ENV)
 # The VM is one program to the runner; vm.sh passes it the guest tests.
 VM_RUN = $(srctree)/selftests/vm/vm.sh $(vm-progs)
@@ -231,11 +250,11 @@ clean:
 		$(objtree)/selftests/*_test $(objtree)/selftests/*.d \
 		$(objtree)/selftests/vm/*_test $(objtree)/selftests/vm/*.d \
 		$(objtree)/selftests/helpers/*.o $(objtree)/selftests/helpers/*.d \
-		$(blkqual) $(objtree)/config.mk $(objtree)/include/config-host.h \
-		$(objtree)/selftests/fuzz/*.o $(objtree)/selftests/fuzz/*.d $(objtree)/fuzz
+		$(blkqual) $(gendir)/config.mk $(gendir)/include/config-host.h \
+		$(objtree)/selftests/fuzz/*.o $(objtree)/selftests/fuzz/*.d $(gendir)/fuzz
 
 distclean: clean
-	$(Q)rm -rf $(objtree)/include $(objtree)/vm
+	$(Q)rm -rf $(gendir)/include $(gendir)/vm
 
 help:
 	@echo 'Targets:'

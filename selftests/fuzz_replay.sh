@@ -4,13 +4,13 @@
 # The fuzz targets' seeds and the inputs that once crashed them, run once
 # each as TAP tests: a parser bug that fuzzing found and that was fixed
 # stays fixed.  The targets are built with replay.c's main() instead of
-# libFuzzer ($(objtree)/fuzz/replay/), so no clang is needed; built with
+# libFuzzer ($(gendir)/fuzz/replay/), so no clang is needed; built with
 # SANITIZE=1, ASan and UBSan watch the replay too.
 
 set -u
 
 src=${BLKQUAL_SRCTREE:-$(cd "$(dirname "$0")/.." && pwd)}
-obj=${BLKQUAL_OBJTREE:-}
+obj=${BLKQUAL_GENDIR:-}
 
 echo "TAP version 13"
 if [ -z "$obj" ] || [ ! -d "$obj/fuzz/replay" ]; then

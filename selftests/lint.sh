@@ -1,8 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Lint checks as TAP tests: license lines, shell scripts, whitespace.
-# Compiler warnings are the build's job (CI=true builds with -Werror).
+# Lint checks as TAP tests: license lines, shell scripts, whitespace, and
+# the library's two rules kept true by machine: it neither prints, exits
+# nor builds JSON (checked on the built objects with nm, so a macro or an
+# inline function cannot hide a call), and it includes no header of the
+# command's.  Compiler warnings are the build's job (CI=true: -Werror).
 
 set -u
 cd "${BLKQUAL_SRCTREE:-$(dirname "$0")/..}" || exit 1
@@ -20,7 +23,7 @@ mapfile -t files < <(git -c safe.directory='*' ls-files --cached --others --excl
 	-not -path './selftests/fixtures/*' -not -name COPYING -printf '%P\n')
 
 echo "TAP version 13"
-echo "1..3"
+echo "1..5"
 
 missing=()
 for f in "${files[@]}"; do
@@ -69,6 +72,38 @@ if [ "${#trailing[@]}" -eq 0 ]; then
 else
 	printf '# trailing blanks: %s\n' "${trailing[@]}"
 	not_ok "whitespace: no trailing blanks"
+fi
+
+# What the library's objects call: none of these may be among them.  fprintf
+# to a FILE the library opened is fine; stdout and stderr are not.
+lib_a=${BLKQUAL_OBJTREE:-.}/lib/libblkqual.a
+if [ ! -f "$lib_a" ] || ! command -v nm >/dev/null 2>&1; then
+	skip "library: $lib_a not built, or no nm"
+else
+	bad=$(nm -A -u "$lib_a" 2>/dev/null | awk '{ print $1, $NF }' |
+		grep -E ' (printf|vprintf|puts|putchar|perror|exit|_exit|abort|stdout|stderr|json_[a-z0-9_]+)$' |
+		sed 's/^[^:]*://')
+	if [ -z "$bad" ]; then
+		ok "library: no printing to stdout or stderr, no exit, no json-c (nm)"
+	else
+		printf '# %s\n' "$bad"
+		not_ok "library: no printing to stdout or stderr, no exit, no json-c (nm)"
+	fi
+fi
+
+# The library is below the command: it never includes one of tools/'s headers.
+mapfile -t tool_headers < <(find tools -name '*.h' -printf '%f\n' | sort -u)
+bad=()
+for h in "${tool_headers[@]}"; do
+	while IFS= read -r hit; do
+		bad+=("$hit")
+	done < <(grep -rn --include='*.[ch]' "#include \"\(.*/\)\?$h\"" lib raid 2>/dev/null)
+done
+if [ "${#bad[@]}" -eq 0 ]; then
+	ok "library: includes no header of tools/"
+else
+	printf '# %s\n' "${bad[@]}"
+	not_ok "library: includes no header of tools/"
 fi
 
 exit "$failed"

@@ -7,7 +7,7 @@
 # sanitizer finding fails the target and names the input that caused it.
 #
 # usage: run.sh SECONDS FUZZDIR SRCDIR NAME...
-#   FUZZDIR  $(objtree)/fuzz: the targets; corpus/NAME and crashes/NAME
+#   FUZZDIR  $(gendir)/fuzz: the targets; corpus/NAME and crashes/NAME
 #            are kept there between runs
 #   SRCDIR   selftests/fuzz: corpus/NAME (seeds), regressions/NAME, NAME.dict
 

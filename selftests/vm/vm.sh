@@ -10,8 +10,9 @@
 # usage: vm.sh [--shell] GUEST_TEST...
 #   --shell   boot the same VM with a shell on this terminal instead of tests
 #
-# Environment: BLKQUAL (the built binary), BLKQUAL_OBJTREE (cache lives in
-# its vm/ directory), BLKQUAL_VM_TIMEOUT (seconds, default 300).
+# Environment: BLKQUAL (the built binary), BLKQUAL_GENDIR (the cache lives
+# in its vm/ directory; the make variable gendir: build/ in-tree, else O=),
+# BLKQUAL_VM_TIMEOUT (seconds, default 300).
 
 set -u
 shopt -s nullglob
@@ -19,7 +20,7 @@ shopt -s nullglob
 here=$(cd "$(dirname "$0")" && pwd)
 obj=${BLKQUAL_OBJTREE:-$(cd "$here/../.." && pwd)}
 blkqual=${BLKQUAL:-$obj/blkqual}
-cache=$obj/vm
+cache=${BLKQUAL_GENDIR:-$obj/build}/vm
 timeout_s=${BLKQUAL_VM_TIMEOUT:-300}
 shell=0
 if [ "${1:-}" = --shell ]; then

@@ -50,13 +50,9 @@ static uint32_t op_bit(int op)
 	return 1u << op;
 }
 
-static int plan_format(const struct bq_files_parms *p, const struct bq_files_rd *r,
-		       struct bq_files_plan *plan)
+/* Whether a run definition's workloads (fwd=) touch file system definition @j. */
+static bool fsd_in_rd(const struct bq_files_parms *p, const struct bq_files_rd *r, size_t j)
 {
-	bool used[p->nr_fsd ? p->nr_fsd : 1];
-	int ret;
-
-	memset(used, 0, sizeof(used));
 	for (size_t i = 0; i < p->nr_fwd; i++) {
 		bool in_rd = false;
 
@@ -64,10 +60,18 @@ static int plan_format(const struct bq_files_parms *p, const struct bq_files_rd 
 			in_rd = name_matches(r->fwd[k], p->fwd[i].name);
 		if (!in_rd)
 			continue;
-		for (size_t j = 0; j < p->nr_fsd; j++)
-			for (int k = 0; k < p->fwd[i].nr_fsd; k++)
-				used[j] |= name_matches(p->fwd[i].fsd[k], p->fsd[j].name);
+		for (int k = 0; k < p->fwd[i].nr_fsd; k++)
+			if (name_matches(p->fwd[i].fsd[k], p->fsd[j].name))
+				return true;
 	}
+	return false;
+}
+
+static int plan_format(const struct bq_files_parms *p, const struct bq_files_rd *r,
+		       struct bq_files_plan *plan)
+{
+	int ret;
+
 	plan->requested = op_bit(BQ_FOP_WRITE);
 	for (size_t j = 0; j < p->nr_fsd; j++) {
 		struct bq_files_fwg g = {
@@ -79,7 +83,7 @@ static int plan_format(const struct bq_files_parms *p, const struct bq_files_rd 
 						&p->fsd[j].openflags),
 		};
 
-		if (!used[j])
+		if (!fsd_in_rd(p, r, j))
 			continue;
 		ret = add_fwg(plan, &g);
 		if (ret)
