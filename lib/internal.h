@@ -43,6 +43,32 @@ int bq_fail_at(struct bq_parse_error *err, const char *where, int ret, const cha
 int bq_find_up(const char *start, const char *stop, const char *attr,
 	       char *found, size_t len);
 
+/*
+ * core: splitmix64, the one seeded mixer.  bq_fmix64() is its finaliser,
+ * bq_mix64() a stateless hash of a word, bq_splitmix64() the generator
+ * (any seed, zero included, gives a full-period stream).  Verify payloads,
+ * randrepeat offsets and compare's bootstrap depend on these bits staying
+ * as they are (selftests/random_test.c).
+ */
+#define BQ_GOLDEN64 UINT64_C(0x9e3779b97f4a7c15)
+
+static inline uint64_t bq_fmix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t bq_mix64(uint64_t x)
+{
+	return bq_fmix64(x + BQ_GOLDEN64);
+}
+
+static inline uint64_t bq_splitmix64(uint64_t *state)
+{
+	return bq_fmix64(*state += BQ_GOLDEN64);
+}
+
 /* resolve.c: devices by number */
 int bq_device_load_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev);
 int bq_device_name_devt(struct bq_ctx *ctx, dev_t devt, char *name, size_t len);

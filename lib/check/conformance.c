@@ -231,14 +231,6 @@ void *chk_alloc(size_t len)
 	return p;
 }
 
-static inline uint64_t mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 /**
  * chk_seed() - a pattern seed no earlier write of this run used
  * @cd: the device
@@ -247,7 +239,7 @@ static inline uint64_t mix64(uint64_t x)
  */
 uint64_t chk_seed(struct bq_check_dev *cd)
 {
-	return mix64(++cd->gen ^ (uint64_t)getpid() << 32) | 1;
+	return bq_mix64(++cd->gen ^ (uint64_t)getpid() << 32) | 1;
 }
 
 /*
@@ -257,7 +249,7 @@ uint64_t chk_seed(struct bq_check_dev *cd)
  */
 static inline uint64_t pattern_word(uint64_t seed, uint64_t dev_off)
 {
-	return seed == CHK_ZEROES ? 0 : mix64(seed ^ (dev_off * 0xd6e8feb86659fd93ull));
+	return seed == CHK_ZEROES ? 0 : bq_mix64(seed ^ (dev_off * 0xd6e8feb86659fd93ull));
 }
 
 /*

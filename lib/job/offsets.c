@@ -36,16 +36,6 @@ static inline uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-/* Spreads a possibly poor seed (0, 1, 2, ...) over the whole state. */
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 uint64_t bq_rand_next(struct bq_offgen *g)
 {
 	uint64_t *s = g->rng;
@@ -279,7 +269,7 @@ int bq_offgen_init(struct bq_offgen *g, const struct bq_offgen_params *p)
 		.param = p->param,
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(g->rng); i++)
-		g->rng[i] = splitmix64(&sm);
+		g->rng[i] = bq_splitmix64(&sm);	/* a poor seed (0, 1, ...) spread */
 
 	bits = p->nblocks > 1 ? 64 - __builtin_clzll(p->nblocks - 1) : 0;
 	g->half_bits = bits > 2 ? (bits + 1) / 2 : 1;

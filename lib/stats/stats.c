@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "blkqual_stats.h"
+#include "internal.h"
 
 /* Exact p-values up to this many pairs; beyond, the normal approximation is good. */
 #define EXACT_MAX_PAIRS 400
@@ -196,20 +197,10 @@ double bq_robust_z(double x, double median, double mad)
 	return 0.6745 * (x - median) / mad;
 }
 
-/* splitmix64: small, seedable, good enough to draw resample indices. */
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static double resample_median(const double *v, int n, double *tmp, uint64_t *s)
 {
 	for (int i = 0; i < n; i++)
-		tmp[i] = v[next_rand(s) % (uint64_t)n];
+		tmp[i] = v[bq_splitmix64(s) % (uint64_t)n];
 	qsort(tmp, (size_t)n, sizeof(*tmp), cmp_double);
 	return median_sorted(tmp, n);
 }

@@ -139,16 +139,9 @@ bool bq_vhdr_decode(const void *buf, struct bq_vhdr *h)
 
 /* ---- payload --------------------------------------------------------------- */
 
-static inline uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static uint64_t payload_key(uint64_t seed, uint64_t offset, uint64_t gen)
 {
-	return mix64(seed ^ mix64(offset ^ mix64(gen ^ 0x6a09e667f3bcc909ULL)));
+	return bq_fmix64(seed ^ bq_fmix64(offset ^ bq_fmix64(gen ^ 0x6a09e667f3bcc909ULL)));
 }
 
 /*

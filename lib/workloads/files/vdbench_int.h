@@ -95,13 +95,6 @@ static inline uint64_t ft_rnd(uint64_t *s)
 	return *s * 0x2545f4914f6cdd1dull;
 }
 
-static inline uint64_t ft_mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
 
 /* A value from a distribution; @r uniform in [0, 1). */
 static inline uint64_t ft_dist_pick(const struct bq_files_dist *d, double r)

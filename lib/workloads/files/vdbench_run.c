@@ -75,7 +75,7 @@ static int thread_fn(struct bq_ops_thread *t, void *arg)
 	w.g = &plan->fwg[w.gi];
 	w.tree = &r->trees[w.g->fsd];
 	w.roles = roles_of(w.g, plan->format);
-	w.rng = ft_mix(r->seed + (uint64_t)t->id) | 1;
+	w.rng = bq_mix64(r->seed + (uint64_t)t->id) | 1;
 	if (w.g->rate > 0)
 		w.gap_ns = (uint64_t)(1e9 * w.g->threads / w.g->rate);
 	w.next_ns = bq_now_ns();
@@ -225,7 +225,7 @@ int bq_files_run(const struct bq_files_plan *plan, const struct bq_files_run_opt
 		goto out_free;
 	}
 	pthread_mutex_init(&r.note_lock, NULL);
-	r.seed = ft_mix((uint64_t)bq_now_ns());
+	r.seed = bq_mix64((uint64_t)bq_now_ns());
 	for (size_t g = 0; g < plan->nr_fwg; g++) {
 		const struct bq_files_fwg *fwg = &plan->fwg[g];
 		struct ft_tree *tr = &r.trees[fwg->fsd];

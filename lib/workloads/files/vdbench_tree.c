@@ -98,7 +98,7 @@ int ft_tree_build(struct ft_tree *tr, const struct bq_files_fsd *fsd)
 			tr->files[f].dir = dir;
 			tr->files[f].no = k;
 			/* fixed per file, so a second run finds the sizes the format made */
-			tr->files[f].size = ft_dist_pick(&fsd->sizes, ft_unit(ft_mix(f)));
+			tr->files[f].size = ft_dist_pick(&fsd->sizes, ft_unit(bq_mix64(f)));
 			f++;
 		}
 	}

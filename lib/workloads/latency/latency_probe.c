@@ -203,24 +203,14 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
-/* splitmix64: cheap, and any seed (zero included) gives a full sequence. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static void random_fill(uint64_t *state, void *buf, size_t len)
 {
 	uint64_t *p = buf;
 
 	for (size_t i = 0; i < len / sizeof(*p); i++)
-		p[i] = next_random(state);
+		p[i] = bq_splitmix64(state);
 	if (len % sizeof(*p)) {
-		uint64_t last = next_random(state);
+		uint64_t last = bq_splitmix64(state);
 
 		memcpy((char *)buf + len / sizeof(*p) * sizeof(*p), &last, len % sizeof(*p));
 	}
@@ -824,7 +814,7 @@ int bq_latency_run(struct bq_latency *l, struct bq_latency_stats *total,
 		long long r;
 
 		if (!o->linear)
-			woff = next_random(&l->rng) % slots * t->size;
+			woff = bq_splitmix64(&l->rng) % slots * t->size;
 		req.offset = t->offset + woff;
 		req.write = o->read_write ? (req.index & 1) : o->writes > 0;
 		if (!o->cached) {
