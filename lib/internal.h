@@ -114,6 +114,19 @@ int bq_fs_dio_align(int fd, const char *path, uint32_t *align);
  */
 int bq_task_cpu(int tid, uint64_t *usr_ns, uint64_t *sys_ns);
 
+/**
+ * struct bq_thread_cpu - a thread's CPU time and context switches so far
+ * @usr_ns: user time
+ * @sys_ns: system time
+ * @vol_cs: voluntary context switches
+ * @invol_cs: involuntary ones
+ */
+struct bq_thread_cpu {
+	uint64_t usr_ns, sys_ns, vol_cs, invol_cs;
+};
+
+void bq_thread_cpu(struct bq_thread_cpu *c);
+
 /* host.c: CPU and node lists, shared with placement.c */
 #define BQ_MAX_CPUS 8192
 int bq_read_list(struct bq_ctx *ctx, int *ids, int max, const char *fmt, ...)

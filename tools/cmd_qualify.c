@@ -70,14 +70,6 @@ struct status {
 	bool shown;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- options ------------------------------------------------------------------ */
 
 static int parse_args(struct qcli *qc, int argc, char **argv)
@@ -633,7 +625,7 @@ static int precondition(struct runner *rn)
 	/* Unknown speed: count a GB/s, then the steps. */
 	rn->st.cell_s = (double)q->plan.precondition_bytes / 1e9;
 	rn->st.rest_s = time_left(q, 0, -1, -1);
-	t0 = mono_ns();
+	t0 = bq_now_ns();
 	ret = run_job(rn, &job, &r);
 	bq_job_release(&job);
 	if (ret == -EINTR) {
@@ -642,7 +634,7 @@ static int precondition(struct runner *rn)
 	}
 	if (ret)
 		return EXIT_REFUSED;
-	q->precond_ns = mono_ns() - t0;
+	q->precond_ns = bq_now_ns() - t0;
 	q->precond_done = true;
 	bq_qresult_free(&r);
 	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
@@ -1079,7 +1071,7 @@ int cmd_qualify(int argc, char **argv)
 	if (qc.list)
 		return list_profiles();
 	iso_now(q.started, sizeof(q.started));
-	q.t0_ns = mono_ns();
+	q.t0_ns = bq_now_ns();
 	ret = setup(&qc, &q, &ctx, &doc);
 	if (ret)
 		goto out_free;

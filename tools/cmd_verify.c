@@ -234,9 +234,9 @@ int cmd_verify(int argc, char **argv)
 	vo.target = vc.target;
 	vo.stop = stop_on_signals();
 	out.started_unix_ns = clock_ns(CLOCK_REALTIME);
-	t0 = clock_ns(CLOCK_MONOTONIC);
+	t0 = bq_now_ns();
 	ret = bq_verify_state_check(ctx, &vo, &info, &rep, &err);
-	out.runtime_ns = clock_ns(CLOCK_MONOTONIC) - t0;
+	out.runtime_ns = bq_now_ns() - t0;
 	if (vc.status)
 		fputs("\r\033[K", stderr);
 	if (ret) {

@@ -23,10 +23,7 @@ static const char *const dir_names[BQ_NR_DIRS] = { "read", "write" };
 
 double qrun_runtime_s(const struct qrun *q)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return q->prior_s + ((double)ts.tv_sec * 1e9 + (double)ts.tv_nsec - (double)q->t0_ns) / 1e9;
+	return q->prior_s + ((double)bq_now_ns() - (double)q->t0_ns) / 1e9;
 }
 
 void fmt_duration(char *buf, size_t len, double s)

@@ -144,16 +144,14 @@ const struct bq_device *bq_check_device(const struct bq_check_dev *cd)
 enum bq_check_status bq_check_run(struct bq_check_dev *cd, const struct bq_check *check,
 				  struct bq_check_result *res)
 {
-	struct timespec t0, t1;
+	uint64_t t0;
 
 	memset(res, 0, sizeof(*res));
 	cd->running = check->name;
 	cd->fault_done = false;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = bq_now_ns();
 	res->status = check->fn(cd, res);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	res->elapsed_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
-			  (uint64_t)(t1.tv_nsec - t0.tv_nsec);
+	res->elapsed_ns = bq_now_ns() - t0;
 	res->fault_injected = cd->fault_done;
 	if (!res->reason[0])
 		snprintf(res->reason, sizeof(res->reason), "%s",

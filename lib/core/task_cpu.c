@@ -1,15 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * task_cpu.c - CPU time of one of this process's threads, read from
- * outside it: a thread stuck in the kernel cannot call getrusage() for
- * itself, and an SQPOLL thread is the kernel's, not ours
+ * task_cpu.c - CPU time of a thread: the calling thread's own, through
+ * getrusage(RUSAGE_THREAD), and another thread's, read from outside it (a
+ * thread stuck in the kernel cannot call getrusage() for itself, and an
+ * SQPOLL thread is the kernel's, not ours)
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
+}
+
+/**
+ * bq_thread_cpu() - the calling thread's CPU time and context switches
+ * @c: filled in; all zero if the kernel does not say
+ */
+void bq_thread_cpu(struct bq_thread_cpu *c)
+{
+	struct rusage ru;
+
+	memset(c, 0, sizeof(*c));
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return;
+	c->usr_ns = tv_ns(&ru.ru_utime);
+	c->sys_ns = tv_ns(&ru.ru_stime);
+	c->vol_cs = (uint64_t)ru.ru_nvcsw;
+	c->invol_cs = (uint64_t)ru.ru_nivcsw;
+}
 
 int bq_task_cpu(int tid, uint64_t *usr_ns, uint64_t *sys_ns)
 {

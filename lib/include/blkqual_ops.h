@@ -97,19 +97,6 @@ struct bq_ops_thread {
 };
 
 /**
- * bq_now_ns() - CLOCK_MONOTONIC in nanoseconds
- *
- * Return: the time.
- */
-static inline uint64_t bq_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/**
  * bq_ops_record() - count one finished operation
  * @t: the thread
  * @op: kind of operation

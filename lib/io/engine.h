@@ -147,21 +147,11 @@ struct bq_worker {
 
 	int setup_err;
 	char setup_msg[256];
-	struct rusage_mark {
-		uint64_t usr_ns, sys_ns, vol_cs, invol_cs;
-	} ru_start;
+	struct bq_thread_cpu ru_start;
 	pthread_t tid;
 	int kernel_tid;			/* for reading its CPU time if it gets stuck */
 	atomic_bool done;
 };
-
-static inline uint64_t bq_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static inline uint64_t bq_bounded(struct bq_offgen *g, uint64_t n)
 {

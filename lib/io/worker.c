@@ -17,24 +17,6 @@
 
 #include "engine.h"
 
-static uint64_t tv_ns(const struct timeval *tv)
-{
-	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
-}
-
-static void rusage_mark(struct rusage_mark *m)
-{
-	struct rusage ru;
-
-	memset(m, 0, sizeof(*m));
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return;
-	m->usr_ns = tv_ns(&ru.ru_utime);
-	m->sys_ns = tv_ns(&ru.ru_stime);
-	m->vol_cs = (uint64_t)ru.ru_nvcsw;
-	m->invol_cs = (uint64_t)ru.ru_nivcsw;
-}
-
 void worker_sleep_until(uint64_t t_ns)
 {
 	struct timespec ts = {
@@ -141,15 +123,15 @@ bool worker_start_line(struct bq_worker *w, int setup_err, const char *msg)
 	if (w->job->startdelay_ns)
 		worker_sleep_until(w->gate->t0 + w->job->startdelay_ns);
 	set_deadlines(w, w->gate->t0 + w->job->startdelay_ns);
-	rusage_mark(&w->ru_start);
+	bq_thread_cpu(&w->ru_start);
 	return true;
 }
 
 void worker_finish(struct bq_worker *w)
 {
-	struct rusage_mark end;
+	struct bq_thread_cpu end;
 
-	rusage_mark(&end);
+	bq_thread_cpu(&end);
 	w->res->usr_ns = end.usr_ns - w->ru_start.usr_ns;
 	w->res->sys_ns = end.sys_ns - w->ru_start.sys_ns;
 	w->res->vol_cs = end.vol_cs - w->ru_start.vol_cs;
@@ -228,7 +210,7 @@ void worker_end_ramp(struct bq_worker *w, uint64_t now)
 		bq_hist_reset(&w->res->d[d].lat);
 	}
 	w->ramping = false;
-	rusage_mark(&w->ru_start);
+	bq_thread_cpu(&w->ru_start);
 	(void)now;
 }
 

@@ -29,14 +29,6 @@
 /* A format or sanitize of a large drive takes minutes; an hour is a hang. */
 #define NVME_PURGE_TIMEOUT_MS (3600u * 1000u)
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void note(struct bq_purge_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -203,7 +195,7 @@ static int nvme_sanitize(int fd, const struct bq_device *dev, const struct nvme_
 		return -EIO;
 	}
 	/* The command only starts it; the log says when it is over. */
-	deadline = mono_ns() + NVME_PURGE_TIMEOUT_MS * 1000000ull;
+	deadline = bq_now_ns() + NVME_PURGE_TIMEOUT_MS * 1000000ull;
 	for (;;) {
 		int status;
 
@@ -221,7 +213,7 @@ static int nvme_sanitize(int fd, const struct bq_device *dev, const struct nvme_
 			note(res, "Sanitize completed with a failure");
 			return -EIO;
 		}
-		if (mono_ns() > deadline) {
+		if (bq_now_ns() > deadline) {
 			note(res, "Sanitize still running after an hour");
 			return -ETIMEDOUT;
 		}
@@ -271,7 +263,7 @@ static int nvme_purge(int fd, const struct bq_device *dev, enum bq_purge want,
 int bq_purge_device(struct bq_ctx *ctx, int fd, const struct bq_device *dev, enum bq_purge want,
 		    struct bq_purge_result *res)
 {
-	uint64_t start = mono_ns();
+	uint64_t start = bq_now_ns();
 
 	memset(res, 0, sizeof(*res));
 	res->method = BQ_PURGE_NONE;
@@ -301,6 +293,6 @@ int bq_purge_device(struct bq_ctx *ctx, int fd, const struct bq_device *dev, enu
 	}
 	if (!res->done && want != BQ_PURGE_NONE)
 		note(res, "not purged: the results start from the device's current state");
-	res->ns = mono_ns() - start;
+	res->ns = bq_now_ns() - start;
 	return 0;
 }

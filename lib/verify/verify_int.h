@@ -149,7 +149,7 @@ struct bq_vworker {
 	struct bq_thread_result *saved_res;
 	uint64_t saved_depth_sum;
 	uint64_t saved_depth_samples;
-	uint64_t cpu_mark[4];		/* usr, sys ns, voluntary, involuntary switches */
+	struct bq_thread_cpu cpu_mark;	/* at the start of the verify phase */
 };
 
 /**

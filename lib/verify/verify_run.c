@@ -258,24 +258,6 @@ void worker_verify_complete(struct bq_worker *w, const struct bq_slot *s, int re
 	}
 }
 
-static uint64_t tv_ns(const struct timeval *tv)
-{
-	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
-}
-
-static void thread_cpu(uint64_t m[4])
-{
-	struct rusage ru;
-
-	memset(m, 0, 4 * sizeof(*m));
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return;
-	m[0] = tv_ns(&ru.ru_utime);
-	m[1] = tv_ns(&ru.ru_stime);
-	m[2] = (uint64_t)ru.ru_nvcsw;
-	m[3] = (uint64_t)ru.ru_nivcsw;
-}
-
 /* Every thread of the job waits here, so the read-back sees all of its writes. */
 static void job_barrier(struct bq_vjob *vj)
 {
@@ -324,7 +306,7 @@ bool worker_verify_phase(struct bq_worker *w, int ret)
 	w->bytes_left = UINT64_MAX;
 	w->rate_period_ns = 0;
 	w->ramping = false;
-	thread_cpu(v->cpu_mark);
+	bq_thread_cpu(&v->cpu_mark);
 	v->t->phase_ran = true;
 	v->t->phase_start_ns = bq_now_ns();
 	return true;
@@ -341,14 +323,14 @@ void worker_verify_phase_end(struct bq_worker *w)
 {
 	struct bq_vworker *v = w->verify;
 	struct bq_thread_result *ph = &v->t->phase;
-	uint64_t m[4];
+	struct bq_thread_cpu m;
 
 	v->t->phase_end_ns = bq_now_ns();
-	thread_cpu(m);
-	ph->usr_ns = m[0] - v->cpu_mark[0];
-	ph->sys_ns = m[1] - v->cpu_mark[1];
-	ph->vol_cs = m[2] - v->cpu_mark[2];
-	ph->invol_cs = m[3] - v->cpu_mark[3];
+	bq_thread_cpu(&m);
+	ph->usr_ns = m.usr_ns - v->cpu_mark.usr_ns;
+	ph->sys_ns = m.sys_ns - v->cpu_mark.sys_ns;
+	ph->vol_cs = m.vol_cs - v->cpu_mark.vol_cs;
+	ph->invol_cs = m.invol_cs - v->cpu_mark.invol_cs;
 	w->ru_start.usr_ns += ph->usr_ns;
 	w->ru_start.sys_ns += ph->sys_ns;
 	w->ru_start.vol_cs += ph->vol_cs;

@@ -114,23 +114,12 @@ bool bq_ops_should_stop(const struct bq_ops_thread *t)
 	return t->deadline_ns && bq_now_ns() >= t->deadline_ns;
 }
 
-static uint64_t thread_cpu(uint64_t *sys_ns)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_THREAD, &ru);
-	*sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
-		  (uint64_t)ru.ru_stime.tv_usec * 1000ull;
-	return (uint64_t)ru.ru_utime.tv_sec * 1000000000ull +
-	       (uint64_t)ru.ru_utime.tv_usec * 1000ull;
-}
-
 static void *ops_thread(void *p)
 {
 	struct ops_arg *a = p;
 	struct ops_run *run = a->run;
 	struct bq_ops_thread *t = a->t;
-	uint64_t sys1;
+	struct bq_thread_cpu cpu;
 
 	__atomic_store_n(&t->tid, (int)gettid(), __ATOMIC_RELAXED);
 	pthread_mutex_lock(&run->lock);
@@ -139,10 +128,13 @@ static void *ops_thread(void *p)
 	pthread_mutex_unlock(&run->lock);
 	if (run->gate > 0) {
 		t->deadline_ns = run->deadline_ns;
-		a->usr0 = thread_cpu(&a->sys0);
+		bq_thread_cpu(&cpu);
+		a->usr0 = cpu.usr_ns;
+		a->sys0 = cpu.sys_ns;
 		t->ret = run->o->fn(t, run->o->arg);
-		t->usr_ns = thread_cpu(&sys1) - a->usr0;
-		t->sys_ns = sys1 - a->sys0;
+		bq_thread_cpu(&cpu);
+		t->usr_ns = cpu.usr_ns - a->usr0;
+		t->sys_ns = cpu.sys_ns - a->sys0;
 	}
 
 	pthread_mutex_lock(&run->lock);

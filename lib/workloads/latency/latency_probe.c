@@ -195,14 +195,6 @@ void bq_latency_summarize(const struct bq_latency_stats *s, struct bq_latency_su
 
 /* ---- the target -------------------------------------------------------- */
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 static void random_fill(uint64_t *state, void *buf, size_t len)
 {
 	uint64_t *p = buf;
@@ -510,7 +502,7 @@ int bq_latency_open(struct bq_ctx *ctx, const struct bq_latency_opts *o,
 		return bq_fail_at(err, o->path, -ENOMEM, "out of memory");
 	l->o = *o;
 	l->fd = -1;
-	l->rng = o->seed ? o->seed : mono_ns();
+	l->rng = o->seed ? o->seed : bq_now_ns();
 	bq_strlcpy(l->t.path, o->path, sizeof(l->t.path));
 	l->t.size = o->size ? o->size : o->linear ? 256 << 10 : 4 << 10;
 	ret = -EINVAL;
@@ -797,7 +789,7 @@ int bq_latency_run(struct bq_latency *l, struct bq_latency_stats *total,
 	int ret;
 
 	memset(err, 0, sizeof(*err));
-	now = mono_ns();
+	now = bq_now_ns();
 	ret = bq_latency_stats_init(&part, t->size, now);
 	if (ret)
 		return bq_fail_at(err, o->path, ret, "out of memory");
@@ -828,14 +820,14 @@ int bq_latency_run(struct bq_latency *l, struct bq_latency_stats *total,
 		if (req.write)
 			random_fill(&l->rng, l->buf, t->size);
 
-		start = mono_ns();
+		start = bq_now_ns();
 		r = do_request(l, req.write, req.offset);
 		if (r >= 0 && req.write && !o->cached && fdatasync(l->fd)) {
 			ret = -errno;
 			request_failed(l, &req, ret, "fdatasync", err);
 			break;
 		}
-		now = mono_ns();
+		now = bq_now_ns();
 		clock_gettime(CLOCK_REALTIME, &req.when);
 
 		if (r < 0) {
@@ -889,7 +881,7 @@ int bq_latency_run(struct bq_latency *l, struct bq_latency_stats *total,
 		if (next > now)
 			sleep_until(l, next);
 	}
-	now = mono_ns();
+	now = bq_now_ns();
 	part.finish_ns = now;
 	stats_merge(total, &part);
 	total->finish_ns = now;
