@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "blkqual_io.h"
+#include "blkqual.h"
 
 #ifdef __cplusplus
 extern "C" {
