@@ -23,7 +23,7 @@ mapfile -t files < <(git -c safe.directory='*' ls-files --cached --others --excl
 	-not -path './selftests/fixtures/*' -not -name COPYING -printf '%P\n')
 
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 
 missing=()
 for f in "${files[@]}"; do
@@ -104,6 +104,24 @@ if [ "${#bad[@]}" -eq 0 ]; then
 else
 	printf '# %s\n' "${bad[@]}"
 	not_ok "library: includes no header of tools/"
+fi
+
+# Each public header stands alone: a user includes only what they need.
+if ! command -v "${CC:-cc}" >/dev/null 2>&1; then
+	skip "headers: no C compiler"
+else
+	bad=()
+	for h in lib/include/*.h; do
+		printf '#include "%s"\n' "${h##*/}" |
+			"${CC:-cc}" -std=gnu11 -D_GNU_SOURCE -Wall -Werror -Ilib/include \
+				-fsyntax-only -x c - 2>/dev/null || bad+=("$h")
+	done
+	if [ "${#bad[@]}" -eq 0 ]; then
+		ok "headers: each public header compiles on its own"
+	else
+		printf '# does not compile alone: %s\n' "${bad[@]}"
+		not_ok "headers: each public header compiles on its own"
+	fi
 fi
 
 exit "$failed"
