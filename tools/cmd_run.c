@@ -259,7 +259,7 @@ static int apply_run_options(struct run_cli *rc, struct bq_jobset *set)
 		struct bq_parse_error err = { 0 };
 
 		if (rc->sqpoll) {
-			if (!bq_engine_is_uring(j->engine))
+			if (!bq_engine_has(j->engine, BQ_ENGINE_RING))
 				return cli_usage_error(&rc->cli, "--sqpoll: job '%s' does not use "
 						       "ioengine=io_uring", j->name);
 			j->sqpoll = true;
@@ -522,7 +522,7 @@ static int check_force_names(const struct cli *cli, const struct bq_guard_opts *
 
 			names[nr++] = j->filenames[i];
 			/* Passthrough writes the namespace's data: the guard judges its block device. */
-			if (j->engine == BQ_ENGINE_URING_CMD &&
+			if (bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU) &&
 			    !bq_nvme_ng_to_blk(base ? base + 1 : j->filenames[i], ns, sizeof(ns))) {
 				snprintf(blk[nr], sizeof(blk[nr]), "/dev/%s", ns);
 				names[nr] = blk[nr];

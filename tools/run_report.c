@@ -30,17 +30,6 @@ static const char *rw_name(enum bq_rw rw)
 	return (size_t)rw < ARRAY_LEN(names) ? names[rw] : "?";
 }
 
-static const char *engine_name(enum bq_engine e)
-{
-	static const char *const names[] = {
-		[BQ_ENGINE_IO_URING] = "io_uring", [BQ_ENGINE_LIBAIO] = "libaio",
-		[BQ_ENGINE_PSYNC] = "psync", [BQ_ENGINE_NOP] = "nop",
-		[BQ_ENGINE_URING_CMD] = "io_uring_cmd",
-	};
-
-	return (size_t)e < ARRAY_LEN(names) ? names[e] : "?";
-}
-
 /**
  * job_total() - a job's threads summed; release with job_total_free()
  * @jr: the job
@@ -217,7 +206,7 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 	char rate[32];
 
 	fprintf(out, "%s: rw=%s, bs=%u/%u, ioengine=%s, iodepth=%u, numjobs=%u%s\n", j->name,
-		rw_name(j->rw), j->bs[BQ_READ], j->bs[BQ_WRITE], engine_name(j->engine), j->iodepth,
+		rw_name(j->rw), j->bs[BQ_READ], j->bs[BQ_WRITE], bq_engine_name(j->engine), j->iodepth,
 		j->numjobs, j->direct ? ", direct" : "");
 	for (int i = 0; i < jr->nr_targets; i++) {
 		char size[32];
@@ -391,7 +380,7 @@ static json_object *job_options_json(const struct bq_job *j)
 						      j->dist == BQ_DIST_PARETO ? "pareto" : "random"));
 	json_object_object_add(o, "distribution_param", json_dbl(j->dist_param));
 	json_object_object_add(o, "rate_iops", json_u64(j->rate_iops));
-	json_object_object_add(o, "ioengine", json_object_new_string(engine_name(j->engine)));
+	json_object_object_add(o, "ioengine", json_object_new_string(bq_engine_name(j->engine)));
 	json_object_object_add(o, "poll", json_object_new_string(j->poll == BQ_POLL_ON ? "on" :
 				j->poll == BQ_POLL_OFF ? "off" : "auto"));
 	json_object_object_add(o, "fixedbufs", json_object_new_boolean(j->fixedbufs));

@@ -65,16 +65,47 @@ enum bq_engine {
 };
 
 /**
- * bq_engine_is_uring() - the engine drives an io_uring ring (and so has
- * its ring limit, polled completions and an optional SQ poll thread)
+ * enum bq_engine_cap - what an engine can do, or is
+ * @BQ_ENGINE_RING: drives an io_uring ring (its depth limit, polled
+ *	completions, an optional SQ poll thread)
+ * @BQ_ENGINE_PASSTHRU: sends NVMe commands to /dev/ngXnY; no page cache
+ * @BQ_ENGINE_DISKLESS: needs no target at all (measures the tool)
+ * @BQ_ENGINE_SYNC: one I/O per call, so iodepth has no effect
+ * @BQ_ENGINE_STRIPES: can run --stripe
+ */
+enum bq_engine_cap {
+	BQ_ENGINE_RING = 1u << 0,
+	BQ_ENGINE_PASSTHRU = 1u << 1,
+	BQ_ENGINE_DISKLESS = 1u << 2,
+	BQ_ENGINE_SYNC = 1u << 3,
+	BQ_ENGINE_STRIPES = 1u << 4,
+};
+
+/**
+ * bq_engine_name() - an engine's name, as a job file spells it
  * @e: the engine
  *
- * Return: true for io_uring and io_uring_cmd.
+ * Return: a static string ("?" for an id no engine has).
  */
-static inline bool bq_engine_is_uring(enum bq_engine e)
-{
-	return e == BQ_ENGINE_IO_URING || e == BQ_ENGINE_URING_CMD;
-}
+const char *bq_engine_name(enum bq_engine e);
+
+/**
+ * bq_engine_parse() - the engine a name (or one of fio's aliases) means
+ * @name: "io_uring", "psync", "sync", "null", ...
+ * @e: receives the engine
+ *
+ * Return: 0, or -ENOENT when no engine has that name.
+ */
+int bq_engine_parse(const char *name, enum bq_engine *e);
+
+/**
+ * bq_engine_has() - whether an engine has every capability in @caps
+ * @e: the engine
+ * @caps: BQ_ENGINE_* capabilities, or'ed
+ *
+ * Return: true when it has them all.
+ */
+bool bq_engine_has(enum bq_engine e, unsigned int caps);
 
 enum bq_poll {
 	BQ_POLL_AUTO,

@@ -93,6 +93,8 @@ extern const struct bq_engine_ops bq_engine_libaio;
 extern const struct bq_engine_ops bq_engine_psync;
 extern const struct bq_engine_ops bq_engine_nop;
 
+const struct bq_engine_ops *bq_engine_ops_of(enum bq_engine e);
+
 /**
  * struct bq_worker - one thread of one job
  */

@@ -71,23 +71,6 @@ static struct abandoned {
 } *abandoned_runs;
 static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static const struct bq_engine_ops *engine_ops(enum bq_engine e)
-{
-	switch (e) {
-	case BQ_ENGINE_LIBAIO:
-		return &bq_engine_libaio;
-	case BQ_ENGINE_PSYNC:
-		return &bq_engine_psync;
-	case BQ_ENGINE_NOP:
-		return &bq_engine_nop;
-	case BQ_ENGINE_IO_URING:
-	case BQ_ENGINE_URING_CMD:
-		return &bq_engine_uring;
-	default:
-		return NULL;
-	}
-}
-
 /* Smallest and largest block size a job can issue, over both directions. */
 static void bs_bounds(const struct bq_job *j, uint32_t *lo, uint32_t *hi)
 {
@@ -166,7 +149,7 @@ static int stripe_setup(struct bq_job_result *jr, struct job_state *js, uint32_t
 	uint32_t lbs = 512;
 	int ret;
 
-	if (j->engine != BQ_ENGINE_IO_URING)
+	if (!bq_engine_has(j->engine, BQ_ENGINE_STRIPES))
 		return bq_fail_at(err, "--stripe", -EINVAL, "striping needs ioengine=io_uring");
 	if (j->nr_files < 2)
 		return bq_fail_at(err, "--stripe", -EINVAL, "needs at least two members");
@@ -195,11 +178,11 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 			    struct job_state *js, struct bq_parse_error *err)
 {
 	const struct bq_job *j = &jr->job;
-	bool passthru = j->engine == BQ_ENGINE_URING_CMD;
+	bool passthru = bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU);
 	uint32_t lo, hi;
 	int ret;
 
-	if (j->engine == BQ_ENGINE_NOP)
+	if (bq_engine_has(j->engine, BQ_ENGINE_DISKLESS))
 		return 0;
 	if (!j->nr_files)
 		return bq_fail_at(err, j->name, -EINVAL, "no filename= given");
@@ -406,7 +389,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	w->job = j;
 	w->jr = jr;
 	w->res = &jr->threads[index];
-	w->ops = engine_ops(j->engine);
+	w->ops = bq_engine_ops_of(j->engine);
 	w->index = index;
 	w->polled = jr->polled;
 	w->stop = st->halt;
@@ -430,8 +413,8 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	}
 	bq_offgen_init(&w->rng, &rp);
 
-	w->nr_files = j->engine == BQ_ENGINE_NOP || j->stripe ? 1 : j->nr_files;
-	w->nr_fds = j->engine == BQ_ENGINE_NOP ? 0 : j->nr_files;
+	w->nr_files = bq_engine_has(j->engine, BQ_ENGINE_DISKLESS) || j->stripe ? 1 : j->nr_files;
+	w->nr_fds = bq_engine_has(j->engine, BQ_ENGINE_DISKLESS) ? 0 : j->nr_files;
 	for (int i = 0; i < w->nr_fds; i++)
 		w->fds[i] = js->fds[i];
 	if (j->stripe && j->nr_files > 0) {
@@ -455,7 +438,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		};
 
 		f->base = j->offset;
-		if (j->engine == BQ_ENGINE_NOP)
+		if (bq_engine_has(j->engine, BQ_ENGINE_DISKLESS))
 			f->span = j->size ? j->size : 1ULL << 30;
 		else
 			f->span = job_span(j, j->stripe ? &js->logical : &jr->targets[i]);
@@ -986,11 +969,11 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		ret = open_job_targets(st, jr, &st->js[k], err);
 		if (ret)
 			return ret;
-		if (jr->job.engine == BQ_ENGINE_PSYNC && jr->job.iodepth > 1)
+		if (bq_engine_has(jr->job.engine, BQ_ENGINE_SYNC) && jr->job.iodepth > 1)
 			snprintf(jr->notes, sizeof(jr->notes),
-				 "psync does one I/O at a time: iodepth=%u has no effect",
-				 jr->job.iodepth);
-		if (jr->job.engine == BQ_ENGINE_URING_CMD)
+				 "%s does one I/O at a time: iodepth=%u has no effect",
+				 bq_engine_name(jr->job.engine), jr->job.iodepth);
+		if (bq_engine_has(jr->job.engine, BQ_ENGINE_PASSTHRU))
 			passthru_stats_note(st, jr);
 	}
 	ret = setup_verify(st, err);

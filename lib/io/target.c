@@ -479,7 +479,7 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 
 	memset(ti, 0, sizeof(*ti));
 	bq_strlcpy(ti->path, path, sizeof(ti->path));
-	if (j->engine == BQ_ENGINE_URING_CMD)
+	if (bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU))
 		return passthru_open(ctx, j, path, gopts, held, ti, fd, err);
 	h = hold_target(ctx, j, path, gopts, held, ti, err);
 	if (h < 0)
@@ -600,10 +600,10 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		snprintf(note, len, "interrupts (poll=off)");
 		return 0;
 	}
-	if (!bq_engine_is_uring(j->engine)) {
+	if (!bq_engine_has(j->engine, BQ_ENGINE_RING)) {
 		ok = false;
 		snprintf(why, sizeof(why), "polled I/O needs ioengine=io_uring or io_uring_cmd");
-	} else if (!j->direct && j->engine != BQ_ENGINE_URING_CMD) {
+	} else if (!j->direct && !bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU)) {
 		/* Passthrough never goes through the page cache: direct is implied. */
 		ok = false;
 		snprintf(why, sizeof(why), "polled I/O needs direct=1");

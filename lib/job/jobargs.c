@@ -66,17 +66,6 @@ static const char *rw_name(enum bq_rw rw)
 	return names[rw];
 }
 
-static const char *engine_name(enum bq_engine e)
-{
-	static const char *const names[] = {
-		[BQ_ENGINE_IO_URING] = "io_uring", [BQ_ENGINE_LIBAIO] = "libaio",
-		[BQ_ENGINE_PSYNC] = "psync", [BQ_ENGINE_NOP] = "nop",
-		[BQ_ENGINE_URING_CMD] = "io_uring_cmd",
-	};
-
-	return names[e];
-}
-
 /* One direction's split, or nothing: "--bssplit=4096/100," sets reads only. */
 static int add_split(struct bq_strv *args, const struct bq_job *j)
 {
@@ -191,7 +180,7 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--gtod_reduce=%d", j->gtod_reduce);
 	ret = ret ?: add(args, "--continue_on_error=%d", j->continue_on_error);
 	ret = ret ?: add(args, "--stall_timeout=%" PRIu64 "ns", j->stall_timeout_ns);
-	ret = ret ?: add(args, "--ioengine=%s", engine_name(j->engine));
+	ret = ret ?: add(args, "--ioengine=%s", bq_engine_name(j->engine));
 	ret = ret ?: add(args, "--poll=%s", j->poll == BQ_POLL_ON ? "on" :
 			 j->poll == BQ_POLL_OFF ? "off" : "auto");
 	ret = ret ?: add(args, "--fixedbufs=%d", j->fixedbufs);

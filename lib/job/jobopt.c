@@ -664,21 +664,6 @@ static int set_rate_iops(const struct job_opt *o, const char *key, const char *v
 static int set_ioengine(const struct job_opt *o, const char *key, const char *val,
 			struct bq_job *job, struct bq_parse_error *err)
 {
-	static const struct {
-		const char *name;
-		enum bq_engine engine;
-	} engines[] = {
-		{ "io_uring", BQ_ENGINE_IO_URING },
-		{ "libaio", BQ_ENGINE_LIBAIO },
-		{ "psync", BQ_ENGINE_PSYNC },
-		/* For a block device these do what psync does, one I/O per call. */
-		{ "sync", BQ_ENGINE_PSYNC },
-		{ "pvsync", BQ_ENGINE_PSYNC },
-		{ "null", BQ_ENGINE_NOP },
-		{ "nop", BQ_ENGINE_NOP },
-		{ "io_uring_cmd", BQ_ENGINE_URING_CMD },
-		{ "uring_cmd", BQ_ENGINE_URING_CMD },
-	};
 	static const char *const fio_only[] = {
 		"vsync", "pvsync2", "posixaio", "solarisaio", "windowsaio", "mmap", "splice",
 		"sg", "net", "netsplice", "cpuio", "rdma", "falloc", "ftruncate", "e4defrag",
@@ -690,12 +675,8 @@ static int set_ioengine(const struct job_opt *o, const char *key, const char *va
 	};
 	size_t len = strcspn(val, ":");
 
-	for (size_t i = 0; i < ARRAY_SIZE(engines); i++) {
-		if (!strcmp(val, engines[i].name)) {
-			job->engine = engines[i].engine;
-			return 0;
-		}
-	}
+	if (!bq_engine_parse(val, &job->engine))
+		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(fio_only); i++)
 		if (strlen(fio_only[i]) == len && !strncmp(val, fio_only[i], len))
 			return bq_parse_fail(err, -EOPNOTSUPP,
@@ -1143,7 +1124,7 @@ static int check_verify(const struct bq_job *job, struct bq_parse_error *err)
 
 	if (!job->verify)
 		return 0;
-	if (job->engine == BQ_ENGINE_NOP)
+	if (bq_engine_has(job->engine, BQ_ENGINE_DISKLESS))
 		return bq_parse_fail(err, -EINVAL, "verify needs a target; ioengine=nop has none");
 	if (job->nr_files > 1)
 		return bq_parse_fail(err, -EINVAL, "verify works on one filename per job");
@@ -1185,7 +1166,7 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	int ret;
 
 	/* The nop engine measures the tool itself: it needs no target. */
-	if (job->engine != BQ_ENGINE_NOP && job->nr_files < 1)
+	if (!bq_engine_has(job->engine, BQ_ENGINE_DISKLESS) && job->nr_files < 1)
 		return bq_parse_fail(err, -EINVAL, "no filename given");
 	if (job->nr_files > BQ_MAX_FILES)
 		return bq_parse_fail(err, -EINVAL, "more than %d filenames", BQ_MAX_FILES);
@@ -1208,11 +1189,11 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "numjobs %u is outside 1..%d",
 				     job->numjobs, BQ_MAX_THREADS);
 	/* Refused here rather than by io_uring_setup()'s bare EINVAL later. */
-	if (bq_engine_is_uring(job->engine) && job->iodepth > BQ_URING_MAX_DEPTH)
+	if (bq_engine_has(job->engine, BQ_ENGINE_RING) && job->iodepth > BQ_URING_MAX_DEPTH)
 		return bq_parse_fail(err, -EINVAL, "iodepth %u is over io_uring's ring limit "
 				     "of %d", job->iodepth, BQ_URING_MAX_DEPTH);
 	/* Other engines would ignore it, and the report would claim an SQ thread. */
-	if (job->sqpoll && !bq_engine_is_uring(job->engine))
+	if (job->sqpoll && !bq_engine_has(job->engine, BQ_ENGINE_RING))
 		return bq_parse_fail(err, -EINVAL, "sqthread_poll needs ioengine=io_uring");
 	if (job->size_pct > 100)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);

@@ -522,7 +522,7 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, ui
 		if (state_path)
 			bq_strlcpy(vj->state_path, state_path, sizeof(vj->state_path));
 	}
-	if ((j->direct || j->engine == BQ_ENGINE_URING_CMD) && bs % jr->targets[0].lbs)
+	if ((j->direct || bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU)) && bs % jr->targets[0].lbs)
 		return bq_fail_at(err, "verify", -EINVAL, "verify block %u is not a multiple of %s "
 				  "%u", bs, bq_target_align_name(&jr->targets[0]),
 				  jr->targets[0].lbs);
