@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * blkqual_run.h - running jobs: targets, results, the run
+ *
+ * Part of libblkqual's public interface (blkqual.h includes every part):
+ * 0 (or a count) on success, -errno on failure, nothing printed.
+ */
+#ifndef BLKQUAL_RUN_H
+#define BLKQUAL_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "blkqual_histogram.h"
+#include "blkqual_diskstats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bq_ctx;
+struct bq_verify_report;
+
+/* ---- running jobs -------------------------------------------------------- */
+
+struct bq_guard_opts;
+
+/**
+ * struct bq_io_error - one failed I/O
+ * @offset: byte offset in the target
+ * @len: bytes
+ * @err: positive errno
+ * @dir: BQ_READ or BQ_WRITE
+ * @file: index into the job's targets
+ */
+struct bq_io_error {
+	uint64_t offset;
+	uint32_t len;
+	int err;
+	int dir;
+	int file;
+};
+
+#define BQ_MAX_IO_ERRORS 32
+
+#define BQ_MAX_ERROR_GROUPS 8
+#define BQ_ERROR_EXAMPLES 4
+
+/**
+ * struct bq_io_error_group - every failed I/O of one kind, counted once
+ * @dir: BQ_READ or BQ_WRITE
+ * @file: index into the job's targets
+ * @err: positive errno
+ * @count: failed I/Os of this kind
+ * @min_offset: lowest byte offset among them
+ * @max_offset: highest byte offset among them
+ * @last_offset: offset of the latest one
+ * @examples: offsets of the first ones, @nr_examples of them
+ *
+ * A device that fails every I/O fails thousands a second; one line per
+ * (direction, target, errno) with a count says the same without a flood.
+ */
+struct bq_io_error_group {
+	int dir;
+	int file;
+	int err;
+	uint64_t count;
+	uint64_t min_offset;
+	uint64_t max_offset;
+	uint64_t last_offset;
+	uint64_t examples[BQ_ERROR_EXAMPLES];
+	int nr_examples;
+};
+
+struct bq_thread_result;
+
+/**
+ * bq_io_error_count() - count one failed I/O in its group
+ * @t: the thread's (or a sum's) results
+ * @e: the failure
+ */
+void bq_io_error_count(struct bq_thread_result *t, const struct bq_io_error *e);
+
+/**
+ * bq_io_error_groups_merge() - add another result's error groups
+ * @dst: receives them
+ * @src: the groups to add
+ *
+ * Groups of the same kind add up (count, offset range, examples while
+ * there is room); @src's later offsets count as the later ones.
+ */
+void bq_io_error_groups_merge(struct bq_thread_result *dst, const struct bq_thread_result *src);
+
+/**
+ * struct bq_dir_result - what one direction did
+ */
+struct bq_dir_result {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t errors;
+	struct bq_hist lat;
+};
+
+/**
+ * struct bq_member_result - what a striped job sent to one member
+ */
+struct bq_member_result {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t errors;
+	struct bq_hist lat;
+};
+
+/**
+ * struct bq_thread_result - one thread of a job
+ * @cpu: CPU it was pinned to
+ * @node: NUMA node of that CPU
+ * @buf_node: node the kernel placed the thread's I/O buffers on (-1: unknown)
+ * @d: per direction
+ * @syncs: fsync calls made (fsync=N)
+ * @usr_ns: user CPU time of the thread
+ * @sys_ns: system CPU time of the thread
+ * @vol_cs: voluntary context switches
+ * @invol_cs: involuntary context switches
+ * @sqpoll_ns: CPU time of its SQPOLL kernel thread, 0 without SQPOLL
+ * @mean_depth: I/Os in flight on average (sampled before and after each wait)
+ * @ring_flags: io_uring setup flags the kernel accepted
+ * @errors: the first failed I/Os, @nr_errors of them
+ * @groups: every failed I/O, grouped by direction, target and errno
+ * @nr_groups: groups in use
+ * @ungrouped: failed I/Os of kinds beyond BQ_MAX_ERROR_GROUPS (only counted)
+ * @gave_up: the thread stopped although continue_on_error was set, because
+ *           the device is gone (ENXIO, ENODEV) or no I/O had succeeded for
+ *           a second while they kept failing
+ */
+struct bq_thread_result {
+	int cpu;
+	int node;
+	int buf_node;
+	struct bq_dir_result d[BQ_NR_DIRS];
+	uint64_t syncs;
+	uint64_t usr_ns;
+	uint64_t sys_ns;
+	uint64_t vol_cs;
+	uint64_t invol_cs;
+	uint64_t sqpoll_ns;
+	double mean_depth;
+	unsigned int ring_flags;
+	struct bq_io_error errors[BQ_MAX_IO_ERRORS];
+	int nr_errors;
+	struct bq_io_error_group groups[BQ_MAX_ERROR_GROUPS];
+	int nr_groups;
+	uint64_t ungrouped;
+	bool gave_up;
+	struct bq_member_result *members;	/* per member of a striped job */
+	int nr_members;
+};
+
+/**
+ * struct bq_interval - one --interval sample of a job
+ */
+struct bq_interval {
+	uint64_t t_ns;			/* end of the interval, since the start */
+	uint64_t ios[BQ_NR_DIRS];
+	uint64_t bytes[BQ_NR_DIRS];
+	double mean_ns[BQ_NR_DIRS];
+	uint64_t p99_ns[BQ_NR_DIRS];
+};
+
+#define BQ_STALL_MAX_IOS 16
+
+/**
+ * struct bq_stall_io - one I/O that did not complete
+ * @offset: byte offset in the target
+ * @age_ns: how long it had been in flight when the stall was reported
+ * @len: bytes
+ * @dir: BQ_READ or BQ_WRITE
+ * @file: index into the job's targets
+ */
+struct bq_stall_io {
+	uint64_t offset;
+	uint64_t age_ns;
+	uint32_t len;
+	int dir;
+	int file;
+};
+
+/**
+ * struct bq_stall - a thread whose I/O stopped completing
+ * @thread: index of the thread in its job
+ * @cpu: the CPU it was pinned to
+ * @stalled_ns: time since its last completion (or since it was noticed
+ *              to have none)
+ * @outstanding: I/Os in flight
+ * @in_fsync: it waits in fsync=N's flush, with no I/O in flight
+ * @ios: the oldest ones, @nr_ios of them (at most BQ_STALL_MAX_IOS)
+ */
+struct bq_stall {
+	int thread;
+	int cpu;
+	uint64_t stalled_ns;
+	unsigned int outstanding;
+	bool in_fsync;
+	struct bq_stall_io ios[BQ_STALL_MAX_IOS];
+	int nr_ios;
+};
+
+/**
+ * struct bq_target_info - a job's target, as opened
+ */
+struct bq_target_info {
+	char path[4096];
+	char devname[64];		/* kernel name for diskstats; empty for files */
+	bool is_blk;
+	bool laid_out;			/* regular file created or extended first */
+	bool created;			/* regular file made by this run */
+	struct stat st;			/* what was opened (fstat) */
+	struct stat blk_st;		/* io_uring_cmd: the namespace's block device */
+	uint64_t size;
+	uint32_t lbs;			/* alignment direct I/O needs, in bytes */
+	bool lbs_from_fs;		/* @lbs is the filesystem's (STATX_DIOALIGN) */
+	uint32_t nsid;			/* NVMe namespace (io_uring_cmd), else 0 */
+	uint32_t max_io;		/* largest single I/O in bytes; 0: any */
+	int numa_node;
+	bool have_stats;
+	struct bq_diskstats before;
+	struct bq_diskstats delta;
+};
+
+/**
+ * struct bq_job_result - one job's outcome
+ * @job: the job as run
+ * @threads: per thread, numjobs of them
+ * @targets: per file
+ * @polled: completions were polled (IORING_SETUP_IOPOLL)
+ * @poll_note: why polling is on or off, for the user
+ * @notes: other things the user should know, one per line
+ * @runtime_ns: measured time, ramp excluded
+ * @intervals: time series when asked for
+ * @fault: why the run was ended early because of this job's target (it
+ *         shrank or went away), or empty
+ * @stalls: threads found stalled (stall_timeout), @nr_stalls of them
+ */
+struct bq_job_result {
+	struct bq_job job;
+	struct bq_thread_result *threads;
+	int nr_threads;
+	struct bq_target_info *targets;
+	int nr_targets;
+	bool polled;
+	char poll_note[256];
+	char notes[512];
+	uint64_t runtime_ns;
+	struct bq_interval *intervals;
+	size_t nr_intervals;
+	uint64_t stripe_size;		/* bytes of the striped array, 0 when not striped */
+	struct bq_verify_report *verify;	/* verify=: what the checks found, else NULL */
+	char fault[256];
+	struct bq_stall *stalls;
+	int nr_stalls;
+};
+
+/**
+ * struct bq_progress - what a run has done so far, for a status line
+ */
+struct bq_progress {
+	uint64_t elapsed_ns;
+	uint64_t eta_ns;		/* 0 when unknown */
+	uint64_t ios;
+	uint64_t bytes;
+	bool interval_done;		/* a new interval sample was just added */
+};
+
+/**
+ * struct bq_run_opts - how to run
+ * @guard: overrides for the safety guard (writes only)
+ * @interval_ns: time series period, 0 for none
+ * @stop: set non-zero (e.g. from a signal handler) to end the run early
+ * @progress: called about every 250 ms and after each interval, or NULL
+ * @arg: passed to @progress
+ * @verify_state: the state file of the (one) job with verify=, or NULL;
+ *                created by a job that writes, read by one that only reads
+ */
+/**
+ * struct bq_pinned_target - a target its caller opened through the guard
+ * @name: the filename= its jobs use for it (compared as a string)
+ * @fd: the guard's descriptor; stays the caller's
+ */
+struct bq_pinned_target {
+	const char *name;
+	int fd;
+};
+
+struct bq_run_opts {
+	const struct bq_guard_opts *guard;
+	const struct bq_pinned_target *pinned;	/* targets opened by the caller */
+	int nr_pinned;
+	uint64_t interval_ns;
+	volatile int *stop;
+	void (*progress)(void *arg, const struct bq_progress *p);
+	void *arg;
+	const char *verify_state;
+};
+
+/**
+ * struct bq_results - a whole run
+ * @jobs: per job
+ * @nr: how many
+ * @start_unix_ns: wall clock at the start
+ * @interrupted: stopped early through @stop
+ * @stalled: a thread's I/O stopped completing for longer than its job's
+ *           stall_timeout.  The run returned without waiting for those
+ *           threads: they may still run and write to these results, so
+ *           report and end the process; do not bq_results_free() them.
+ * @gone: a target shrank or went away during the run, which ended it
+ */
+struct bq_results {
+	struct bq_job_result *jobs;
+	size_t nr;
+	uint64_t start_unix_ns;
+	bool interrupted;
+	bool stalled;
+	bool gone;
+};
+
+/**
+ * bq_run() - open the targets, place the threads, run every job at once
+ * @ctx: context (live)
+ * @set: the jobs
+ * @opts: run options
+ * @res: receives the results, also when the run ends early; release with
+ *       bq_results_free()
+ * @err: why the run could not start
+ *
+ * Everything that can be refused (a target the guard refuses, polling
+ * that cannot work, a block size the device cannot do) is refused before
+ * the first I/O; failed I/Os during the run are recorded, not fatal.
+ *
+ * Return: 0 when the jobs ran (check the results for I/O errors);
+ * -EINVAL, -EBUSY (guard), -EOPNOTSUPP (poll=on impossible) or another
+ * -errno when they could not start, with @err saying why.
+ */
+int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_opts *opts,
+	   struct bq_results *res, struct bq_parse_error *err);
+
+/**
+ * bq_results_free() - free a run's results
+ * @res: the results
+ */
+void bq_results_free(struct bq_results *res);
+
+/**
+ * bq_results_add() - add a repetition of the same jobs to a run's results
+ * @dst: results so far
+ * @src: the repetition (not changed)
+ *
+ * Counts, bytes, CPU times and histograms add up; the interval series of
+ * @src is appended after @dst's; runtimes add, so rates stay rates.
+ *
+ * Return: 0, -EINVAL when the runs do not have the same jobs and threads,
+ * or -ENOMEM.
+ */
+int bq_results_add(struct bq_results *dst, const struct bq_results *src);
+
+/**
+ * bq_job_sum() - a job's threads added up (group_reporting)
+ * @jr: the job's results
+ * @sum: receives the sum; its histograms must be initialised
+ */
+void bq_job_sum(const struct bq_job_result *jr, struct bq_thread_result *sum);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLKQUAL_RUN_H */
