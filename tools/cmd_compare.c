@@ -3,12 +3,8 @@
  * cmd_compare.c - blkqual compare BASE NEW: regression, improvement or
  * noise, per metric, with an exit status a CI can act on
  *
- * A change is a regression only when it is both large enough to matter
- * (the median moved beyond --threshold) and unlikely to be noise: the
- * Mann-Whitney U test rejects "no shift" at --confidence, corrected for
- * the number of metrics tested, and the bootstrap interval of the change
- * excludes zero.  With a single sample on either side there is no noise
- * estimate, and the verdict says so instead of guessing.
+ * The samples come from the result files (compare_load.c); the verdict is
+ * the library's (lib/stats/verdict.c); this file parses options and prints.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,13 +17,7 @@
 #include "compare.h"
 #include "report_util.h"
 
-enum verdict { V_NOISE, V_REGRESSION, V_IMPROVEMENT, V_UNKNOWN };
 enum format { FMT_TABLE, FMT_MARKDOWN, FMT_JSON, FMT_TAP };
-
-static const char *const verdict_names[] = {
-	[V_NOISE] = "within noise", [V_REGRESSION] = "regression",
-	[V_IMPROVEMENT] = "improvement", [V_UNKNOWN] = "unknown",
-};
 
 static const struct cmp_metric metrics[] = {
 	{ "IOPS", "iops", HIGHER_IS_BETTER, "iops", "iops" },
@@ -49,10 +39,8 @@ struct row {
 	const char *job;
 	const char *dir;
 	const struct cmp_metric *m;
-	double base, new, change, lo, hi, p;
-	int nb, nn;
 	enum cmp_source sb, sn;
-	enum verdict v;
+	struct bq_metric_cmp c;
 };
 
 struct compare {
@@ -128,79 +116,14 @@ static int parse(struct compare *c, int argc, char **argv)
 	return 0;
 }
 
-static void judge(const struct compare *c, struct row *r, double *b, double *n)
+/* The rows' metrics, for the library's verdict; NULL on no memory. */
+static struct bq_metric_cmp **row_metrics(const struct compare *c)
 {
-	struct bq_mwu t;
+	struct bq_metric_cmp **v = calloc((size_t)c->nr_rows + 1, sizeof(*v));
 
-	r->base = bq_median(b, r->nb);
-	r->new = bq_median(n, r->nn);
-	r->change = r->base ? r->new / r->base - 1 : (r->new ? INFINITY : 0);
-	r->lo = r->hi = r->change;
-	r->p = NAN;
-	if (r->nb < 2 || r->nn < 2) {
-		r->v = V_UNKNOWN;
-		return;
-	}
-	if (bq_mwu_test(b, r->nb, n, r->nn, &t)) {
-		r->v = V_UNKNOWN;
-		return;
-	}
-	r->p = t.p;
-	if (r->base && bq_bootstrap_change(b, r->nb, n, r->nn, c->confidence, 2000, 1, &r->lo,
-					   &r->hi))
-		r->lo = r->hi = r->change;
-	r->v = V_NOISE;		/* decide() has the last word */
-}
-
-static int by_p(const void *x, const void *y)
-{
-	const struct row *a = *(const struct row *const *)x, *b = *(const struct row *const *)y;
-
-	return (a->p > b->p) - (a->p < b->p);
-}
-
-/*
- * Many metrics are tested at once, and by chance alone one of twenty
- * would look significant at 95%: Holm's step-down correction keeps the
- * chance of any false verdict in the whole comparison at 1 - confidence.
- * A metric then also needs its bootstrap interval to exclude "no change"
- * (interval samples of one run share that run's luck, which the rank test
- * alone would take for a shift) and its median to move beyond the
- * threshold.
- */
-static void decide(struct compare *c)
-{
-	double alpha = 1 - c->confidence;
-	struct row **tested;
-	int m = 0;
-
-	tested = calloc((size_t)c->nr_rows + 1, sizeof(*tested));
-	if (!tested)
-		return;
-	for (int i = 0; i < c->nr_rows; i++)
-		if (c->rows[i].v != V_UNKNOWN)
-			tested[m++] = &c->rows[i];
-	qsort(tested, (size_t)m, sizeof(*tested), by_p);
-	for (int k = 0; k < m; k++) {
-		struct row *r = tested[k];
-		double worse = r->m->sense == HIGHER_IS_BETTER ? -r->change : r->change;
-
-		/* Holm: once one fails its bound, every larger p fails too. */
-		if (r->p >= alpha / (m - k))
-			break;
-		if ((r->lo <= 0 && r->hi >= 0) || fabs(r->change) < c->threshold)
-			continue;
-		/*
-		 * Interval samples of a single run say nothing about how much
-		 * one run differs from the next: only a change whose whole
-		 * interval lies beyond the threshold counts then.
-		 */
-		if ((r->sb == SRC_INTERVALS || r->sn == SRC_INTERVALS) &&
-		    r->lo < c->threshold && r->hi > -c->threshold)
-			continue;
-		r->v = worse > 0 ? V_REGRESSION : V_IMPROVEMENT;
-	}
-	free(tested);
+	for (int i = 0; v && i < c->nr_rows; i++)
+		v[i] = &c->rows[i].c;
+	return v;
 }
 
 static int add_row(struct compare *c, const char *job, const char *dir,
@@ -209,10 +132,13 @@ static int add_row(struct compare *c, const char *job, const char *dir,
 	double *b = NULL, *n = NULL;
 	struct row r = { .job = job, .dir = dir, .m = m }, *grown;
 
-	r.nb = cmp_samples(&c->base, job, dir, m, &b, &r.sb);
-	r.nn = cmp_samples(&c->new, job, dir, m, &n, &r.sn);
-	if (r.nb && r.nn) {
-		judge(c, &r, b, n);
+	int nb = cmp_samples(&c->base, job, dir, m, &b, &r.sb);
+	int nn = cmp_samples(&c->new, job, dir, m, &n, &r.sn);
+
+	if (nb && nn) {
+		r.c.higher_is_better = m->sense == HIGHER_IS_BETTER;
+		r.c.intervals = r.sb == SRC_INTERVALS || r.sn == SRC_INTERVALS;
+		bq_metric_judge(&r.c, b, nb, n, nn, c->confidence);
 		grown = realloc(c->rows, sizeof(*grown) * (size_t)(c->nr_rows + 1));
 		if (grown) {
 			c->rows = grown;
@@ -224,19 +150,13 @@ static int add_row(struct compare *c, const char *job, const char *dir,
 	return 0;
 }
 
-static enum verdict overall(const struct compare *c)
+static enum bq_verdict overall(const struct compare *c)
 {
-	bool improved = false, known = false;
+	struct bq_metric_cmp **v = row_metrics(c);
+	enum bq_verdict o = v ? bq_verdict_overall(v, c->nr_rows) : BQ_VERDICT_UNKNOWN;
 
-	for (int i = 0; i < c->nr_rows; i++) {
-		if (c->rows[i].v == V_REGRESSION)
-			return V_REGRESSION;
-		improved |= c->rows[i].v == V_IMPROVEMENT;
-		known |= c->rows[i].v != V_UNKNOWN;
-	}
-	if (improved)
-		return V_IMPROVEMENT;
-	return known ? V_NOISE : V_UNKNOWN;
+	free(v);
+	return o;
 }
 
 static void fmt_value(char *buf, size_t len, const struct cmp_metric *m, double v)
@@ -261,17 +181,17 @@ static void row_texts(const struct compare *c, const struct row *r, char *b, cha
 {
 	char lo[24], hi[24];
 
-	fmt_value(b, len, r->m, r->base);
-	fmt_value(n, len, r->m, r->new);
-	fmt_change(ch, len, r->change);
-	fmt_change(lo, sizeof(lo), r->lo);
-	fmt_change(hi, sizeof(hi), r->hi);
-	if (isnan(r->p)) {
+	fmt_value(b, len, r->m, r->c.base);
+	fmt_value(n, len, r->m, r->c.new);
+	fmt_change(ch, len, r->c.change);
+	fmt_change(lo, sizeof(lo), r->c.lo);
+	fmt_change(hi, sizeof(hi), r->c.hi);
+	if (isnan(r->c.p)) {
 		snprintf(ci, len, "-");
 		snprintf(p, len, "-");
 	} else {
 		snprintf(ci, len, "[%s, %s]", lo, hi);
-		snprintf(p, len, "%.3g", r->p);
+		snprintf(p, len, "%.3g", r->c.p);
 	}
 }
 
@@ -288,12 +208,12 @@ static void print_diffs(const struct compare *c, FILE *out, const char *prefix)
 static void print_table(const struct compare *c, FILE *out, bool markdown)
 {
 	char b[64], n[64], ch[64], ci[64], p[64], head[160];
-	enum verdict v = overall(c);
+	enum bq_verdict v = overall(c);
 
 	snprintf(head, sizeof(head), "threshold %.3g%%, confidence %.3g%%", c->threshold * 100,
 		 c->confidence * 100);
 	if (markdown) {
-		fprintf(out, "**blkqual compare: %s** (%s)\n\n", verdict_names[v], head);
+		fprintf(out, "**blkqual compare: %s** (%s)\n\n", bq_verdict_name(v), head);
 		print_diffs(c, out, "- ");
 		if (c->nr_diffs)
 			fputc('\n', out);
@@ -310,26 +230,26 @@ static void print_table(const struct compare *c, FILE *out, bool markdown)
 		char samples[32];
 
 		row_texts(c, r, b, n, ch, ci, p, 64);
-		snprintf(samples, sizeof(samples), "%d/%d", r->nb, r->nn);
+		snprintf(samples, sizeof(samples), "%d/%d", r->c.nb, r->c.nn);
 		if (markdown)
 			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n",
 				r->job, *r->dir ? r->dir : "-", r->m->name, b, n, ch, ci, p,
-				samples, r->v == V_REGRESSION ? "**" : "", verdict_names[r->v],
-				r->v == V_REGRESSION ? "**" : "");
+				samples, r->c.v == BQ_VERDICT_REGRESSION ? "**" : "", bq_verdict_name(r->c.v),
+				r->c.v == BQ_VERDICT_REGRESSION ? "**" : "");
 		else
 			fprintf(out, "%-12s %-5s %-19s %10s %10s %8s %-19s %7s %-7s %s\n", r->job,
 				*r->dir ? r->dir : "-", r->m->name, b, n, ch, ci, p, samples,
-				verdict_names[r->v]);
+				bq_verdict_name(r->c.v));
 	}
 	if (!markdown)
-		fprintf(out, "\nverdict: %s (%s; samples from %s vs %s)\n", verdict_names[v],
+		fprintf(out, "\nverdict: %s (%s; samples from %s vs %s)\n", bq_verdict_name(v),
 			head, c->nr_rows ? cmp_source_name(c->rows[0].sb) : "-",
 			c->nr_rows ? cmp_source_name(c->rows[0].sn) : "-");
 	if (c->nr_rows && (c->rows[0].sb == SRC_INTERVALS || c->rows[0].sn == SRC_INTERVALS))
 		fprintf(out, "%sthe samples are intervals of single runs, which cannot show how "
 			"much runs differ from each other; use blkqual run --repeat N (N >= 6) "
 			"for a sound verdict\n", markdown ? "\n" : "note: ");
-	else if (v == V_UNKNOWN)
+	else if (v == BQ_VERDICT_UNKNOWN)
 		fprintf(out, "%sone sample on a side gives no noise estimate; use blkqual run "
 			"--repeat N (N >= 6), --interval, or a directory of results\n",
 			markdown ? "\n" : "note: ");
@@ -346,9 +266,9 @@ static void print_tap(const struct compare *c, FILE *out)
 
 		row_texts(c, r, b, n, ch, ci, p, 64);
 		fprintf(out, "%s %d - %s %s %s: %s -> %s (%s, p=%s) %s%s\n",
-			r->v == V_REGRESSION ? "not ok" : "ok", i + 1, r->job, *r->dir ? r->dir : "",
-			r->m->name, b, n, ch, p, r->v == V_UNKNOWN ? "# SKIP " : "",
-			verdict_names[r->v]);
+			r->c.v == BQ_VERDICT_REGRESSION ? "not ok" : "ok", i + 1, r->job, *r->dir ? r->dir : "",
+			r->m->name, b, n, ch, p, r->c.v == BQ_VERDICT_UNKNOWN ? "# SKIP " : "",
+			bq_verdict_name(r->c.v));
 	}
 }
 
@@ -373,20 +293,20 @@ static json_object *row_json(const struct row *r)
 	json_object_object_add(o, "unit", json_object_new_string(r->m->unit));
 	json_object_object_add(o, "higher_is_better",
 			       json_object_new_boolean(r->m->sense == HIGHER_IS_BETTER));
-	json_object_object_add(o, "base", json_dbl(r->base));
-	json_object_object_add(o, "new", json_dbl(r->new));
-	json_object_object_add(o, "change", json_dbl(r->change));
-	json_object_object_add(o, "change_ci", isnan(r->p) ? NULL : json_object_new_array());
-	if (!isnan(r->p)) {
-		json_object_array_add(json_object_object_get(o, "change_ci"), json_dbl(r->lo));
-		json_object_array_add(json_object_object_get(o, "change_ci"), json_dbl(r->hi));
+	json_object_object_add(o, "base", json_dbl(r->c.base));
+	json_object_object_add(o, "new", json_dbl(r->c.new));
+	json_object_object_add(o, "change", json_dbl(r->c.change));
+	json_object_object_add(o, "change_ci", isnan(r->c.p) ? NULL : json_object_new_array());
+	if (!isnan(r->c.p)) {
+		json_object_array_add(json_object_object_get(o, "change_ci"), json_dbl(r->c.lo));
+		json_object_array_add(json_object_object_get(o, "change_ci"), json_dbl(r->c.hi));
 	}
-	json_object_object_add(o, "p_value", isnan(r->p) ? NULL : json_dbl(r->p));
-	json_object_object_add(o, "base_samples", json_object_new_int(r->nb));
-	json_object_object_add(o, "new_samples", json_object_new_int(r->nn));
+	json_object_object_add(o, "p_value", isnan(r->c.p) ? NULL : json_dbl(r->c.p));
+	json_object_object_add(o, "base_samples", json_object_new_int(r->c.nb));
+	json_object_object_add(o, "new_samples", json_object_new_int(r->c.nn));
 	json_object_object_add(o, "base_source", json_object_new_string(cmp_source_name(r->sb)));
 	json_object_object_add(o, "new_source", json_object_new_string(cmp_source_name(r->sn)));
-	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->v]));
+	json_object_object_add(o, "verdict", json_object_new_string(bq_verdict_name(r->c.v)));
 	return o;
 }
 
@@ -417,7 +337,7 @@ static int print_json(const struct compare *c, FILE *out)
 	for (int i = 0; i < c->nr_rows; i++)
 		json_object_array_add(rows, row_json(&c->rows[i]));
 	json_object_object_add(doc, "metrics", rows);
-	json_object_object_add(doc, "verdict", json_object_new_string(verdict_names[overall(c)]));
+	json_object_object_add(doc, "verdict", json_object_new_string(bq_verdict_name(overall(c))));
 	ret = json_print(out, doc);
 	json_object_put(doc);
 	return ret;
@@ -454,6 +374,7 @@ int cmd_compare(int argc, char **argv)
 		.confidence = 0.95,
 	};
 	const char **jobs = NULL;
+	struct bq_metric_cmp **metrics_v;
 	int ret, nr_jobs;
 
 	ret = parse(&c, argc, argv);
@@ -480,14 +401,21 @@ int cmd_compare(int argc, char **argv)
 				add_row(&c, jobs[j], d ? "write" : "read", &metrics[k]);
 		add_row(&c, jobs[j], "", &cpu_metric);
 	}
-	decide(&c);
+	metrics_v = row_metrics(&c);
+	if (!metrics_v || bq_verdict_decide(metrics_v, c.nr_rows, c.confidence, c.threshold)) {
+		free(metrics_v);
+		cli_error(&c.cli, "out of memory");
+		ret = EXIT_REFUSED;
+		goto out_free;
+	}
+	free(metrics_v);
 	if (c.format == FMT_JSON)
 		print_json(&c, stdout);
 	else if (c.format == FMT_TAP)
 		print_tap(&c, stdout);
 	else
 		print_table(&c, stdout, c.format == FMT_MARKDOWN);
-	ret = overall(&c) == V_REGRESSION ? 1 : 0;
+	ret = overall(&c) == BQ_VERDICT_REGRESSION ? 1 : 0;
 out_free:
 	free(jobs);
 	free(c.rows);

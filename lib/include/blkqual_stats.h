@@ -104,6 +104,89 @@ double bq_robust_z(double x, double median, double mad);
 int bq_bootstrap_change(const double *a, int na, const double *b, int nb, double confidence,
 			int iterations, uint64_t seed, double *lo, double *hi);
 
+/* ---- compare's verdict ----------------------------------------------- */
+
+/**
+ * enum bq_verdict - what a comparison of two sets of runs says
+ * @BQ_VERDICT_NOISE: no change the data can tell from noise
+ * @BQ_VERDICT_REGRESSION: worse, beyond the threshold and the noise
+ * @BQ_VERDICT_IMPROVEMENT: better, likewise
+ * @BQ_VERDICT_UNKNOWN: too few samples to tell
+ */
+enum bq_verdict {
+	BQ_VERDICT_NOISE,
+	BQ_VERDICT_REGRESSION,
+	BQ_VERDICT_IMPROVEMENT,
+	BQ_VERDICT_UNKNOWN,
+};
+
+/**
+ * struct bq_metric_cmp - one metric compared between a base and a new set
+ * @higher_is_better: set by the caller: IOPS yes, latency no
+ * @intervals: set by the caller: a side's samples are one run's intervals
+ * @nb: base samples
+ * @nn: new samples
+ * @base: median of the base samples
+ * @new: median of the new ones
+ * @change: @new / @base - 1
+ * @lo: lower bound of the change's bootstrap interval
+ * @hi: upper bound
+ * @p: the Mann-Whitney p-value, NAN when not tested
+ * @v: the verdict
+ */
+struct bq_metric_cmp {
+	bool higher_is_better;
+	bool intervals;
+	int nb, nn;
+	double base, new, change, lo, hi, p;
+	enum bq_verdict v;
+};
+
+/**
+ * bq_metric_judge() - medians, change, its interval and the rank test
+ * @c: the metric; @higher_is_better and @intervals set
+ * @b: base samples, @nb of them
+ * @nb: how many
+ * @n: new samples, @nn of them
+ * @nn: how many
+ * @confidence: e.g. 0.95
+ *
+ * Leaves @c->v at BQ_VERDICT_NOISE when tested (bq_verdict_decide() has
+ * the last word) or BQ_VERDICT_UNKNOWN with fewer than two samples a side.
+ */
+void bq_metric_judge(struct bq_metric_cmp *c, const double *b, int nb, const double *n, int nn,
+		     double confidence);
+
+/**
+ * bq_verdict_decide() - each judged metric's verdict, all tested together
+ * @cmps: the metrics, judged, @nr of them
+ * @nr: how many
+ * @confidence: e.g. 0.95, family-wise over all of them (Holm)
+ * @threshold: smallest relative change that matters (0.05 for 5%)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int bq_verdict_decide(struct bq_metric_cmp *const *cmps, int nr, double confidence,
+		      double threshold);
+
+/**
+ * bq_verdict_overall() - one verdict for a whole comparison
+ * @cmps: the decided metrics, @nr of them
+ * @nr: how many
+ *
+ * Return: a regression if any metric regressed, else an improvement if
+ * any improved, else noise, or unknown when nothing could be tested.
+ */
+enum bq_verdict bq_verdict_overall(struct bq_metric_cmp *const *cmps, int nr);
+
+/**
+ * bq_verdict_name() - "regression", "within noise", ...
+ * @v: the verdict
+ *
+ * Return: a static string.
+ */
+const char *bq_verdict_name(enum bq_verdict v);
+
 #ifdef __cplusplus
 }
 #endif
