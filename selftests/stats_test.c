@@ -134,4 +134,34 @@ TEST(mad_and_robust_z)
 	EXPECT_EQ(-EINVAL, bq_mad(v, 0, &med, &mad));
 }
 
+/* Fleet's rule: far in z and far enough in percent, in a group big enough. */
+TEST(outlier_rule)
+{
+	const double v[8] = { 100, 101, 99, 100.5, 99.5, 100, 52, 100.2 };
+	const struct bq_outlier_rule rule = { .threshold = 3.5, .min_diff = 0.05, .min_group = 3 };
+	struct bq_outlier o[8];
+	double median, mad;
+
+	ASSERT_EQ(0, bq_outliers(v, 8, &rule, &median, &mad, o));
+	EXPECT_EQ(100, median);
+	for (int i = 0; i < 8; i++)
+		EXPECT_EQ(i == 6, o[i].outlier);
+	EXPECT_TRUE(o[6].z < -3.5);
+	EXPECT_TRUE(fabs(o[6].diff + 0.48) < 1e-9);
+
+	/* 100.5 is far in z in a tight group, but half a percent is not worth it. */
+	{
+		const double tight[5] = { 100, 100.01, 99.99, 100, 100.5 };
+		struct bq_outlier t[5];
+
+		ASSERT_EQ(0, bq_outliers(tight, 5, &rule, &median, &mad, t));
+		EXPECT_TRUE(fabs(t[4].z) > 3.5);
+		EXPECT_FALSE(t[4].outlier);
+	}
+	/* Two values are no group: nothing is judged. */
+	ASSERT_EQ(0, bq_outliers(v + 5, 2, &rule, &median, &mad, o));
+	EXPECT_FALSE(o[0].outlier);
+	EXPECT_FALSE(o[1].outlier);
+}
+
 TEST_HARNESS_MAIN

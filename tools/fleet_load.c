@@ -492,11 +492,16 @@ static int add_point(struct fleet_group *g, struct fleet *f, int dev, const stru
 
 static int judge(struct fleet *f, struct fleet_group *g, struct fleet_metric *m)
 {
+	/* The group size that counts is its devices', not this metric's values. */
+	const struct bq_outlier_rule rule = {
+		.threshold = f->threshold, .min_diff = f->min_diff, .min_group = 0,
+	};
+	struct bq_outlier *o = malloc(m->n * sizeof(*o));
 	double *v = malloc(m->n * sizeof(*v));
-	int ret;
+	int ret = -ENOMEM;
 
-	if (!v)
-		return -ENOMEM;
+	if (!v || !o)
+		goto out_free;
 	m->min = INFINITY;
 	m->max = -INFINITY;
 	for (size_t i = 0; i < m->n; i++) {
@@ -504,23 +509,21 @@ static int judge(struct fleet *f, struct fleet_group *g, struct fleet_metric *m)
 		m->min = fmin(m->min, v[i]);
 		m->max = fmax(m->max, v[i]);
 	}
-	ret = bq_mad(v, (int)m->n, &m->median, &m->mad);
-	free(v);
-	if (ret)
-		return ret;
-	for (size_t i = 0; i < m->n; i++) {
+	ret = bq_outliers(v, (int)m->n, &rule, &m->median, &m->mad, o);
+	for (size_t i = 0; !ret && i < m->n; i++) {
 		struct fleet_point *p = &m->pts[i];
 
-		p->z = bq_robust_z(p->v, m->median, m->mad);
-		p->diff = m->median ? (p->v - m->median) / fabs(m->median) : NAN;
-		/* A difference too small to matter is noise, however tight the rest. */
-		p->outlier = g->nr_devs >= FLEET_MIN_JUDGED && fabs(p->z) > f->threshold &&
-			     (isnan(p->diff) || fabs(p->diff) >= f->min_diff);
+		p->z = o[i].z;
+		p->diff = o[i].diff;
+		p->outlier = g->nr_devs >= FLEET_MIN_JUDGED && o[i].outlier;
 		p->worse = m->unit == FLEET_NS ? p->v > m->median : p->v < m->median;
 		if (p->outlier)
 			f->devs[p->dev].nr_outliers++;
 	}
-	return 0;
+out_free:
+	free(v);
+	free(o);
+	return ret;
 }
 
 int fleet_analyse(struct fleet *f)

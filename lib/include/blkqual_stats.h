@@ -104,6 +104,46 @@ double bq_robust_z(double x, double median, double mad);
 int bq_bootstrap_change(const double *a, int na, const double *b, int nb, double confidence,
 			int iterations, uint64_t seed, double *lo, double *hi);
 
+/* ---- fleet's outliers ------------------------------------------------- */
+
+/**
+ * struct bq_outlier_rule - when a value is an outlier in its group
+ * @threshold: |robust z| beyond which it may be
+ * @min_diff: least relative distance from the median it must also have
+ * @min_group: fewer values than this, and none is judged
+ */
+struct bq_outlier_rule {
+	double threshold;
+	double min_diff;
+	int min_group;
+};
+
+/**
+ * struct bq_outlier - one value judged against its group
+ * @z: robust z-score (infinite when the MAD is 0 and it differs)
+ * @diff: (value - median) / |median|, NAN for a median of 0
+ * @outlier: the rule calls it one
+ */
+struct bq_outlier {
+	double z;
+	double diff;
+	bool outlier;
+};
+
+/**
+ * bq_outliers() - judge every value of a group by the rule
+ * @v: the values, @n of them
+ * @n: how many
+ * @rule: the rule
+ * @median: receives the group's median
+ * @mad: receives its median absolute deviation
+ * @out: receives one judgement per value
+ *
+ * Return: 0, -EINVAL for an empty group, or -ENOMEM.
+ */
+int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule, double *median,
+		double *mad, struct bq_outlier *out);
+
 /* ---- compare's verdict ----------------------------------------------- */
 
 /**
