@@ -58,7 +58,7 @@ TEST(offset_streams)
 TEST(verify_payload)
 {
 	struct bq_vparams vp;
-	void *buf;
+	void *buf = NULL;
 
 	ASSERT_EQ(0, bq_vparams_init(&vp, BQ_VERIFY_CRC32C, 4096, NULL, 0));
 	ASSERT_EQ(0, posix_memalign(&buf, 4096, 4096));
