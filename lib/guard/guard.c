@@ -139,18 +139,28 @@ struct family {
 	int nr;
 };
 
-static void family_of(struct bq_ctx *ctx, const struct bq_device *dev, struct family *f)
+/* @parent: the whole disk's number when @dev is a partition, else 0. */
+static void family_of(const struct bq_device *dev, dev_t parent, struct family *f)
 {
-	struct bq_device parent;
-
 	f->nr = 0;
 	f->devt[f->nr++] = dev->devt;
+	if (parent)
+		f->devt[f->nr++] = parent;
 	for (size_t i = 0; i < dev->nr_parts && f->nr < (int)ARRAY_SIZE(f->devt); i++)
 		f->devt[f->nr++] = dev->parts[i].devt;
+}
+
+/* The whole disk's device number of a partition, or 0. */
+static dev_t parent_devt(struct bq_ctx *ctx, const struct bq_device *dev)
+{
+	struct bq_device parent;
+	dev_t devt = 0;
+
 	if (dev->is_partition && dev->parent[0] && !bq_device_load(ctx, dev->parent, &parent)) {
-		f->devt[f->nr++] = parent.devt;
+		devt = parent.devt;
 		bq_device_release(&parent);
 	}
+	return devt;
 }
 
 static bool in_family(const struct family *f, dev_t devt)
@@ -194,7 +204,7 @@ static bool loop_is_live(struct bq_ctx *ctx, const struct bq_loop *l, char *why,
 }
 
 static void check_stack(struct bq_ctx *ctx, const struct bq_loops *loops, dev_t devt,
-			struct bq_guard_report *rep, int depth);
+			const struct family *fam, struct bq_guard_report *rep, int depth);
 
 /*
  * The target @self is a loop device: the data it writes is its backing
@@ -234,10 +244,10 @@ static void check_below(struct bq_ctx *ctx, const struct bq_loops *loops,
 				 bdev.parts[i].name);
 			use_findings(rep, &bdev.parts[i], who);
 		}
-		family_of(ctx, &bdev, &below);
+		family_of(&bdev, parent_devt(ctx, &bdev), &below);
 		bq_device_release(&bdev);
 		if (depth < MAX_STACK_DEPTH)
-			check_stack(ctx, loops, self->back_rdev, rep, depth + 1);
+			check_stack(ctx, loops, self->back_rdev, NULL, rep, depth + 1);
 	}
 	for (size_t i = 0; i < loops->nr; i++) {
 		const struct bq_loop *o = &loops->v[i];
@@ -254,38 +264,23 @@ static void check_below(struct bq_ctx *ctx, const struct bq_loops *loops,
 }
 
 /*
- * Loop devices built on the device @devt (or on its whole disk or a
- * partition of it) read and write its blocks: it backs them, so it is
- * theirs.  And if @devt is itself a loop device, what is below it counts.
+ * Loop devices built on the target @devt (or on its whole disk or a
+ * partition of it, @fam) read and write its blocks: it backs them, so it
+ * is theirs.  Below the target (@fam NULL) only that question is left out.
+ * Either way, if @devt is itself a loop device, what is below it counts.
  */
 static void check_stack(struct bq_ctx *ctx, const struct bq_loops *loops, dev_t devt,
-			struct bq_guard_report *rep, int depth)
+			const struct family *fam, struct bq_guard_report *rep, int depth)
 {
-	struct family fam = { .devt = { devt }, .nr = 1 };
-	struct bq_device dev;
-
-	if (!bq_device_load_devt(ctx, devt, &dev)) {
-		family_of(ctx, &dev, &fam);
-		bq_device_release(&dev);
-	}
 	for (size_t i = 0; i < loops->nr; i++) {
 		const struct bq_loop *l = &loops->v[i];
 
-		if (l->devt == devt) {
-			if (depth == 0)
-				check_below(ctx, loops, l, rep, depth);
-			continue;
-		}
-		if (depth == 0 && l->back_rdev && in_family(&fam, l->back_rdev))
+		if (l->devt == devt)
+			check_below(ctx, loops, l, rep, depth);
+		else if (fam && l->back_rdev && in_family(fam, l->back_rdev))
 			add_finding(rep, BQ_GUARD_LOOP_BACKING, "backs loop device %s%s",
 				    l->name, l->back_rdev == devt ? "" : " (through its disk or "
 				    "a partition)");
-	}
-	if (depth > 0) {
-		/* Below the target: only a loop device's own backing is followed on. */
-		for (size_t i = 0; i < loops->nr; i++)
-			if (loops->v[i].devt == devt)
-				check_below(ctx, loops, &loops->v[i], rep, depth);
 	}
 }
 
@@ -299,6 +294,8 @@ static int check_block(struct bq_ctx *ctx, int rfd, const struct stat *st,
 {
 	struct bq_loops loops;
 	struct bq_device dev;
+	struct family fam;
+	dev_t parent = 0;
 	int ret, nr;
 
 	ret = bq_device_load_devt(ctx, st->st_rdev, &dev);
@@ -316,21 +313,23 @@ static int check_block(struct bq_ctx *ctx, int rfd, const struct stat *st,
 	*ro = dev.read_only;
 	check_use(rep, &dev, false);
 	if (dev.is_partition && dev.parent[0]) {
-		struct bq_device parent;
+		struct bq_device disk;
 		char who[96];
 
 		/* A partition is part of its disk: a mounted or held disk is live. */
-		if (!bq_device_load(ctx, dev.parent, &parent)) {
-			snprintf(who, sizeof(who), "its whole disk %s is ", parent.name);
-			use_findings(rep, &parent, who);
-			bq_device_release(&parent);
+		if (!bq_device_load(ctx, dev.parent, &disk)) {
+			snprintf(who, sizeof(who), "its whole disk %s is ", disk.name);
+			use_findings(rep, &disk, who);
+			parent = disk.devt;
+			bq_device_release(&disk);
 		}
 	}
+	family_of(&dev, parent, &fam);
 	bq_device_release(&dev);
 	ret = bq_loops_read(ctx, &loops);
 	if (ret)
 		return ret;
-	check_stack(ctx, &loops, st->st_rdev, rep, 0);
+	check_stack(ctx, &loops, st->st_rdev, &fam, rep, 0);
 	bq_loops_release(&loops);
 	return 0;
 }
