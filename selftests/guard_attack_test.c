@@ -1040,13 +1040,33 @@ TEST_F(attack, deleted_backing_file)
 	EXPECT_EQ(before, after) TH_LOG("%s (backing %s) was written", h, l);
 }
 
+/*
+ * fs destroy --force-destroy=@dev @dev is refused in one line, the
+ * filesystem at @mnt stays mounted and @victim's checksum stays @before.
+ */
+static void fs_destroy_refused(struct __test_metadata *_metadata, const char *dev,
+			       const char *mnt, const struct region *victim, uint64_t before)
+{
+	struct run_result r;
+	char force[128];
+	uint64_t after;
+
+	snprintf(force, sizeof(force), "--force-destroy=%s", dev);
+	ASSERT_EQ(0, run_blkqual(&r, "fs", "destroy", force, dev, NULL));
+	EXPECT_EQ(1, r.status) TH_LOG("stdout: %s", r.out);
+	EXPECT_EQ(1, count_lines(r.err)) TH_LOG("stderr: %s", r.err);
+	run_result_free(&r);
+	EXPECT_TRUE(is_mounted(mnt)) TH_LOG("%s was unmounted", mnt);
+	ASSERT_EQ(0, sum_regions(victim, &after));
+	EXPECT_EQ(before, after) TH_LOG("%s was written", dev);
+}
+
 /* fs destroy may wipe what blkqual made, or what is named; never a mounted one. */
 TEST_F(attack, fs_destroy_foreign_mounted)
 {
-	char v[64], vfile[PATH_MAX], mnt[PATH_MAX], force[128];
+	char v[64], vfile[PATH_MAX], mnt[PATH_MAX];
 	struct region victim[3] = { { 0 } };
-	uint64_t before, after;
-	struct run_result r;
+	uint64_t before;
 
 	PREP_READY(&self->l.p);
 	ASSERT_EQ(0, lab_dev(&self->l, "v.img", DEV_SIZE, 0, 0, v));
@@ -1058,25 +1078,16 @@ TEST_F(attack, fs_destroy_foreign_mounted)
 	victim[1] = (struct region){ vfile, 0, MIB };
 	ASSERT_EQ(0, sum_regions(victim, &before));
 
-	snprintf(force, sizeof(force), "--force-destroy=%s", v);
-	ASSERT_EQ(0, run_blkqual(&r, "fs", "destroy", force, v, NULL));
-	EXPECT_EQ(1, r.status) TH_LOG("stdout: %s", r.out);
-	EXPECT_EQ(1, count_lines(r.err)) TH_LOG("stderr: %s", r.err);
-	run_result_free(&r);
-	EXPECT_TRUE(is_mounted(mnt)) TH_LOG("%s was unmounted", mnt);
-
-	ASSERT_EQ(0, sum_regions(victim, &after));
-	EXPECT_EQ(before, after) TH_LOG("%s was written", v);
+	fs_destroy_refused(_metadata, v, mnt, victim, before);
 }
 
 /* A partition of the named disk is mounted: the disk's table is not fair game. */
 TEST_F(attack, fs_destroy_foreign_mounted_partition)
 {
-	char p[64], p1[80], pfile[PATH_MAX], mnt[PATH_MAX], force[128];
+	char p[64], p1[80], pfile[PATH_MAX], mnt[PATH_MAX];
 	struct region victim[5] = { { 0 } };
 	const off_t size = 32 * MIB;
-	uint64_t before, after;
-	struct run_result r;
+	uint64_t before;
 
 	PREP_READY(&self->l.p);
 	if (need_program("sfdisk"))
@@ -1094,15 +1105,7 @@ TEST_F(attack, fs_destroy_foreign_mounted_partition)
 	victim[3] = (struct region){ pfile, size - MIB, MIB };
 	ASSERT_EQ(0, sum_regions(victim, &before));
 
-	snprintf(force, sizeof(force), "--force-destroy=%s", p);
-	ASSERT_EQ(0, run_blkqual(&r, "fs", "destroy", force, p, NULL));
-	EXPECT_EQ(1, r.status) TH_LOG("stdout: %s", r.out);
-	EXPECT_EQ(1, count_lines(r.err)) TH_LOG("stderr: %s", r.err);
-	run_result_free(&r);
-	EXPECT_TRUE(is_mounted(mnt)) TH_LOG("%s was unmounted", mnt);
-
-	ASSERT_EQ(0, sum_regions(victim, &after));
-	EXPECT_EQ(before, after) TH_LOG("%s's partition table was written", p);
+	fs_destroy_refused(_metadata, p, mnt, victim, before);
 }
 
 /* A read-only device is not written, and saying so is a refusal, not bad input. */
