@@ -20,8 +20,9 @@ struct aio_state {
 	unsigned int batch_wait;
 };
 
-static int aio_loop(struct bq_worker *w, struct aio_state *a)
+static int aio_loop(struct bq_worker *w)
 {
+	struct aio_state *a = w->engine;
 	bool issuing = true, stamps = !w->job->gtod_reduce;
 	unsigned int inflight = 0;
 
@@ -96,10 +97,14 @@ static int aio_loop(struct bq_worker *w, struct aio_state *a)
 	}
 }
 
-static int aio_setup(struct bq_worker *w, struct aio_state *a)
+static int aio_setup(struct bq_worker *w)
 {
+	struct aio_state *a = calloc(1, sizeof(*a));
 	int ret;
 
+	if (!a)
+		return -ENOMEM;
+	w->engine = a;
 	a->iocbs = calloc(w->depth, sizeof(*a->iocbs));
 	a->queue = calloc(w->depth, sizeof(*a->queue));
 	a->events = calloc(w->depth, sizeof(*a->events));
@@ -119,37 +124,25 @@ static int aio_setup(struct bq_worker *w, struct aio_state *a)
 	return ret;
 }
 
-static int aio_run(struct bq_worker *w)
+static void aio_teardown(struct bq_worker *w)
 {
-	struct aio_state a = { 0 };
-	int ret;
+	struct aio_state *a = w->engine;
 
-	ret = worker_prepare(w);
-	if (!ret)
-		ret = aio_setup(w, &a);
-	if (worker_start_line(w, ret, w->setup_msg) && !ret) {
-		ret = aio_loop(w, &a);
-		if (w->verify && worker_verify_phase(w, ret)) {
-			ret = aio_loop(w, &a);
-			worker_verify_phase_end(w);
-		}
-		if (ret) {
-			struct bq_slot none = { .dir = BQ_READ };
-
-			worker_record_error(w, &none, -ret);
-		}
-	}
-	worker_finish(w);
-	if (a.ctx)
-		io_destroy(a.ctx);
-	free(a.iocbs);
-	free(a.queue);
-	free(a.events);
-	free(a.free_slots);
-	return ret;
+	if (!a)
+		return;
+	if (a->ctx)
+		io_destroy(a->ctx);
+	free(a->iocbs);
+	free(a->queue);
+	free(a->events);
+	free(a->free_slots);
+	free(a);
+	w->engine = NULL;
 }
 
 const struct bq_engine_ops bq_engine_libaio = {
 	.name = "libaio",
-	.run = aio_run,
+	.setup = aio_setup,
+	.loop = aio_loop,
+	.teardown = aio_teardown,
 };

@@ -35,24 +35,10 @@ static int psync_loop(struct bq_worker *w)
 	}
 }
 
-static int psync_run(struct bq_worker *w)
-{
-	int ret;
-
-	w->depth = 1;
-	ret = worker_prepare(w);
-	if (worker_start_line(w, ret, w->setup_msg) && !ret) {
-		ret = psync_loop(w);
-		if (w->verify && worker_verify_phase(w, ret)) {
-			ret = psync_loop(w);
-			worker_verify_phase_end(w);
-		}
-	}
-	worker_finish(w);
-	return ret;
-}
-
 const struct bq_engine_ops bq_engine_psync = {
 	.name = "psync",
-	.run = psync_run,
+	/* For a block device sync and pvsync do what psync does, one I/O per call. */
+	.aliases = { "sync", "pvsync" },
+	.caps = BQ_ENGINE_SYNC,
+	.loop = psync_loop,
 };

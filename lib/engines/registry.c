@@ -5,8 +5,9 @@
  * The rest of blkqual asks here instead of comparing engine ids: what an
  * engine is called (and which of fio's names mean it), and whether it
  * drives a ring, needs no target, sends NVMe commands, does one I/O per
- * call or can stripe.  An engine is its own file in this folder plus one
- * line in the table below.
+ * call or can stripe.  An engine is its own file in this folder (its
+ * struct bq_engine_ops: names, capabilities, set-up, loop, teardown) plus
+ * one line in the table below, and an id in enum bq_engine.
  */
 #include <errno.h>
 #include <string.h>
@@ -14,36 +15,28 @@
 #include "internal.h"
 #include "io/engine.h"
 
-#define MAX_ALIASES 3
-
 static const struct engine_entry {
 	enum bq_engine id;
-	const char *name;
-	const char *aliases[MAX_ALIASES];
-	unsigned int caps;
 	const struct bq_engine_ops *ops;
 } engines[] = {
-	{ BQ_ENGINE_IO_URING, "io_uring", { NULL },
-	  BQ_ENGINE_RING | BQ_ENGINE_STRIPES, &bq_engine_uring },
-	{ BQ_ENGINE_LIBAIO, "libaio", { NULL }, 0, &bq_engine_libaio },
-	/* For a block device sync and pvsync do what psync does, one I/O per call. */
-	{ BQ_ENGINE_PSYNC, "psync", { "sync", "pvsync", NULL }, BQ_ENGINE_SYNC, &bq_engine_psync },
-	{ BQ_ENGINE_NOP, "nop", { "null", NULL }, BQ_ENGINE_DISKLESS, &bq_engine_nop },
-	{ BQ_ENGINE_URING_CMD, "io_uring_cmd", { "uring_cmd", NULL },
-	  BQ_ENGINE_RING | BQ_ENGINE_PASSTHRU, &bq_engine_uring },
+	{ BQ_ENGINE_IO_URING, &bq_engine_uring },
+	{ BQ_ENGINE_LIBAIO, &bq_engine_libaio },
+	{ BQ_ENGINE_PSYNC, &bq_engine_psync },
+	{ BQ_ENGINE_NOP, &bq_engine_nop },
+	{ BQ_ENGINE_URING_CMD, &bq_engine_uring_cmd },
 };
 
-static const struct engine_entry *entry(enum bq_engine e)
+static const struct bq_engine_ops *entry(enum bq_engine e)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(engines); i++)
 		if (engines[i].id == e)
-			return &engines[i];
+			return engines[i].ops;
 	return NULL;
 }
 
 const char *bq_engine_name(enum bq_engine e)
 {
-	const struct engine_entry *en = entry(e);
+	const struct bq_engine_ops *en = entry(e);
 
 	return en ? en->name : "?";
 }
@@ -51,10 +44,11 @@ const char *bq_engine_name(enum bq_engine e)
 int bq_engine_parse(const char *name, enum bq_engine *e)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(engines); i++) {
-		bool match = !strcmp(name, engines[i].name);
+		const struct bq_engine_ops *en = engines[i].ops;
+		bool match = !strcmp(name, en->name);
 
-		for (int a = 0; !match && a < MAX_ALIASES && engines[i].aliases[a]; a++)
-			match = !strcmp(name, engines[i].aliases[a]);
+		for (int a = 0; !match && a < BQ_ENGINE_MAX_ALIASES && en->aliases[a]; a++)
+			match = !strcmp(name, en->aliases[a]);
 		if (match) {
 			*e = engines[i].id;
 			return 0;
@@ -65,7 +59,7 @@ int bq_engine_parse(const char *name, enum bq_engine *e)
 
 bool bq_engine_has(enum bq_engine e, unsigned int caps)
 {
-	const struct engine_entry *en = entry(e);
+	const struct bq_engine_ops *en = entry(e);
 
 	return en && (en->caps & caps) == caps;
 }
@@ -78,7 +72,5 @@ bool bq_engine_has(enum bq_engine e, unsigned int caps)
  */
 const struct bq_engine_ops *bq_engine_ops_of(enum bq_engine e)
 {
-	const struct engine_entry *en = entry(e);
-
-	return en ? en->ops : NULL;
+	return entry(e);
 }

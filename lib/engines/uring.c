@@ -58,6 +58,7 @@ struct uring_state {
 	} ns[BQ_MAX_FILES];		/* per file, for io_uring_cmd */
 	unsigned int sqes_per_slot;	/* > 1 when a striped I/O is split */
 	struct stripe_state *stripe;
+	bool ring_up;
 };
 
 static const unsigned int optional_flags[] = {
@@ -519,70 +520,117 @@ static int stripe_loop(struct bq_worker *w, struct uring_state *u)
 	return 0;
 }
 
-static int uring_run_common(struct bq_worker *w, enum uring_kind kind)
+static int uring_setup_kind(struct bq_worker *w, enum uring_kind kind)
 {
-	struct uring_state u = { .kind = kind, .tid = gettid(), .sqes_per_slot = 1 };
-	bool ring_up = false;
+	struct uring_state *u = calloc(1, sizeof(*u));
 	int ret;
 
-	ret = worker_prepare(w);
-	if (!ret)
-		ret = slots_init(w, &u);
+	if (!u)
+		return -ENOMEM;
+	w->engine = u;
+	u->kind = kind;
+	u->tid = gettid();
+	u->sqes_per_slot = 1;
+	ret = slots_init(w, u);
 	if (!ret && w->stripe)
-		ret = stripe_init(w, &u);
+		ret = stripe_init(w, u);
 	if (!ret && kind == URING_CMD)
-		ret = passthru_init(w, &u);
-	if (!ret) {
-		ret = ring_setup(w, &u);
-		if (ret)
-			snprintf(w->setup_msg, sizeof(w->setup_msg), "io_uring setup: %s%s",
-				 strerror(-ret), kind == URING_CMD && ret == -EINVAL ?
-				 " (io_uring_cmd needs Linux 5.19 or newer)" : "");
-		else
-			ring_up = true;
+		ret = passthru_init(w, u);
+	if (ret)
+		return ret;
+	ret = ring_setup(w, u);
+	if (ret) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg), "io_uring setup: %s%s",
+			 strerror(-ret), kind == URING_CMD && ret == -EINVAL ?
+			 " (io_uring_cmd needs Linux 5.19 or newer)" : "");
+		return ret;
 	}
-	if (ring_up)
-		register_resources(w, &u);
-	if (worker_start_line(w, ret, w->setup_msg) && !ret) {
-		if (w->job->sqpoll)
-			u.sqpoll_start = sqpoll_cpu_ns(u.tid);
-		ret = w->stripe ? stripe_loop(w, &u) : uring_loop(w, &u);
-		if (w->verify && worker_verify_phase(w, ret)) {
-			ret = uring_loop(w, &u);
-			worker_verify_phase_end(w);
-		}
-		if (ret) {
-			struct bq_slot none = { .dir = BQ_READ };
-
-			worker_record_error(w, &none, -ret);
-		}
-		if (w->job->sqpoll)
-			w->res->sqpoll_ns = sqpoll_cpu_ns(u.tid) - u.sqpoll_start;
-	}
-	worker_finish(w);
-	if (ring_up)
-		io_uring_queue_exit(&u.ring);
-	stripe_free(&u);
-	free(u.free_slots);
-	return ret;
+	u->ring_up = true;
+	register_resources(w, u);
+	return 0;
 }
 
-static int uring_run(struct bq_worker *w)
+static int uring_setup(struct bq_worker *w)
 {
-	return uring_run_common(w, w->job->engine == BQ_ENGINE_URING_CMD ? URING_CMD : URING_RW);
+	return uring_setup_kind(w, URING_RW);
 }
 
-static int nop_run(struct bq_worker *w)
+static int uring_cmd_setup(struct bq_worker *w)
 {
-	return uring_run_common(w, URING_NOP);
+	return uring_setup_kind(w, URING_CMD);
+}
+
+static int nop_setup(struct bq_worker *w)
+{
+	return uring_setup_kind(w, URING_NOP);
+}
+
+static void uring_begin(struct bq_worker *w)
+{
+	struct uring_state *u = w->engine;
+
+	if (w->job->sqpoll)
+		u->sqpoll_start = sqpoll_cpu_ns(u->tid);
+}
+
+/* A verify phase reads through the plain loop: verify= refuses --stripe. */
+static int uring_run_loop(struct bq_worker *w)
+{
+	struct uring_state *u = w->engine;
+
+	return u->stripe ? stripe_loop(w, u) : uring_loop(w, u);
+}
+
+static void uring_end(struct bq_worker *w)
+{
+	struct uring_state *u = w->engine;
+
+	if (w->job->sqpoll)
+		w->res->sqpoll_ns = sqpoll_cpu_ns(u->tid) - u->sqpoll_start;
+}
+
+static void uring_teardown(struct bq_worker *w)
+{
+	struct uring_state *u = w->engine;
+
+	if (!u)
+		return;
+	if (u->ring_up)
+		io_uring_queue_exit(&u->ring);
+	stripe_free(u);
+	free(u->free_slots);
+	free(u);
+	w->engine = NULL;
 }
 
 const struct bq_engine_ops bq_engine_uring = {
 	.name = "io_uring",
-	.run = uring_run,
+	.caps = BQ_ENGINE_RING | BQ_ENGINE_STRIPES,
+	.setup = uring_setup,
+	.begin = uring_begin,
+	.loop = uring_run_loop,
+	.end = uring_end,
+	.teardown = uring_teardown,
+};
+
+const struct bq_engine_ops bq_engine_uring_cmd = {
+	.name = "io_uring_cmd",
+	.aliases = { "uring_cmd" },
+	.caps = BQ_ENGINE_RING | BQ_ENGINE_PASSTHRU,
+	.setup = uring_cmd_setup,
+	.begin = uring_begin,
+	.loop = uring_run_loop,
+	.end = uring_end,
+	.teardown = uring_teardown,
 };
 
 const struct bq_engine_ops bq_engine_nop = {
 	.name = "nop",
-	.run = nop_run,
+	.aliases = { "null" },
+	.caps = BQ_ENGINE_DISKLESS,
+	.setup = nop_setup,
+	.begin = uring_begin,
+	.loop = uring_run_loop,
+	.end = uring_end,
+	.teardown = uring_teardown,
 };

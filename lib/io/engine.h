@@ -77,18 +77,40 @@ struct bq_gate {
 struct bq_worker;
 struct bq_vworker;
 
+#define BQ_ENGINE_MAX_ALIASES	3
+
 /**
  * struct bq_engine_ops - one way of doing I/O
  * @name: as in ioengine=
- * @run: set up, wait at the start line, run until done, tear down;
- *       in the worker's own thread
+ * @aliases: fio's other names for it, NULL after the last
+ * @caps: what it can do and needs (BQ_ENGINE_RING, _SYNC, ...)
+ * @setup: once the thread is pinned and its buffers exist, before the
+ *         start line: rings, contexts, slot lists; state goes in
+ *         @w->engine.  On failure, -errno with @w->setup_msg saying why.
+ * @begin: optional; at the start line, before the first I/O
+ * @loop: the hot loop: issue what worker_next() gives, complete it with
+ *        worker_complete(), until worker_next() says done; 0 or -errno.
+ *        Called again for a verify phase.
+ * @end: optional; after the last loop, while the figures are still open
+ * @teardown: optional; after the figures are final, also after a failed
+ *            @setup, so it frees whatever part of @w->engine exists
+ *
+ * worker_run() owns the lifecycle; an engine is its own file plus one
+ * line in registry.c.
  */
 struct bq_engine_ops {
 	const char *name;
-	int (*run)(struct bq_worker *w);
+	const char *aliases[BQ_ENGINE_MAX_ALIASES];
+	unsigned int caps;
+	int (*setup)(struct bq_worker *w);
+	void (*begin)(struct bq_worker *w);
+	int (*loop)(struct bq_worker *w);
+	void (*end)(struct bq_worker *w);
+	void (*teardown)(struct bq_worker *w);
 };
 
 extern const struct bq_engine_ops bq_engine_uring;
+extern const struct bq_engine_ops bq_engine_uring_cmd;
 extern const struct bq_engine_ops bq_engine_libaio;
 extern const struct bq_engine_ops bq_engine_psync;
 extern const struct bq_engine_ops bq_engine_nop;
@@ -103,6 +125,7 @@ struct bq_worker {
 	struct bq_job_result *jr;
 	struct bq_thread_result *res;
 	const struct bq_engine_ops *ops;
+	void *engine;			/* the engine's own state, from its setup */
 	int index;
 	int cpu;
 	int node;
@@ -372,9 +395,7 @@ static inline bool worker_may_start(struct bq_worker *w, unsigned int busy, uint
 	}
 	return worker_may_submit(w, now);
 }
-int worker_prepare(struct bq_worker *w);
-bool worker_start_line(struct bq_worker *w, int setup_err, const char *msg);
-void worker_finish(struct bq_worker *w);
+int worker_run(struct bq_worker *w);
 void worker_sleep_until(uint64_t t_ns);
 
 #endif /* BLKQUAL_ENGINE_H */

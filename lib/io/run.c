@@ -459,7 +459,7 @@ static void *worker_main(void *arg)
 	struct bq_worker *w = arg;
 
 	__atomic_store_n(&w->kernel_tid, (int)gettid(), __ATOMIC_RELAXED);
-	w->ops->run(w);
+	worker_run(w);
 	return NULL;
 }
 

@@ -37,13 +37,8 @@ static void fill_buffers(struct bq_worker *w)
 		p[i] = bq_rand_next(&w->rng);
 }
 
-/**
- * worker_prepare() - pin the thread, allocate its buffers on its node
- * @w: the worker
- *
- * Return: 0 or -errno (with @w->setup_msg saying what failed).
- */
-int worker_prepare(struct bq_worker *w)
+/* Pin the thread, allocate its buffers on its node; -errno with @w->setup_msg. */
+static int worker_prepare(struct bq_worker *w)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	cpu_set_t set;
@@ -97,21 +92,13 @@ static void set_deadlines(struct bq_worker *w, uint64_t start)
 		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
 
-/**
- * worker_start_line() - report set-up, wait for every thread, start together
- * @w: the worker
- * @setup_err: 0, or why this thread cannot run
- * @msg: what failed, or NULL
- *
- * Return: true to run, false when any thread failed to set up.
+/*
+ * Report set-up (0, or why this thread cannot run, with @w->setup_msg),
+ * wait for every thread, start together.  False when any thread failed.
  */
-bool worker_start_line(struct bq_worker *w, int setup_err, const char *msg)
+static bool worker_start_line(struct bq_worker *w, int setup_err)
 {
-	if (setup_err) {
-		w->setup_err = setup_err;
-		if (msg && msg != w->setup_msg)
-			snprintf(w->setup_msg, sizeof(w->setup_msg), "%s", msg);
-	}
+	w->setup_err = setup_err;
 	pthread_mutex_lock(&w->gate->lock);
 	w->gate->arrived++;
 	pthread_cond_broadcast(&w->gate->cond);
@@ -127,7 +114,7 @@ bool worker_start_line(struct bq_worker *w, int setup_err, const char *msg)
 	return true;
 }
 
-void worker_finish(struct bq_worker *w)
+static void worker_finish(struct bq_worker *w)
 {
 	struct bq_thread_cpu end;
 
@@ -144,6 +131,50 @@ void worker_finish(struct bq_worker *w)
 	/* A verify phase is not part of the job's runtime. */
 	w->finished_ns = w->io_end_ns ? w->io_end_ns : bq_now_ns();
 	atomic_store(&w->done, true);
+}
+
+/**
+ * worker_run() - one thread of a job, from set-up to its final figures
+ * @w: the worker, filled in by the run
+ *
+ * The lifecycle every engine shares: pin and allocate, the engine's set-up,
+ * the start line, the engine's loop, a verify phase when the job has one,
+ * the thread's CPU time and depth, the engine's teardown.  The loop is the
+ * engine's own, so each keeps its tight per-I/O path.
+ *
+ * Return: 0, or how the engine failed (-errno; also counted as an error).
+ */
+int worker_run(struct bq_worker *w)
+{
+	const struct bq_engine_ops *e = w->ops;
+	int ret;
+
+	/* One I/O per call: fio ignores iodepth for these too. */
+	if (e->caps & BQ_ENGINE_SYNC)
+		w->depth = 1;
+	ret = worker_prepare(w);
+	if (!ret && e->setup)
+		ret = e->setup(w);
+	if (worker_start_line(w, ret) && !ret) {
+		if (e->begin)
+			e->begin(w);
+		ret = e->loop(w);
+		if (w->verify && worker_verify_phase(w, ret)) {
+			ret = e->loop(w);
+			worker_verify_phase_end(w);
+		}
+		if (ret) {
+			struct bq_slot none = { .dir = BQ_READ };
+
+			worker_record_error(w, &none, -ret);
+		}
+		if (e->end)
+			e->end(w);
+	}
+	worker_finish(w);
+	if (e->teardown)
+		e->teardown(w);
+	return ret;
 }
 
 #define GIVE_UP_NS 1000000000ULL
