@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "blkqual_io.h"
+#include "core/threads.h"
 
 /**
  * struct bq_slot - one I/O in flight
@@ -58,20 +59,6 @@ struct bq_file_state {
 	uint64_t span;
 	uint64_t seq_pos;
 	struct bq_offgen gen;
-};
-
-/**
- * struct bq_gate - the start line: every thread set up, then all go at once
- * @arrived: threads that finished setting up
- * @state: 0 closed, 1 go, -1 abort (some thread could not set up)
- * @t0: the common start time, valid once @state is 1
- */
-struct bq_gate {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	int arrived;
-	int state;
-	uint64_t t0;
 };
 
 struct bq_worker;
@@ -165,7 +152,7 @@ struct bq_worker {
 	uint64_t streak_start_ns;
 
 	volatile int *stop;
-	struct bq_gate *gate;		/* the start line */
+	struct bq_threads *threads;	/* the run's: its start line */
 	uint64_t finished_ns;
 	uint64_t io_end_ns;		/* the job's I/O ended before a verify phase */
 	struct bq_vworker *verify;	/* verify=: NULL unless the job verifies */
@@ -173,9 +160,6 @@ struct bq_worker {
 	int setup_err;
 	char setup_msg[256];
 	struct bq_thread_cpu ru_start;
-	pthread_t tid;
-	int kernel_tid;			/* for reading its CPU time if it gets stuck */
-	atomic_bool done;
 };
 
 static inline uint64_t bq_bounded(struct bq_offgen *g, uint64_t n)

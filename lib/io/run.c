@@ -19,9 +19,13 @@
 #include <linux/fs.h>
 
 #include "blkqual_raid.h"
+#include "core/threads.h"
 #include "engine.h"
 #include "target.h"
 #include "verify/verify_int.h"
+
+/* How often a progress line goes to the caller's callback. */
+#define PROGRESS_TICK_NS	250000000ULL
 
 struct job_state {
 	int fds[BQ_MAX_FILES];
@@ -38,13 +42,6 @@ struct job_state {
 	bool stats_done;		/* disk stats taken before a verify phase */
 };
 
-/* The watchdog's view of one thread: when its completion count last moved. */
-struct watch {
-	uint64_t count;
-	uint64_t since_ns;
-	bool stalled;
-};
-
 struct run_state {
 	struct bq_ctx *ctx;
 	const struct bq_run_opts *opts;
@@ -53,23 +50,15 @@ struct run_state {
 	struct bq_worker *workers;
 	int nr_workers;
 	struct bq_held held;
-	struct bq_gate gate;
+	struct bq_threads *threads;	/* the workers' start line, watchdog and halt flag */
+	uint64_t t0;			/* when they went */
 	volatile int local_stop;
 	volatile int *stop;		/* the caller's: a signal */
 	volatile int *halt;		/* the workers': a signal, a gone target or a stall */
-	struct watch *watch;
 	uint64_t stall_ns;		/* when a stall was found; 0: none */
+	uint64_t next_tick;		/* the monitor's next progress line */
+	uint64_t next_iv;		/* its next interval sample */
 };
-
-/*
- * Runs whose threads were left behind stuck in I/O: what those threads
- * may still touch stays allocated, and reachable for leak checkers.
- */
-static struct abandoned {
-	struct abandoned *next;
-	struct run_state st;
-} *abandoned_runs;
-static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Smallest and largest block size a job can issue, over both directions. */
 static void bs_bounds(const struct bq_job *j, uint32_t *lo, uint32_t *hi)
@@ -393,7 +382,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	w->index = index;
 	w->polled = jr->polled;
 	w->stop = st->halt;
-	w->gate = &st->gate;
+	w->threads = st->threads;
 	w->depth = j->iodepth ? j->iodepth : 1;
 	if (w->depth > 65535)
 		w->depth = 65535;
@@ -454,13 +443,11 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	return 0;
 }
 
-static void *worker_main(void *arg)
+static void run_work(void *arg, int i)
 {
-	struct bq_worker *w = arg;
+	struct run_state *st = arg;
 
-	__atomic_store_n(&w->kernel_tid, (int)gettid(), __ATOMIC_RELAXED);
-	worker_run(w);
-	return NULL;
+	worker_run(&st->workers[i]);
 }
 
 static void sample_diskstats(struct run_state *st, struct bq_job_result *jr)
@@ -565,7 +552,7 @@ static uint64_t planned_end(const struct run_state *st)
 
 static void progress(struct run_state *st, uint64_t now, bool interval_done)
 {
-	struct bq_progress p = { .elapsed_ns = now - st->gate.t0, .interval_done = interval_done };
+	struct bq_progress p = { .elapsed_ns = now - st->t0, .interval_done = interval_done };
 	uint64_t end = planned_end(st);
 
 	if (!st->opts->progress)
@@ -578,14 +565,6 @@ static void progress(struct run_state *st, uint64_t now, bool interval_done)
 	if (end && end > p.elapsed_ns)
 		p.eta_ns = end - p.elapsed_ns;
 	st->opts->progress(st->opts->arg, &p);
-}
-
-static bool all_done(const struct run_state *st)
-{
-	for (int i = 0; i < st->nr_workers; i++)
-		if (!atomic_load(&st->workers[i].done))
-			return false;
-	return true;
 }
 
 /*
@@ -622,16 +601,18 @@ static bool target_shrank(struct run_state *st, uint64_t now)
 				snprintf(jr->fault, sizeof(jr->fault),
 					 "%.160s shrank from %llu to %llu bytes %.1fs into the run",
 					 ti->path, (unsigned long long)ti->size,
-					 (unsigned long long)size, (double)(now - st->gate.t0) / 1e9);
+					 (unsigned long long)size, (double)(now - st->t0) / 1e9);
 			gone = true;
 		}
 	}
 	return gone;
 }
 
-static uint64_t completions(const struct bq_worker *w)
+/* The watchdog's measure of progress: I/Os completed, well or not. */
+static uint64_t completions(void *arg, int i)
 {
-	const struct bq_thread_result *r = w->res;
+	const struct run_state *st = arg;
+	const struct bq_thread_result *r = st->workers[i].res;
 
 	return r->d[BQ_READ].ios + r->d[BQ_READ].errors + r->d[BQ_WRITE].ios +
 	       r->d[BQ_WRITE].errors;
@@ -644,9 +625,14 @@ static int cmp_stall_io(const void *a, const void *b)
 	return x->age_ns < y->age_ns ? 1 : x->age_ns > y->age_ns ? -1 : 0;
 }
 
-/* What a stuck thread waits for: its I/Os in flight, the oldest first. */
-static void record_stall(struct run_state *st, int i, uint64_t now)
+/*
+ * What a stuck thread waits for: its I/Os in flight, the oldest first.
+ * @since: when it last completed something; 0 when it was never watched
+ * (stall_timeout=0), so it has waited since the start.
+ */
+static void record_stall(void *arg, int i, uint64_t now, uint64_t since)
 {
+	struct run_state *st = arg;
 	struct bq_worker *w = &st->workers[i];
 	struct bq_job_result *jr = w->jr;
 	struct bq_stall_io *all;
@@ -662,8 +648,7 @@ static void record_stall(struct run_state *st, int i, uint64_t now)
 	s->thread = w->index;
 	s->cpu = w->cpu;
 	s->in_fsync = __atomic_load_n(&w->sync_since_ns, __ATOMIC_ACQUIRE) != 0;
-	/* A thread the watchdog never looked at (stall_timeout=0) has waited since the start. */
-	s->stalled_ns = now - (st->watch[i].since_ns ? st->watch[i].since_ns : st->gate.t0);
+	s->stalled_ns = now - (since ? since : st->t0);
 	all = calloc(w->nr_slots, sizeof(*all));
 	for (unsigned int k = 0; k < w->nr_slots; k++) {
 		const struct bq_slot *sl = &w->slots[k];
@@ -684,7 +669,6 @@ static void record_stall(struct run_state *st, int i, uint64_t now)
 		memcpy(s->ios, all, (size_t)s->nr_ios * sizeof(*all));
 		free(all);
 	}
-	st->watch[i].stalled = true;
 }
 
 /* The oldest I/O of @w in flight, as its submission time; 0 when none is. */
@@ -702,156 +686,102 @@ static uint64_t oldest_inflight(const struct bq_worker *w)
 }
 
 /*
- * stall_timeout: a thread with I/O in flight that has completed nothing
- * for that long is stuck (a frozen filesystem under a loop device, a
- * controller that lost a command).  The count of completions is what the
- * sampler reads anyway; slots are looked at only once it stood still.
+ * stall_timeout: a thread that has completed nothing for that long is
+ * stuck if it has had I/O in flight, or a flush outstanding, for as long
+ * (a frozen filesystem under a loop device, a lost command).
  */
-static bool watchdog(struct run_state *st, uint64_t now)
+static bool worker_stuck(void *arg, int i, uint64_t now, uint64_t since)
 {
-	bool found = false;
+	struct run_state *st = arg;
+	struct bq_worker *w = &st->workers[i];
+	uint64_t oldest = oldest_inflight(w), limit = w->job->stall_timeout_ns;
 
-	for (int i = 0; i < st->nr_workers; i++) {
-		struct bq_worker *w = &st->workers[i];
-		struct watch *wt = &st->watch[i];
-		uint64_t c, oldest, limit = w->job->stall_timeout_ns;
+	(void)since;
+	if (!oldest)
+		oldest = __atomic_load_n(&w->sync_since_ns, __ATOMIC_ACQUIRE);
+	if (!oldest || now < oldest + limit)
+		return false;
+	record_stall(st, i, now, since);
+	return true;
+}
 
-		if (!limit || wt->stalled || atomic_load(&w->done))
-			continue;
-		c = completions(w);
-		if (c != wt->count || !wt->since_ns) {
-			wt->count = c;
-			wt->since_ns = now;
-			continue;
+/* The monitor's round: a gone target, ramp_time's end, interval samples, progress. */
+static uint64_t run_tick(void *arg, uint64_t now)
+{
+	struct run_state *st = arg;
+	uint64_t t0 = st->t0, iv = st->opts->interval_ns;
+	bool sampled = false;
+
+	if (!st->res->gone && target_shrank(st, now)) {
+		st->res->gone = true;
+		*st->halt = 1;
+	}
+	/* Re-read the device counters where ramp_time ends, as the workers reset. */
+	for (size_t k = 0; k < st->res->nr; k++) {
+		const struct bq_job *j = &st->res->jobs[k].job;
+
+		if (j->ramp_ns && !st->js[k].ramp_sampled &&
+		    now >= t0 + j->startdelay_ns + j->ramp_ns) {
+			sample_diskstats(st, &st->res->jobs[k]);
+			st->js[k].ramp_sampled = true;
 		}
-		if (now - wt->since_ns < limit)
-			continue;
-		/* With nothing in flight, only a flush that does not return is a stall. */
-		oldest = oldest_inflight(w);
-		if (!oldest)
-			oldest = __atomic_load_n(&w->sync_since_ns, __ATOMIC_ACQUIRE);
-		if (!oldest || now < oldest + limit)
-			continue;
-		record_stall(st, i, now);
-		found = true;
 	}
-	return found;
+	if (now >= st->next_iv) {
+		for (size_t k = 0; k < st->res->nr; k++)
+			sample_interval(st, k, st->next_iv - t0);
+		st->next_iv += iv;
+		sampled = true;
+	}
+	if (now >= st->next_tick || sampled) {
+		progress(st, now, sampled);
+		st->next_tick = now + PROGRESS_TICK_NS;
+	}
+	return st->next_tick < st->next_iv ? st->next_tick : st->next_iv;
 }
 
-/*
- * A thread is stuck: the others stop and get a second to finish what they
- * have in flight.  Any still running then is stuck too.
- */
-static void settle_after_stall(struct run_state *st)
-{
-	uint64_t deadline = bq_now_ns() + 1000000000ULL;
-
-	*st->halt = 1;
-	for (;;) {
-		bool waiting = false;
-
-		for (int i = 0; i < st->nr_workers; i++)
-			if (!st->watch[i].stalled && !atomic_load(&st->workers[i].done))
-				waiting = true;
-		if (!waiting || bq_now_ns() >= deadline)
-			break;
-		worker_sleep_until(bq_now_ns() + 10000000ULL);
-	}
-	for (int i = 0; i < st->nr_workers; i++)
-		if (!st->watch[i].stalled && !atomic_load(&st->workers[i].done))
-			record_stall(st, i, bq_now_ns());
-}
+static const struct bq_threads_ops run_threads_ops = {
+	.work = run_work,
+	.progress = completions,
+	.stuck = worker_stuck,
+	.straggler = record_stall,
+	.tick = run_tick,
+};
 
 static void monitor(struct run_state *st)
 {
-	uint64_t t0 = st->gate.t0, tick = 250000000ULL, iv = st->opts->interval_ns;
-	uint64_t next_tick = t0 + tick, next_iv = iv ? t0 + iv : UINT64_MAX;
+	uint64_t iv = st->opts->interval_ns;
 
-	while (!all_done(st)) {
-		uint64_t now = bq_now_ns(), wake = next_tick < next_iv ? next_tick : next_iv;
-		bool sampled = false;
-
-		if (*st->stop)
-			*st->halt = 1;
-		if (!st->res->gone && target_shrank(st, now)) {
-			st->res->gone = true;
-			*st->halt = 1;
-		}
-		if (watchdog(st, now)) {
-			st->stall_ns = now;
-			settle_after_stall(st);
-			return;
-		}
-
-		/* Re-read the device counters where ramp_time ends, as the workers reset. */
-		for (size_t k = 0; k < st->res->nr; k++) {
-			const struct bq_job *j = &st->res->jobs[k].job;
-
-			if (j->ramp_ns && !st->js[k].ramp_sampled &&
-			    now >= t0 + j->startdelay_ns + j->ramp_ns) {
-				sample_diskstats(st, &st->res->jobs[k]);
-				st->js[k].ramp_sampled = true;
-			}
-		}
-		if (now >= next_iv) {
-			for (size_t k = 0; k < st->res->nr; k++)
-				sample_interval(st, k, next_iv - t0);
-			next_iv += iv;
-			sampled = true;
-		}
-		if (now >= next_tick || sampled) {
-			progress(st, now, sampled);
-			next_tick = now + tick;
-		}
-		if (wake > now + 50000000ULL)
-			wake = now + 50000000ULL;
-		worker_sleep_until(wake);
-	}
+	st->next_tick = st->t0 + PROGRESS_TICK_NS;
+	st->next_iv = iv ? st->t0 + iv : UINT64_MAX;
+	st->stall_ns = bq_threads_monitor(st->threads);
+	if (st->stall_ns)
+		return;
 	/* A thread that stopped at its first failure may have beaten the check. */
 	if (!st->res->gone && target_shrank(st, bq_now_ns()))
 		st->res->gone = true;
 	/* The last stretch, usually a whole interval that ended with the run. */
-	if (iv && bq_now_ns() > next_iv - iv + iv / 100) {
+	if (iv && bq_now_ns() > st->next_iv - iv + iv / 100) {
 		for (size_t k = 0; k < st->res->nr; k++)
-			sample_interval(st, k, bq_now_ns() - t0);
+			sample_interval(st, k, bq_now_ns() - st->t0);
 		progress(st, bq_now_ns(), true);
 	}
 }
 
-static int start_workers(struct run_state *st, int *started, struct bq_parse_error *err)
-{
-	int ret = 0;
-
-	for (*started = 0; *started < st->nr_workers; (*started)++) {
-		ret = -pthread_create(&st->workers[*started].tid, NULL, worker_main,
-				      &st->workers[*started]);
-		if (ret)
-			return bq_fail_at(err, "threads", ret, "cannot start thread %d: %s", *started,
-				    strerror(-ret));
-	}
-	return 0;
-}
-
-/* Wait for the started threads to set up, then open the gate (or abort). */
+/* Wait for the started threads to set up, then let them go (or call it off). */
 static int start_line(struct run_state *st, int started, int ret, struct bq_parse_error *err)
 {
-	pthread_mutex_lock(&st->gate.lock);
-	while (st->gate.arrived < started)
-		pthread_cond_wait(&st->gate.cond, &st->gate.lock);
+	bq_threads_wait_arrived(st->threads);
 	for (int i = 0; !ret && i < started; i++) {
 		struct bq_worker *w = &st->workers[i];
 
 		if (w->setup_err)
 			ret = bq_fail_at(err, w->job->name, w->setup_err, "%s", w->setup_msg);
 	}
-	if (!ret) {
+	if (!ret)
 		for (size_t k = 0; k < st->res->nr; k++)
 			sample_diskstats(st, &st->res->jobs[k]);
-		st->gate.t0 = bq_now_ns();
-	}
-	st->gate.state = ret ? -1 : 1;
-	pthread_cond_broadcast(&st->gate.cond);
-	pthread_mutex_unlock(&st->gate.lock);
+	bq_threads_open(st->threads, !ret);
+	st->t0 = bq_threads_t0(st->threads);
 	return ret;
 }
 
@@ -860,12 +790,13 @@ static void finish_jobs(struct run_state *st)
 	for (size_t k = 0; k < st->res->nr; k++) {
 		struct bq_job_result *jr = &st->res->jobs[k];
 		const struct bq_job *j = &jr->job;
-		uint64_t start = st->gate.t0 + j->startdelay_ns + j->ramp_ns, end = start;
+		uint64_t start = st->t0 + j->startdelay_ns + j->ramp_ns, end = start;
 
 		for (int i = 0; i < jr->nr_threads; i++) {
 			int n = st->js[k].first_worker + i;
 			const struct bq_worker *w = &st->workers[n];
-			uint64_t fin = st->watch[n].stalled ? st->stall_ns : w->finished_ns;
+			uint64_t fin = bq_threads_stalled(st->threads, n) ? st->stall_ns :
+								       w->finished_ns;
 
 			if (fin > end)
 				end = fin;
@@ -980,8 +911,10 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 	if (ret)
 		return ret;
 	st->workers = calloc((size_t)st->nr_workers, sizeof(*st->workers));
-	if (!st->workers)
+	st->threads = bq_threads_new(st->nr_workers, &run_threads_ops, st, st->stop);
+	if (!st->workers || !st->threads)
 		return -ENOMEM;
+	st->halt = bq_threads_halt(st->threads);
 	ret = place_threads(st, err);
 	if (ret)
 		return ret;
@@ -997,20 +930,10 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 			ret = init_worker(st, &res->jobs[k], js, i, &st->workers[w]);
 			if (ret)
 				return bq_fail_at(err, res->jobs[k].job.name, ret, "%s", strerror(-ret));
+			bq_threads_watch(st->threads, w, res->jobs[k].job.stall_timeout_ns);
 		}
 	}
 	return 0;
-}
-
-/* A stuck worker never reaches worker_finish(): its CPU time is read from outside. */
-static void stuck_cpu(struct bq_worker *w)
-{
-	uint64_t usr, sys;
-
-	if (bq_task_cpu(__atomic_load_n(&w->kernel_tid, __ATOMIC_RELAXED), &usr, &sys))
-		return;
-	w->res->usr_ns = usr > w->ru_start.usr_ns ? usr - w->ru_start.usr_ns : 0;
-	w->res->sys_ns = sys > w->ru_start.sys_ns ? sys - w->ru_start.sys_ns : 0;
 }
 
 /*
@@ -1020,7 +943,7 @@ static void stuck_cpu(struct bq_worker *w)
  */
 static void abandon_stuck(struct run_state *st)
 {
-	struct abandoned *a = calloc(1, sizeof(*a));
+	struct run_state *keep = malloc(sizeof(*keep));
 
 	for (int i = 0; i < st->nr_workers; i++) {
 		struct bq_worker *w = &st->workers[i];
@@ -1028,9 +951,10 @@ static void abandon_stuck(struct run_state *st)
 		struct bq_job *job;
 		bool ok = true;
 
-		if (!st->watch[i].stalled)
+		if (!bq_threads_stalled(st->threads, i))
 			continue;
-		stuck_cpu(w);
+		/* A stuck worker never reaches worker_finish(): its CPU time is read from outside. */
+		bq_threads_cpu_since(st->threads, i, &w->ru_start, &w->res->usr_ns, &w->res->sys_ns);
 		r = malloc(sizeof(*r));
 		job = malloc(sizeof(*job));
 		if (!r || !job) {
@@ -1053,13 +977,9 @@ static void abandon_stuck(struct run_state *st)
 		__atomic_store_n(&w->job, job, __ATOMIC_RELEASE);
 		__atomic_store_n(&w->res, r, __ATOMIC_RELEASE);
 	}
-	if (!a)
-		return;
-	a->st = *st;
-	pthread_mutex_lock(&abandoned_lock);
-	a->next = abandoned_runs;
-	abandoned_runs = a;
-	pthread_mutex_unlock(&abandoned_lock);
+	if (keep)
+		*keep = *st;
+	bq_threads_abandon(st->threads, keep);
 }
 
 static void teardown(struct run_state *st)
@@ -1068,7 +988,8 @@ static void teardown(struct run_state *st)
 		free(st->workers[i].slots);
 	free(st->workers);
 	for (size_t k = 0; st->js && k < st->res->nr; k++) {
-		bq_verify_job_end(st->js[k].verify, &st->res->jobs[k], st->gate.state > 0);
+		bq_verify_job_end(st->js[k].verify, &st->res->jobs[k],
+				  st->threads && bq_threads_went(st->threads));
 		for (int i = 0; i < BQ_MAX_FILES; i++)
 			if (st->js[k].fds[i] >= 0)
 				close(st->js[k].fds[i]);
@@ -1076,11 +997,8 @@ static void teardown(struct run_state *st)
 			free(st->js[k].prev_buckets[d]);
 	}
 	free(st->js);
-	free(st->watch);
-	free((void *)st->halt);
+	bq_threads_free(st->threads);
 	bq_held_release(&st->held);
-	pthread_mutex_destroy(&st->gate.lock);
-	pthread_cond_destroy(&st->gate.cond);
 }
 
 int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_opts *opts,
@@ -1092,14 +1010,9 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 
 	memset(res, 0, sizeof(*res));
 	memset(err, 0, sizeof(*err));
-	pthread_mutex_init(&st.gate.lock, NULL);
-	pthread_cond_init(&st.gate.cond, NULL);
 	st.stop = opts->stop ? opts->stop : &st.local_stop;
 	if (!ctx || !bq_ctx_is_live(ctx))
 		return bq_fail_at(err, "run", -EXDEV, "runs need the live system, not a captured tree");
-	st.halt = calloc(1, sizeof(*st.halt));
-	if (!st.halt)
-		return -ENOMEM;
 
 	ret = bq_held_borrow(&st.held, opts->pinned, opts->nr_pinned);
 	if (ret)
@@ -1107,22 +1020,19 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 	else
 		ret = setup_jobs(&st, set, err);
 	if (!ret) {
-		st.watch = calloc((size_t)st.nr_workers, sizeof(*st.watch));
-		if (!st.watch)
-			ret = -ENOMEM;
+		ret = bq_threads_start(st.threads, &started);
+		if (ret)
+			bq_fail_at(err, "threads", ret, "cannot start thread %d: %s", started,
+				   strerror(-ret));
 	}
-	if (!ret)
-		ret = start_workers(&st, &started, err);
 	if (started) {
 		ret = start_line(&st, started, ret, err);
 		clock_gettime(CLOCK_REALTIME, &wall);
 		res->start_unix_ns = (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec;
 		if (!ret)
 			monitor(&st);
-		/* A stuck thread may never come back: leave it. */
-		for (int i = 0; i < started; i++)
-			if (!st.watch || !st.watch[i].stalled)
-				pthread_join(st.workers[i].tid, NULL);
+		/* A stuck thread may never come back: it is left, not joined. */
+		bq_threads_join(st.threads);
 		if (!ret) {
 			finish_jobs(&st);
 			progress(&st, bq_now_ns(), false);

@@ -98,18 +98,15 @@ static void set_deadlines(struct bq_worker *w, uint64_t start)
  */
 static bool worker_start_line(struct bq_worker *w, int setup_err)
 {
+	uint64_t start;
+
 	w->setup_err = setup_err;
-	pthread_mutex_lock(&w->gate->lock);
-	w->gate->arrived++;
-	pthread_cond_broadcast(&w->gate->cond);
-	while (!w->gate->state)
-		pthread_cond_wait(&w->gate->cond, &w->gate->lock);
-	pthread_mutex_unlock(&w->gate->lock);
-	if (w->gate->state < 0)
+	if (!bq_threads_arrive(w->threads))
 		return false;
+	start = bq_threads_t0(w->threads) + w->job->startdelay_ns;
 	if (w->job->startdelay_ns)
-		worker_sleep_until(w->gate->t0 + w->job->startdelay_ns);
-	set_deadlines(w, w->gate->t0 + w->job->startdelay_ns);
+		worker_sleep_until(start);
+	set_deadlines(w, start);
 	bq_thread_cpu(&w->ru_start);
 	return true;
 }
@@ -130,7 +127,6 @@ static void worker_finish(struct bq_worker *w)
 	w->bufs = NULL;
 	/* A verify phase is not part of the job's runtime. */
 	w->finished_ns = w->io_end_ns ? w->io_end_ns : bq_now_ns();
-	atomic_store(&w->done, true);
 }
 
 /**

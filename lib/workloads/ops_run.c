@@ -4,8 +4,9 @@
  *
  * The file-level workloads (latency probe, file trees, file sets, loadfile
  * replay) measure what a system call costs, so each thread simply calls
- * and times; this file gives them one start line, one deadline, interval
- * samples taken while they run, and the sums at the end.
+ * and times; this file gives them one deadline, interval samples taken
+ * while they run, what a stuck one is blocked in, and the sums at the
+ * end.  Starting, watching and leaving threads is lib/core/threads.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,45 +22,22 @@
 
 #include "blkqual_ops.h"
 #include "internal.h"
-
-/* The watchdog's view of one thread. */
-struct ops_watch {
-	uint64_t count;			/* operations done when last seen to move */
-	uint64_t since_ns;		/* when that was */
-	bool finished;			/* returned, under the run's lock */
-	bool stalled;
-};
+#include "core/threads.h"
 
 /*
  * On the heap: a thread stuck in a system call is left behind and may
- * come back after bq_ops_run() returned, to the lock, the count and its
- * statistics here.  Such runs stay allocated (and reachable).
+ * come back after bq_ops_run() returned, to its statistics and counters
+ * here.  Such runs stay allocated (and reachable).
  */
 struct ops_run {
 	const struct bq_ops_opts *o;
+	struct bq_ops_result *res;	/* stalls and samples, while the monitor runs */
 	struct bq_ops_thread *threads;
-	int nr_threads;
-	int gate;			/* 0 wait, 1 go, -1 called off */
+	struct bq_threads *crew;
+	struct bq_thread_cpu *cpu0;	/* each thread's CPU time where its work began */
 	uint64_t start_ns;
-	uint64_t deadline_ns;
-	int running;			/* threads not yet returned, under @lock */
-	pthread_mutex_t lock;
-	pthread_cond_t done;
-	volatile int halt;		/* the threads' stop flag */
-	uint64_t stall_limit_ns;	/* 0: not watched */
-	struct ops_watch *watch;
-	pthread_t *tids;
-	struct ops_arg *args;
-	struct ops_run *next;		/* in the list of abandoned runs */
-};
-
-static struct ops_run *abandoned_runs;
-static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
-
-struct ops_arg {
-	struct ops_run *run;
-	struct bq_ops_thread *t;
-	uint64_t usr0, sys0;		/* its CPU time where its work began */
+	uint64_t next_sample;		/* UINT64_MAX: no samples */
+	struct sampler *sm;
 };
 
 static uint64_t load(const uint64_t *p)
@@ -114,35 +92,22 @@ bool bq_ops_should_stop(const struct bq_ops_thread *t)
 	return t->deadline_ns && bq_now_ns() >= t->deadline_ns;
 }
 
-static void *ops_thread(void *p)
+static void ops_work(void *arg, int i)
 {
-	struct ops_arg *a = p;
-	struct ops_run *run = a->run;
-	struct bq_ops_thread *t = a->t;
+	struct ops_run *run = arg;
+	struct bq_ops_thread *t = &run->threads[i];
 	struct bq_thread_cpu cpu;
 
 	__atomic_store_n(&t->tid, (int)gettid(), __ATOMIC_RELAXED);
-	pthread_mutex_lock(&run->lock);
-	while (!run->gate)
-		pthread_cond_wait(&run->done, &run->lock);
-	pthread_mutex_unlock(&run->lock);
-	if (run->gate > 0) {
-		t->deadline_ns = run->deadline_ns;
-		bq_thread_cpu(&cpu);
-		a->usr0 = cpu.usr_ns;
-		a->sys0 = cpu.sys_ns;
-		t->ret = run->o->fn(t, run->o->arg);
-		bq_thread_cpu(&cpu);
-		t->usr_ns = cpu.usr_ns - a->usr0;
-		t->sys_ns = cpu.sys_ns - a->sys0;
-	}
-
-	pthread_mutex_lock(&run->lock);
-	run->running--;
-	run->watch[a - run->args].finished = true;
-	pthread_cond_broadcast(&run->done);
-	pthread_mutex_unlock(&run->lock);
-	return NULL;
+	if (!bq_threads_arrive(run->crew))
+		return;
+	if (run->o->duration_ns)
+		t->deadline_ns = bq_threads_t0(run->crew) + run->o->duration_ns;
+	bq_thread_cpu(&run->cpu0[i]);
+	t->ret = run->o->fn(t, run->o->arg);
+	bq_thread_cpu(&cpu);
+	t->usr_ns = cpu.usr_ns - run->cpu0[i].usr_ns;
+	t->sys_ns = cpu.sys_ns - run->cpu0[i].sys_ns;
 }
 
 /* ---- the stall watchdog ------------------------------------------------- */
@@ -262,81 +227,39 @@ static int add_stall(struct bq_ops_result *res, const struct bq_ops_stall *s)
 	return 0;
 }
 
-/*
- * A thread whose operation count has not moved for the stall timeout and
- * that sits in one system call is stuck.  Called with the run's lock held.
- */
-static bool watchdog(struct ops_run *run, struct bq_ops_result *res, uint64_t now)
+static uint64_t ops_done(void *arg, int i)
 {
-	bool found = false;
+	const struct ops_run *run = arg;
+	uint64_t c = 0;
 
-	for (int i = 0; i < run->nr_threads; i++) {
-		struct ops_watch *w = &run->watch[i];
-		const struct bq_ops_thread *t = &run->threads[i];
-		struct bq_ops_stall s = { .thread = t->id };
-		uint64_t c = 0;
-
-		if (w->finished || w->stalled)
-			continue;
-		for (int k = 0; k < run->o->nr_ops; k++)
-			c += load(&t->op[k].count);
-		if (c != w->count || !w->since_ns) {
-			w->count = c;
-			w->since_ns = now;
-			continue;
-		}
-		if (now - w->since_ns < run->stall_limit_ns ||
-		    !blocked_in(__atomic_load_n(&t->tid, __ATOMIC_RELAXED), &s))
-			continue;
-		s.stalled_ns = now - w->since_ns;
-		if (!add_stall(res, &s))
-			w->stalled = found = true;
-	}
-	return found;
+	for (int k = 0; k < run->o->nr_ops; k++)
+		c += load(&run->threads[i].op[k].count);
+	return c;
 }
 
-/* The others stop and get a second to finish; any still running is stuck too. */
-static void settle_after_stall(struct ops_run *run, struct bq_ops_result *res)
+/* No operation for the stall timeout, and sitting in one system call: stuck. */
+static bool ops_stuck(void *arg, int i, uint64_t now, uint64_t since)
 {
-	uint64_t deadline = bq_now_ns() + 1000000000ull;
-	int stuck = 0;
+	struct ops_run *run = arg;
+	const struct bq_ops_thread *t = &run->threads[i];
+	struct bq_ops_stall s = { .thread = t->id, .stalled_ns = now - since };
 
-	run->halt = 1;
-	for (int i = 0; i < run->nr_threads; i++)
-		stuck += run->watch[i].stalled;
-	while (run->running > stuck && bq_now_ns() < deadline) {
-		struct timespec ts;
+	if (!blocked_in(__atomic_load_n(&t->tid, __ATOMIC_RELAXED), &s))
+		return false;
+	return !add_stall(run->res, &s);
+}
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 10000000L;
-		ts.tv_sec += ts.tv_nsec / 1000000000L;
-		ts.tv_nsec %= 1000000000L;
-		pthread_cond_timedwait(&run->done, &run->lock, &ts);
-	}
-	for (int i = 0; i < run->nr_threads; i++) {
-		struct ops_watch *w = &run->watch[i];
-		struct bq_ops_stall s = { .thread = run->threads[i].id };
+/* Still running a second after the others were stopped: stuck too. */
+static void ops_straggler(void *arg, int i, uint64_t now, uint64_t since)
+{
+	struct ops_run *run = arg;
+	const struct bq_ops_thread *t = &run->threads[i];
+	struct bq_ops_stall s = { .thread = t->id };
 
-		if (w->finished || w->stalled)
-			continue;
-		if (!blocked_in(__atomic_load_n(&run->threads[i].tid, __ATOMIC_RELAXED), &s))
-			bq_strlcpy(s.call, "(not in a system call)", sizeof(s.call));
-		s.stalled_ns = bq_now_ns() - w->since_ns;
-		add_stall(res, &s);
-		w->stalled = true;
-	}
-	/* A stuck thread never reaches its own count of CPU time: read it from outside. */
-	for (int i = 0; i < run->nr_threads; i++) {
-		struct bq_ops_thread *t = &run->threads[i];
-		const struct ops_arg *a = &run->args[i];
-		uint64_t usr, sys;
-
-		if (run->watch[i].finished ||
-		    bq_task_cpu(__atomic_load_n(&t->tid, __ATOMIC_RELAXED), &usr, &sys))
-			continue;
-		t->usr_ns = usr > a->usr0 ? usr - a->usr0 : 0;
-		t->sys_ns = sys > a->sys0 ? sys - a->sys0 : 0;
-	}
+	if (!blocked_in(__atomic_load_n(&t->tid, __ATOMIC_RELAXED), &s))
+		bq_strlcpy(s.call, "(not in a system call)", sizeof(s.call));
+	s.stalled_ns = now - (since ? since : run->start_ns);
+	add_stall(run->res, &s);
 }
 
 int bq_cpu_times_read(struct bq_ctx *ctx, struct bq_cpu_times *c)
@@ -441,45 +364,25 @@ static int take_sample(struct ops_run *run, struct sampler *sm, struct bq_ops_re
 	return 0;
 }
 
-/* Wait until every thread is done, sampling on the way. */
-static void monitor(struct ops_run *run, struct sampler *sm, struct bq_ops_result *res)
+/* The monitor's round: an interval sample when one is due. */
+static uint64_t ops_tick(void *arg, uint64_t now)
 {
-	const struct bq_ops_opts *o = run->o;
-	uint64_t next = o->interval_ns ? run->start_ns + o->interval_ns : 0;
+	struct ops_run *run = arg;
 
-	pthread_mutex_lock(&run->lock);
-	while (run->running) {
-		uint64_t now = bq_now_ns(), wake = now + 100000000ull;
-		struct timespec ts;
-
-		if (next && now >= next) {
-			pthread_mutex_unlock(&run->lock);
-			take_sample(run, sm, res, now);
-			pthread_mutex_lock(&run->lock);
-			next += o->interval_ns;
-			continue;
-		}
-		if (next && next < wake)
-			wake = next;
-		if (o->stop && *o->stop) {
-			res->interrupted = true;
-			run->halt = 1;
-		}
-		if (run->stall_limit_ns && watchdog(run, res, now)) {
-			settle_after_stall(run, res);
-			break;
-		}
-		/* The condition variable runs on CLOCK_REALTIME; a relative wait is enough. */
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += (long)(wake - now);
-		ts.tv_sec += ts.tv_nsec / 1000000000L;
-		ts.tv_nsec %= 1000000000L;
-		pthread_cond_timedwait(&run->done, &run->lock, &ts);
+	if (now >= run->next_sample) {
+		take_sample(run, run->sm, run->res, now);
+		run->next_sample += run->o->interval_ns;
 	}
-	pthread_mutex_unlock(&run->lock);
-	if (o->stop && *o->stop)
-		res->interrupted = true;
+	return run->next_sample;
 }
+
+static const struct bq_threads_ops ops_threads_ops = {
+	.work = ops_work,
+	.progress = ops_done,
+	.stuck = ops_stuck,
+	.straggler = ops_straggler,
+	.tick = ops_tick,
+};
 
 static void add_up(struct bq_ops_result *res)
 {
@@ -524,11 +427,11 @@ static int alloc_result(const struct bq_ops_opts *o, struct bq_ops_result *res)
  */
 static void snapshot_threads(struct ops_run *run, struct bq_ops_result *res)
 {
-	struct bq_ops_thread *copy = calloc((size_t)run->nr_threads, sizeof(*copy));
+	struct bq_ops_thread *copy = calloc((size_t)run->o->nr_threads, sizeof(*copy));
 
 	if (!copy)
 		return;
-	for (int i = 0; i < run->nr_threads; i++) {
+	for (int i = 0; i < run->o->nr_threads; i++) {
 		copy[i] = run->threads[i];
 		for (int k = 0; k < res->nr_ops; k++) {
 			const struct bq_hist *h = &run->threads[i].op[k].lat;
@@ -541,18 +444,18 @@ static void snapshot_threads(struct ops_run *run, struct bq_ops_result *res)
 	res->threads = copy;
 }
 
-static void abandon(struct ops_run *run)
+static void ops_run_free(struct ops_run *run)
 {
-	pthread_mutex_lock(&abandoned_lock);
-	run->next = abandoned_runs;
-	abandoned_runs = run;
-	pthread_mutex_unlock(&abandoned_lock);
+	bq_threads_free(run->crew);
+	free(run->cpu0);
+	free(run);
 }
 
 int bq_ops_run(struct bq_ctx *ctx, const struct bq_ops_opts *o, struct bq_ops_result *res)
 {
 	struct sampler sm = { .ctx = ctx };
 	struct bq_cpu_times cpu0, cpu1;
+	uint64_t stall_limit;
 	struct ops_run *run;
 	int ret, started = 0;
 
@@ -566,74 +469,60 @@ int bq_ops_run(struct bq_ctx *ctx, const struct bq_ops_opts *o, struct bq_ops_re
 	if (ret)
 		goto out_free_result;
 	run->o = o;
+	run->res = res;
+	run->sm = &sm;
 	run->threads = res->threads;
-	run->nr_threads = o->nr_threads;
-	run->running = o->nr_threads;
-	run->stall_limit_ns = o->stall_timeout_ns == BQ_OPS_NO_STALL_TIMEOUT ? 0 :
-			      o->stall_timeout_ns ? o->stall_timeout_ns : BQ_OPS_STALL_DEFAULT_NS;
+	run->crew = bq_threads_new(o->nr_threads, &ops_threads_ops, run, o->stop);
+	run->cpu0 = calloc((size_t)o->nr_threads, sizeof(*run->cpu0));
+	if (!run->crew || !run->cpu0) {
+		ret = -ENOMEM;
+		goto out_free_run;
+	}
+	stall_limit = o->stall_timeout_ns == BQ_OPS_NO_STALL_TIMEOUT ? 0 :
+		      o->stall_timeout_ns ? o->stall_timeout_ns : BQ_OPS_STALL_DEFAULT_NS;
 	/*
 	 * The threads stop on the run's own flag (a signal, or another thread
 	 * stuck) and read the caller's directly too: a signal that came before
 	 * the monitor's next look must not let them start work.
 	 */
 	for (int i = 0; i < o->nr_threads; i++) {
-		res->threads[i].stop = &run->halt;
+		res->threads[i].stop = bq_threads_halt(run->crew);
 		res->threads[i].user_stop = o->stop;
+		bq_threads_watch(run->crew, i, stall_limit);
 	}
-	run->tids = calloc((size_t)o->nr_threads, sizeof(*run->tids));
-	run->args = calloc((size_t)o->nr_threads, sizeof(*run->args));
-	run->watch = calloc((size_t)o->nr_threads, sizeof(*run->watch));
-	if (!run->tids || !run->args || !run->watch) {
-		ret = -ENOMEM;
-		goto out_free_args;
-	}
-	pthread_mutex_init(&run->lock, NULL);
-	pthread_cond_init(&run->done, NULL);
-
-	for (; started < o->nr_threads; started++) {
-		run->args[started] = (struct ops_arg){ .run = run, .t = &res->threads[started] };
-		ret = -pthread_create(&run->tids[started], NULL, ops_thread, &run->args[started]);
-		if (ret)
-			break;
-	}
+	ret = bq_threads_start(run->crew, &started);
+	bq_threads_wait_arrived(run->crew);
 	sm.have_cpu = !bq_cpu_times_read(ctx, &cpu0);
 	sm.cpu = cpu0;
-	pthread_mutex_lock(&run->lock);
-	run->running = started;
-	run->start_ns = bq_now_ns();
-	sm.last_ns = run->start_ns;
-	if (o->duration_ns)
-		run->deadline_ns = run->start_ns + o->duration_ns;
 	/* All start together, or (a thread could not be made) none starts. */
-	run->gate = ret ? -1 : 1;
-	pthread_cond_broadcast(&run->done);
-	pthread_mutex_unlock(&run->lock);
+	bq_threads_open(run->crew, !ret);
+	run->start_ns = ret ? bq_now_ns() : bq_threads_t0(run->crew);
+	sm.last_ns = run->start_ns;
+	run->next_sample = o->interval_ns ? run->start_ns + o->interval_ns : UINT64_MAX;
 	if (!ret)
-		monitor(run, &sm, res);
-	/* A thread stuck in the kernel may never return: leave it. */
-	for (int i = 0; i < started; i++) {
-		if (run->watch[i].stalled)
-			pthread_detach(run->tids[i]);
-		else
-			pthread_join(run->tids[i], NULL);
-	}
+		bq_threads_monitor(run->crew);
+	if (o->stop && *o->stop)
+		res->interrupted = true;
 	res->runtime_ns = bq_now_ns() - run->start_ns;
 	if (sm.have_cpu && !bq_cpu_times_read(ctx, &cpu1))
 		res->cpu_total_pct = bq_cpu_busy_pct(&cpu0, &cpu1, &res->cpu_sys_pct);
-	if (res->nr_stalls) {
+	/* A thread stuck in the kernel may never return: leave it. */
+	if (bq_threads_join(run->crew)) {
+		/* A stuck thread never reaches its own count of CPU time: read it from outside. */
+		for (int i = 0; i < started; i++)
+			if (bq_threads_stalled(run->crew, i))
+				bq_threads_cpu_since(run->crew, i, &run->cpu0[i],
+						     &run->threads[i].usr_ns, &run->threads[i].sys_ns);
 		snapshot_threads(run, res);
 		add_up(res);
-		abandon(run);
+		run->res = NULL;
+		run->sm = NULL;
+		bq_threads_abandon(run->crew, run);
 		return 0;
 	}
-	pthread_cond_destroy(&run->done);
-	pthread_mutex_destroy(&run->lock);
 	add_up(res);
-out_free_args:
-	free(run->args);
-	free(run->tids);
-	free(run->watch);
-	free(run);
+out_free_run:
+	ops_run_free(run);
 	if (!ret)
 		return 0;
 	bq_ops_result_free(res);
