@@ -275,6 +275,38 @@ TEST_F(hist, bimodal)
 	EXPECT_GE(bq_hist_percentile(h, 96), 9000000);
 }
 
+/*
+ * Ranks are whole numbers: p99.9 of 1000 values is the 999th, even though
+ * 99.9 / 100 * 1000 is 999.0000000000001 in floating point.
+ */
+TEST_F(hist, ranks_at_multiples_of_1000_are_exact)
+{
+	struct bq_hist *h = &self->h;
+	static const struct {
+		double pct;
+		uint64_t n;
+		uint64_t rank;
+	} cases[] = {
+		{ 99.9, 1000, 999 }, { 99.9, 10000, 9990 }, { 99.99, 10000, 9999 },
+		{ 99.99, 100000, 99990 }, { 99.999, 100000, 99999 }, { 99, 100, 99 },
+		{ 95, 20, 19 }, { 50, 2, 1 }, { 99.9, 1001, 1000 }, { 0.1, 1000, 1 },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		bq_hist_reset(h);
+		/* rank values of 1 ms, the rest 1 s: the answer tells the rank apart. */
+		for (uint64_t i = 0; i < cases[c].n; i++)
+			bq_hist_add(h, i < cases[c].rank ? 1000000 : 1000000000);
+		EXPECT_GE(bq_hist_percentile(h, cases[c].pct), 996000) {
+			TH_LOG("p%g of %llu", cases[c].pct, (unsigned long long)cases[c].n);
+		}
+		EXPECT_LE(bq_hist_percentile(h, cases[c].pct), 1004000) {
+			TH_LOG("p%g of %llu: rank %llu is 1 ms", cases[c].pct,
+			       (unsigned long long)cases[c].n, (unsigned long long)cases[c].rank);
+		}
+	}
+}
+
 TEST(merge_equals_adding_to_one)
 {
 	struct bq_hist a, b, all, empty;

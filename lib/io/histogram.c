@@ -111,6 +111,9 @@ void bq_hist_merge(struct bq_hist *dst, const struct bq_hist *src)
 		dst->max = src->max;
 }
 
+/* Percentiles are ranked in millionths of a percent. */
+#define PCT_SCALE	1000000ULL
+
 /**
  * bq_hist_percentile() - the value below which @pct percent of values lie
  * @h: the histogram
@@ -118,6 +121,9 @@ void bq_hist_merge(struct bq_hist *dst, const struct bq_hist *src)
  *
  * The value of rank ceil(@pct / 100 * count), within 1/256 of the
  * recorded value: the midpoint of its bucket, kept inside [min, max].
+ * The rank is computed in integers, @pct rounded to a millionth of a
+ * percent, so that p99.9 of 1000 values is the 999th (in floating point
+ * 99.9 / 100 * 1000 is a hair above 999).
  * Values below 128 ns are exact, as are p0 (min) and p100 (max).  The
  * open-ended top bucket reports max.
  *
@@ -125,9 +131,8 @@ void bq_hist_merge(struct bq_hist *dst, const struct bq_hist *src)
  */
 uint64_t bq_hist_percentile(const struct bq_hist *h, double pct)
 {
-	uint64_t rank, seen = 0, lower, width, val;
+	uint64_t rank, seen = 0, lower, width, val, parts;
 	unsigned int i;
-	double want;
 
 	if (!h->count)
 		return 0;
@@ -137,8 +142,11 @@ uint64_t bq_hist_percentile(const struct bq_hist *h, double pct)
 	if (pct >= 100)
 		return h->max;
 
-	want = ceil(pct / 100 * (double)h->count);
-	rank = want < 1 ? 1 : (uint64_t)want;
+	parts = (uint64_t)llround(pct * (double)PCT_SCALE);
+	rank = (uint64_t)(((unsigned __int128)parts * h->count + 100 * PCT_SCALE - 1) /
+			  (100 * PCT_SCALE));
+	if (!rank)
+		rank = 1;
 	if (rank > h->count)
 		rank = h->count;
 
