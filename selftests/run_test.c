@@ -43,26 +43,15 @@ FIXTURE_TEARDOWN(dev)
 	scratch_destroy(&self->s);
 }
 
-/* Run blkqual with up to 12 arguments; parse stdout as JSON when asked. */
+/* Run blkqual with up to 14 arguments and parse its JSON, saying why when it fails. */
 static json_object *run_json(struct __test_metadata *_metadata, struct run_result *r,
 			     const char *const *args)
 {
-	const char *argv[20] = { blkqual_path(), "run", "--no-status", "-o", "json" };
-	json_object *root;
-	int n = 5;
+	json_object *root = blkqual_run_json(r, args);
 
-	for (int i = 0; args[i] && n < 19; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	if (run_argv(argv, r))
-		return NULL;
-	if (r->status) {
-		TH_LOG("exit %d: %s", r->status, r->err);
-		return NULL;
-	}
-	root = json_tokener_parse(r->out);
 	if (!root)
-		TH_LOG("not JSON: %.200s", r->out);
+		TH_LOG("exit %d: %.200s%.200s", r->status, r->err ? r->err : "",
+		       r->out ? r->out : "");
 	return root;
 }
 

@@ -25,9 +25,11 @@ static int aio_loop(struct bq_worker *w)
 	struct aio_state *a = w->engine;
 	bool issuing = true, stamps = !w->job->gtod_reduce;
 	unsigned int inflight = 0;
+	uint64_t now = bq_now_ns();
 
 	for (;;) {
-		uint64_t now = bq_now_ns(), done_t;
+		unsigned int free_before = a->nr_free;
+		uint64_t done_t;
 		unsigned int queued = 0;
 		int n;
 
@@ -45,7 +47,7 @@ static int aio_loop(struct bq_worker *w)
 				break;
 			}
 			a->nr_free--;
-			slot_issued(s, now);
+			slot_queued(s);
 			buf = w->bufs + (size_t)idx * w->buf_len;
 			if (s->dir == BQ_READ)
 				io_prep_pread(&a->iocbs[idx], w->fds[s->file], buf, s->len,
@@ -59,6 +61,9 @@ static int aio_loop(struct bq_worker *w)
 		if (queued) {
 			unsigned int sent = 0;
 
+			/* gtod_reduce: the pick's time, for the watchdog only. */
+			slots_stamp_batch(w->slots, a->free_slots, a->nr_free, free_before,
+					  stamps ? bq_now_ns() : now);
 			while (sent < queued) {
 				n = io_submit(a->ctx, (long)(queued - sent), a->queue + sent);
 				if (n == -EAGAIN || n == -EINTR)
@@ -74,13 +79,16 @@ static int aio_loop(struct bq_worker *w)
 				return 0;
 			if (now < w->next_submit_ns)
 				worker_sleep_until(w->next_submit_ns);
+			now = bq_now_ns();
 			continue;
 		}
 		worker_depth_sample(w, inflight);
 		n = io_getevents(a->ctx, inflight < a->batch_wait ? 1 : a->batch_wait,
 				 (long)w->depth, a->events, NULL);
-		if (n == -EINTR)
+		if (n == -EINTR) {
+			now = bq_now_ns();
 			continue;
+		}
 		if (n < 0)
 			return n;
 		done_t = stamps ? bq_now_ns() : 0;
@@ -94,6 +102,7 @@ static int aio_loop(struct bq_worker *w)
 		}
 		inflight -= (unsigned int)n;
 		worker_depth_sample(w, inflight);
+		now = stamps ? done_t : bq_now_ns();
 	}
 }
 

@@ -238,9 +238,11 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 {
 	bool issuing = true, stamps = !w->job->gtod_reduce;
 	unsigned int inflight = 0;
+	uint64_t now = bq_now_ns();
 
 	for (;;) {
-		uint64_t now = bq_now_ns(), done_t;
+		unsigned int free_before = u->nr_free;
+		uint64_t done_t;
 		struct io_uring_cqe *cqe;
 		unsigned int head, seen = 0, wait_nr;
 		int ret;
@@ -267,7 +269,7 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			if (!sqe)
 				break;
 			u->nr_free--;
-			slot_issued(s, now);
+			slot_queued(s);
 			prep(w, u, sqe, s, idx);
 			inflight++;
 		}
@@ -276,8 +278,13 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 				break;
 			if (now < w->next_submit_ns)
 				worker_sleep_until(w->next_submit_ns);
+			now = bq_now_ns();
 			continue;
 		}
+		/* gtod_reduce: the pick's time, for the watchdog only. */
+		if (u->nr_free != free_before)
+			slots_stamp_batch(w->slots, u->free_slots, u->nr_free, free_before,
+					  stamps ? bq_now_ns() : now);
 		wait_nr = inflight < u->batch_wait ? 1 : u->batch_wait;
 		worker_depth_sample(w, inflight);
 		ret = io_uring_submit_and_wait(&u->ring, wait_nr);
@@ -300,6 +307,8 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 		inflight -= seen;
 		/* Sampled at the top and the bottom of each sawtooth. */
 		worker_depth_sample(w, inflight);
+		/* The next batch is picked at the time its slots came free. */
+		now = stamps ? done_t : bq_now_ns();
 	}
 	return 0;
 }
@@ -460,11 +469,13 @@ static int stripe_loop(struct bq_worker *w, struct uring_state *u)
 	bool issuing = true, stamps = !w->job->gtod_reduce;
 	struct stripe_state *st = u->stripe;
 	unsigned int inflight = 0;
+	uint64_t now = bq_now_ns();
 	struct split_ctx c;
 
 	c.max = st->max_pieces;
 	for (;;) {
-		uint64_t now = bq_now_ns(), done_t;
+		unsigned int free_before = u->nr_free;
+		uint64_t done_t;
 		struct io_uring_cqe *cqe;
 		unsigned int head, seen = 0;
 		int ret;
@@ -486,7 +497,7 @@ static int stripe_loop(struct bq_worker *w, struct uring_state *u)
 			if (ret)
 				return ret;
 			u->nr_free--;
-			slot_issued(s, now);
+			slot_queued(s);
 			stripe_prep(w, u, s, idx, &c);
 			inflight++;
 		}
@@ -495,8 +506,13 @@ static int stripe_loop(struct bq_worker *w, struct uring_state *u)
 				break;
 			if (now < w->next_submit_ns)
 				worker_sleep_until(w->next_submit_ns);
+			now = bq_now_ns();
 			continue;
 		}
+		/* gtod_reduce: the pick's time, for the watchdog only. */
+		if (u->nr_free != free_before)
+			slots_stamp_batch(w->slots, u->free_slots, u->nr_free, free_before,
+					  stamps ? bq_now_ns() : now);
 		worker_depth_sample(w, inflight);
 		ret = io_uring_submit_and_wait(&u->ring, 1);
 		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY && ret != -ETIME)
@@ -516,6 +532,7 @@ static int stripe_loop(struct bq_worker *w, struct uring_state *u)
 		}
 		io_uring_cq_advance(&u->ring, seen);
 		worker_depth_sample(w, inflight);
+		now = stamps ? done_t : bq_now_ns();
 	}
 	return 0;
 }

@@ -19,7 +19,8 @@
 
 /**
  * struct bq_slot - one I/O in flight
- * @busy: set while the I/O is in flight (slot_issued(), slot_done()), so
+ * @busy: set while the I/O is in flight (slot_issued() or slot_queued(),
+ *        slot_done()), so
  *        that the run's watchdog can list what a stalled thread waits for
  */
 struct bq_slot {
@@ -40,6 +41,27 @@ static inline void slot_issued(struct bq_slot *s, uint64_t now)
 {
 	s->start_ns = now;
 	__atomic_store_n(&s->busy, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Engines that submit in batches mark each I/O busy as it is prepared and
+ * stamp the whole batch once, after the last one is prepared and just
+ * before it goes to the kernel, so that no I/O's latency carries the
+ * preparation of the others.  Between the two the watchdog may see a
+ * slot's previous stamp, older, for a thread that is anything but stuck.
+ * The engines' free lists pop from the top: what the batch took is still
+ * in free[from, to).
+ */
+static inline void slot_queued(struct bq_slot *s)
+{
+	__atomic_store_n(&s->busy, 1, __ATOMIC_RELEASE);
+}
+
+static inline void slots_stamp_batch(struct bq_slot *slots, const uint16_t *free,
+				     unsigned int from, unsigned int to, uint64_t now)
+{
+	for (unsigned int k = from; k < to; k++)
+		slots[free[k]].start_ns = now;
 }
 
 static inline void slot_done(struct bq_slot *s)

@@ -29,6 +29,27 @@ json_object *blkqual_json(const char *cmd, const char *arg)
 	return root;
 }
 
+/**
+ * blkqual_run_json() - run "blkqual run --no-status -o json ARGS..." and parse it
+ * @r: what the command left (free with run_result_free()), also on failure
+ * @args: its arguments, NULL after the last (at most 14)
+ *
+ * Return: the parsed document, or NULL when the command could not run,
+ * exited non-zero or printed something that is not JSON (see @r).
+ */
+json_object *blkqual_run_json(struct run_result *r, const char *const *args)
+{
+	const char *argv[20] = { blkqual_path(), "run", "--no-status", "-o", "json" };
+	int n = 5;
+
+	for (int i = 0; args[i] && n < 19; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	if (run_argv(argv, r))
+		return NULL;
+	return r->status ? NULL : json_tokener_parse(r->out);
+}
+
 json_object *json_find_by(json_object *array, const char *key, const char *value)
 {
 	size_t n = array ? json_object_array_length(array) : 0;
@@ -73,4 +94,13 @@ long long json_int(json_object *obj, const char *path, long long dflt)
 	if (!v || json_object_is_type(v, json_type_null))
 		return dflt;
 	return json_object_get_int64(v);
+}
+
+double json_dbl(json_object *obj, const char *path, double dflt)
+{
+	json_object *v = walk(obj, path);
+
+	if (!v || json_object_is_type(v, json_type_null))
+		return dflt;
+	return json_object_get_double(v);
 }
