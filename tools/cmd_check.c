@@ -187,7 +187,7 @@ static void describe_device(const char *path, const struct bq_device *d)
 static int run_checks(struct bq_check_dev *cd, const char *path,
 		      const bool *run, size_t nr_run, const char *fault)
 {
-	volatile int *stop = stop_on_signals();
+	volatile int *stop = stop_on_signals(NULL);
 	int pass = 0, fail = 0, skip = 0, n = 0;
 	const struct bq_check *checks;
 	size_t nr;

@@ -368,7 +368,7 @@ static int do_run(struct fileio_cli *fc)
 		fileio_print_header(stdout, &fc->o);
 		fflush(stdout);
 	}
-	stop = stop_on_signals();
+	stop = stop_on_signals(NULL);
 	ret = bq_fileio_run(ctx, &fc->o, stop, json ? NULL : on_sample, NULL, &res, &err);
 	if (ret) {
 		cli_error(&fc->cli, "%s: %s", err.where, err.msg);

@@ -451,7 +451,7 @@ static int run_one(struct files_cli *fc, struct files_report *rep, const struct 
 static int run_all(struct files_cli *fc, const struct bq_files_parms *p, const struct plans *pl,
 		   struct files_report *rep)
 {
-	volatile int *stop = stop_on_signals();
+	volatile int *stop = stop_on_signals(NULL);
 	bool interrupted = false;
 	int status = 0, ret;
 

@@ -507,7 +507,7 @@ int cmd_latency(int argc, char **argv)
 	lc.o.on_period = on_period;
 	lc.o.arg = &rs;
 	/* Ctrl-C from here on ends the run with its summary, not the process. */
-	lc.o.stop = stop = stop_on_signals();
+	lc.o.stop = stop = stop_on_signals(NULL);
 	ret = cli_open_ctx(&lc.cli, &ctx);
 	if (ret)
 		return ret;

@@ -1086,7 +1086,7 @@ int cmd_qualify(int argc, char **argv)
 	if (ret)
 		goto out_free;
 	rn.st = (struct status){ .qc = &qc, .q = &q };
-	rn.stop = stop_on_signals();
+	rn.stop = stop_on_signals(NULL);
 	rn.pin.fd = -1;
 	ret = run_all(&rn);
 	if (rn.pin.fd >= 0)

@@ -412,7 +412,7 @@ int cmd_replay(int argc, char **argv)
 		printf("releasing clients\n");
 		fflush(stdout);
 	}
-	stop = stop_on_signals();
+	stop = stop_on_signals(NULL);
 	rc.o.stop = stop;
 	rc.o.on_progress = on_progress;
 	rc.o.progress_arg = &ps;

@@ -391,7 +391,11 @@ static void fault_lines(struct run_cli *rc, const struct bq_results *res)
 		for (int i = 0; i < jr->nr_stalls; i++) {
 			const struct bq_stall *s = &jr->stalls[i];
 
-			if (s->in_fsync)
+			if (res->interrupted)
+				cli_error(&rc->cli, "%s: thread %d left at a second signal with %u "
+					  "I/O%s in flight%s", jr->job.name, s->thread, s->outstanding,
+					  s->outstanding == 1 ? "" : "s", s->in_fsync ? " and a flush" : "");
+			else if (s->in_fsync)
 				cli_error(&rc->cli, "%s: thread %d stalled: in fsync for %.1fs; "
 					  "not waiting for it", jr->job.name, s->thread,
 					  (double)s->stalled_ns / 1e9);
@@ -589,7 +593,7 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		goto out_free_jobs;
 
-	ropts.stop = stop_on_signals();
+	ropts.stop = stop_on_signals(&ropts.stop_now);
 	ropts.interval_ns = rc.interval_ns;
 	ropts.verify_state = rc.verify_state;
 	ropts.progress = progress_cb;

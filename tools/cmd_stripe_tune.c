@@ -482,7 +482,7 @@ int cmd_stripe_tune(int argc, char **argv)
 	}
 	if (ret)
 		goto out_free;
-	tune_stop = stop_on_signals();
+	tune_stop = stop_on_signals(NULL);
 	fprintf(stderr, "stripe-tune: %d chunk sizes x %.1f s%s\n", nr_chunks,
 		(double)(probe.jobs[0].runtime_ns + probe.jobs[0].ramp_ns) / 1e9,
 		!reads(&probe) ? "" : use_md ? ", each after writing the new array once" :

@@ -232,7 +232,7 @@ int cmd_verify(int argc, char **argv)
 		return ret;
 	vo.state = vc.state;
 	vo.target = vc.target;
-	vo.stop = stop_on_signals();
+	vo.stop = stop_on_signals(NULL);
 	out.started_unix_ns = clock_ns(CLOCK_REALTIME);
 	t0 = bq_now_ns();
 	ret = bq_verify_state_check(ctx, &vo, &info, &rep, &err);

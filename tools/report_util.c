@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -238,19 +239,49 @@ out_unlink:
 	return ret;
 }
 
-static volatile int stop_signal;
+/* A repeat of the first signal this soon is the same request, sent twice. */
+#define SIGNAL_REPEAT_NS	100000000LL
+
+static volatile int stop_signal, stop_now;
+static bool stop_now_wanted;
+static long long first_signal_ns;
+
+static long long monotonic_ns(void)
+{
+	struct timespec ts;
+
+	/* clock_gettime() is async-signal-safe. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 static void on_signal(int sig)
 {
-	/* A second Ctrl-C means now: nothing more will be written. */
-	if (stop_signal)
-		_exit(128 + sig);
-	stop_signal = sig;
+	long long now = monotonic_ns();
+
+	if (!stop_signal) {
+		first_signal_ns = now;
+		stop_signal = sig;
+		return;
+	}
+	if (sig == stop_signal && !stop_now && now - first_signal_ns < SIGNAL_REPEAT_NS)
+		return;
+	/* A second request: stop without waiting, still writing what was measured. */
+	if (stop_now_wanted && !stop_now) {
+		stop_now = sig;
+		return;
+	}
+	/* Once more: nothing more will be written. */
+	_exit(128 + sig);
 }
 
-volatile int *stop_on_signals(void)
+volatile int *stop_on_signals(volatile int **now)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+
+	stop_now_wanted = now != NULL;
+	if (now)
+		*now = &stop_now;
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -76,12 +76,19 @@ int json_print(FILE *out, json_object *doc);
 int write_atomically(const char *path, int (*emit)(FILE *, void *), void *arg);
 
 /**
- * stop_on_signals() - SIGINT/SIGTERM set *@flag to the signal; a second
- * one exits at once with 128 + signal; SIGPIPE is ignored
+ * stop_on_signals() - SIGINT/SIGTERM set the stop flag to the signal;
+ * SIGPIPE is ignored
+ * @now: NULL, or where to return a second flag: a second signal sets it
+ *       (stop without waiting for I/O) and a third exits at once.  Without
+ *       it, the second signal exits at once with 128 + signal.
+ *
+ * The same signal again within 100 ms of the first is the same request:
+ * timeout(1), CI runners and supervisors signal the process and then its
+ * process group.
  *
  * Return: the flag the handlers set, for struct bq_run_opts.stop and
  * struct bq_ops_opts.stop.
  */
-volatile int *stop_on_signals(void);
+volatile int *stop_on_signals(volatile int **now);
 
 #endif /* BLKQUAL_REPORT_UTIL_H */

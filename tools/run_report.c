@@ -274,7 +274,10 @@ void report_human(FILE *out, const struct bq_results *res)
 		fprintf(out, "\nrun interrupted: the figures cover the time until the stop\n");
 	if (res->gone)
 		fprintf(out, "\nrun ended: a target went away; the figures cover the time until then\n");
-	if (res->stalled)
+	if (res->stalled && res->interrupted)
+		fprintf(out, "\nrun stopped at a second signal: the threads above still waiting "
+			"for I/O were left; the figures cover the time until then\n");
+	else if (res->stalled)
 		fprintf(out, "\nrun stalled: I/O stopped completing (stall_timeout); the figures cover "
 			"the time until then and the stuck I/Os were not waited for\n");
 }

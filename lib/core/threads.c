@@ -16,6 +16,8 @@
 #define MONITOR_MAX_SLEEP_NS	50000000ULL
 /* How long the others get to finish once one thread is stuck. */
 #define SETTLE_NS		1000000000ULL
+/* How long they get when the caller wants to stop now. */
+#define STOP_NOW_NS		100000000ULL
 
 struct thread_slot {
 	struct bq_threads *run;
@@ -37,6 +39,7 @@ struct bq_threads {
 	const struct bq_threads_ops *ops;
 	void *arg;
 	volatile int *user_stop;	/* the caller's: a signal */
+	volatile int *stop_now;		/* the caller's: stop without waiting */
 	volatile int halt;		/* the threads': a signal, a stall, the caller */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;		/* CLOCK_MONOTONIC: arrivals, the gate, returns */
@@ -102,6 +105,17 @@ struct bq_threads *bq_threads_new(int n, const struct bq_threads_ops *ops, void 
 void bq_threads_watch(struct bq_threads *t, int i, uint64_t stall_ns)
 {
 	t->slots[i].stall_ns = stall_ns;
+}
+
+/**
+ * bq_threads_stop_now() - a flag that ends the run without waiting for I/O
+ * @t: the run
+ * @now: set non-zero (a second signal) to stop: threads still running
+ *       100 ms later are stragglers, left behind like stuck ones
+ */
+void bq_threads_stop_now(struct bq_threads *t, volatile int *now)
+{
+	t->stop_now = now;
 }
 
 static void *thread_main(void *p)
@@ -266,13 +280,10 @@ static bool watchdog(struct bq_threads *t, uint64_t now)
 	return found;
 }
 
-/**
- * bq_threads_settle() - stop the threads; a second later, any still running is stuck
- * @t: the run
- */
-void bq_threads_settle(struct bq_threads *t)
+/* Stop the threads; any still running after @grace_ns is stuck. */
+static void settle(struct bq_threads *t, uint64_t grace_ns)
 {
-	uint64_t deadline = bq_now_ns() + SETTLE_NS;
+	uint64_t deadline = bq_now_ns() + grace_ns;
 	int stuck = 0;
 
 	t->halt = 1;
@@ -297,8 +308,9 @@ void bq_threads_settle(struct bq_threads *t)
  * @t: the run, its gate open
  *
  * Passes the caller's stop flag on, calls ops->tick, runs the watchdog.
- * When a thread is stuck, the others are stopped (bq_threads_settle()) and
- * the monitor returns at once.
+ * When a thread is stuck, the others are stopped (settle()) and
+ * the monitor returns at once; so it does when the stop-now flag leaves
+ * threads behind.
  *
  * Return: when a stall was found, 0 if none was.
  */
@@ -313,8 +325,14 @@ uint64_t bq_threads_monitor(struct bq_threads *t)
 		if (t->user_stop && *t->user_stop)
 			t->halt = 1;
 		if (watchdog(t, now)) {
-			bq_threads_settle(t);
+			settle(t, SETTLE_NS);
 			return now;
+		}
+		if (t->stop_now && *t->stop_now) {
+			settle(t, STOP_NOW_NS);
+			for (int i = 0; i < t->started; i++)
+				if (t->slots[i].stalled)
+					return now;
 		}
 		wake = now + MONITOR_MAX_SLEEP_NS;
 		if (t->ops->tick) {

@@ -45,6 +45,7 @@ struct bq_threads_ops {
 struct bq_threads *bq_threads_new(int n, const struct bq_threads_ops *ops, void *arg,
 				  volatile int *user_stop);
 void bq_threads_watch(struct bq_threads *t, int i, uint64_t stall_ns);
+void bq_threads_stop_now(struct bq_threads *t, volatile int *now);
 int bq_threads_start(struct bq_threads *t, int *started);
 void bq_threads_wait_arrived(struct bq_threads *t);
 void bq_threads_open(struct bq_threads *t, bool go);
@@ -53,7 +54,6 @@ uint64_t bq_threads_t0(const struct bq_threads *t);
 bool bq_threads_went(const struct bq_threads *t);
 volatile int *bq_threads_halt(struct bq_threads *t);
 uint64_t bq_threads_monitor(struct bq_threads *t);
-void bq_threads_settle(struct bq_threads *t);
 bool bq_threads_stalled(const struct bq_threads *t, int i);
 int bq_threads_cpu_since(const struct bq_threads *t, int i, const struct bq_thread_cpu *start,
 			 uint64_t *usr_ns, uint64_t *sys_ns);

@@ -277,7 +277,11 @@ struct bq_progress {
  * struct bq_run_opts - how to run
  * @guard: overrides for the safety guard (writes only)
  * @interval_ns: time series period, 0 for none
- * @stop: set non-zero (e.g. from a signal handler) to end the run early
+ * @stop: set non-zero (e.g. from a signal handler) to end the run early;
+ *        the threads finish what they have in flight
+ * @stop_now: or NULL; set non-zero (a second signal) to end it at once:
+ *            threads still waiting for I/O 100 ms later are left behind,
+ *            listed as stalled, and the run returns what it measured
  * @progress: called about every 250 ms and after each interval, or NULL
  * @arg: passed to @progress
  * @verify_state: the state file of the (one) job with verify=, or NULL;
@@ -299,6 +303,7 @@ struct bq_run_opts {
 	int nr_pinned;
 	uint64_t interval_ns;
 	volatile int *stop;
+	volatile int *stop_now;
 	void (*progress)(void *arg, const struct bq_progress *p);
 	void *arg;
 	const char *verify_state;

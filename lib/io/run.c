@@ -915,6 +915,7 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 	if (!st->workers || !st->threads)
 		return -ENOMEM;
 	st->halt = bq_threads_halt(st->threads);
+	bq_threads_stop_now(st->threads, st->opts->stop_now);
 	ret = place_threads(st, err);
 	if (ret)
 		return ret;
