@@ -7,7 +7,8 @@
  * threads whose progress and stalls the test decides: everyone starts at
  * one instant, a run called off starts no work, a thread that stands
  * still is found and the others are stopped, one that ignores the stop is
- * a straggler, and the monitor's tick comes when it asked.
+ * a straggler (also when the caller wants to stop now), and the monitor's
+ * tick comes when it asked.
  */
 #include <stdatomic.h>
 #include <stdint.h>
@@ -204,6 +205,32 @@ TEST(a_thread_ignoring_the_stop_is_a_straggler)
 	EXPECT_TRUE(bq_threads_stalled(c->t, 3));
 	EXPECT_EQ(1, c->stragglers);
 	EXPECT_FALSE(bq_threads_stalled(c->t, 1));
+	EXPECT_TRUE(bq_threads_join(c->t));
+	bq_threads_abandon(c->t, c);
+	atomic_store(&c->release, 1);
+}
+
+/* A stop-now request leaves a thread that does not stop within 100 ms. */
+TEST(stop_now_leaves_the_deaf_thread)
+{
+	struct crew *c = crew_new(0);
+	volatile int now = 0;
+	uint64_t t0, stall;
+
+	ASSERT_NE(NULL, c);
+	c->deaf_thread = 1;
+	c->iterations = 5000;
+	bq_threads_stop_now(c->t, &now);
+	ASSERT_EQ(NR, crew_go(c, true));
+	usleep(100000);
+	now = 1;
+	t0 = bq_now_ns();
+	stall = bq_threads_monitor(c->t);
+	ASSERT_NE(0, stall);
+	EXPECT_LT(stall - t0, 1000 * MS);
+	EXPECT_EQ(1, c->stragglers);
+	EXPECT_TRUE(bq_threads_stalled(c->t, 1));
+	EXPECT_FALSE(bq_threads_stalled(c->t, 0));
 	EXPECT_TRUE(bq_threads_join(c->t));
 	bq_threads_abandon(c->t, c);
 	atomic_store(&c->release, 1);
