@@ -175,6 +175,44 @@ TEST_F(tmp, truncated_file_errors_are_one_line)
 	free(text);
 }
 
+/*
+ * A run that fails (exit 1) because its I/Os failed says why on standard
+ * error, also when the report goes to a file: one line with the count,
+ * the first failure and the errno.
+ */
+TEST_F(tmp, failed_ios_are_said_on_stderr)
+{
+	char opt[320], output[320];
+	const char *argv[] = { blkqual_path(), "run", "--no-status", opt, output, "--rw=randread",
+			       "--bs=4k", "--iodepth=8", "--size=64m", "--runtime=20",
+			       "--time_based", "--name=trunc", NULL };
+	int status;
+	char *text;
+	pid_t pid;
+
+	snprintf(opt, sizeof(opt), "--filename=%s", self->file);
+	snprintf(output, sizeof(output), "--output=%s", self->out);
+	write_text(self->file, "");
+	ASSERT_EQ(0, truncate(self->file, 64 << 20));
+	pid = spawn_logged(argv, self->log);
+	ASSERT_LT(0, pid);
+	sleep_ms(500);
+	ASSERT_EQ(0, truncate(self->file, 0));
+	ASSERT_LE(0, wait_exit_ms(pid, 5000, &status)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(1, WEXITSTATUS(status));
+	text = slurp(self->log);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "trunc: ")) TH_LOG("stderr: %s", text);
+	EXPECT_NE(NULL, strstr(text, " failed: read of ")) TH_LOG("stderr: %s", text);
+	EXPECT_NE(NULL, strstr(text, "Input/output error (EIO); the job stopped there"))
+		TH_LOG("stderr: %s", text);
+	free(text);
+}
+
 /* ---- the file-level runner's watchdog ------------------------------------ */
 
 struct stuck_arg {

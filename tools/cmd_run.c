@@ -8,6 +8,7 @@
  * --output); everything else is a job option for the parser.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "error_report.h"
 #include "inventory.h"
 #include "report_util.h"
 #include "run_replay.h"
@@ -380,11 +382,25 @@ static int status_of(const struct bq_results *res, int sig)
 	return 0;
 }
 
-/* A stall or a target that went away is news even when the report goes to a file. */
+/*
+ * Why a job fails the run (failed I/Os, bad blocks), a stall or a target
+ * that went away: news even when the report goes to a file.
+ */
 static void fault_lines(struct run_cli *rc, const struct bq_results *res)
 {
 	for (size_t k = 0; k < res->nr; k++) {
 		const struct bq_job_result *jr = &res->jobs[k];
+		const struct bq_verify_report *v = jr->verify;
+		struct bq_thread_result sum;
+
+		if (!job_total(jr, &sum))
+			io_error_line(&rc->cli, jr->job.name, &sum, jr->targets, jr->nr_targets,
+				      !jr->job.continue_on_error);
+		job_total_free(&sum);
+		if (v && v->bad)
+			cli_error(&rc->cli, "%s: verify found %" PRIu64 " bad block%s, the first at "
+				  "offset %" PRIu64, jr->job.name, v->bad, v->bad == 1 ? "" : "s",
+				  v->nr_first_bad ? v->first_bad[0].offset : 0);
 
 		if (jr->fault[0])
 			cli_error(&rc->cli, "%s: %s; the run was ended", jr->job.name, jr->fault);

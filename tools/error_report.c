@@ -39,6 +39,38 @@ static const char *target_of(const struct bq_target_info *targets, int nr, int f
 }
 
 /**
+ * io_error_line() - why a job failed, in one line on standard error
+ * @cli: for the program's prefix
+ * @job: the job's name
+ * @t: the job's results (bq_job_sum())
+ * @targets: its targets, for their names
+ * @nr_targets: how many
+ * @stopped: true when the job stopped at its first failure
+ *
+ * The report says it all, but it may have gone to a file or a pipe; the
+ * exit status 1 needs its reason where the user looks.
+ */
+void io_error_line(struct cli *cli, const char *job, const struct bq_thread_result *t,
+		   const struct bq_target_info *targets, int nr_targets, bool stopped)
+{
+	uint64_t n = t->d[BQ_READ].errors + t->d[BQ_WRITE].errors;
+	const struct bq_io_error_group *g = t->nr_groups ? &t->groups[0] : NULL;
+	const char *path = g ? target_of(targets, nr_targets, g->file) : NULL;
+
+	if (!n)
+		return;
+	if (!g) {
+		cli_error(cli, "%s: %" PRIu64 " I/O%s failed", job, n, n == 1 ? "" : "s");
+		return;
+	}
+	cli_error(cli, "%s: %" PRIu64 " I/O%s failed: %s%s%s at offset %" PRIu64 ": %s (%s)%s%s",
+		  job, n, n == 1 ? "" : "s", dir_names[g->dir], path ? " of " : "",
+		  path ? path : "", g->nr_examples ? g->examples[0] : g->min_offset, strerror(g->err), errno_name(g->err),
+		  t->nr_groups > 1 ? ", and other errors" : "",
+		  stopped ? "; the job stopped there" : "");
+}
+
+/**
  * print_error_groups() - one line per kind of failed I/O
  * @out: where to
  * @indent: put before each line

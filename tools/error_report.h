@@ -15,6 +15,8 @@
 struct cli;
 
 const char *errno_name(int err);
+void io_error_line(struct cli *cli, const char *job, const struct bq_thread_result *t,
+		   const struct bq_target_info *targets, int nr_targets, bool stopped);
 void print_error_groups(FILE *out, const char *indent, const struct bq_thread_result *t,
 			const struct bq_target_info *targets, int nr_targets);
 json_object *error_groups_json(const struct bq_thread_result *t,
