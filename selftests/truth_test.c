@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 
 #include "helpers/json.h"
 #include "helpers/run.h"
+#include "helpers/scratchdev.h"
 
 static json_object *job0(json_object *root)
 {
@@ -58,6 +60,114 @@ TEST(latency_excludes_preparing_the_batch)
 	TH_LOG("latency x I/Os / (runtime x depth) = %.2f", busy);
 	EXPECT_GT(busy, 0.05);
 	EXPECT_LT(busy, 0.8);
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+/*
+ * --size=16m --ramp_time=1: the job ends long before its ramp would.
+ * It reports the I/Os it did over the time it took, never a rate of 0
+ * beside a count, and says that its figures include the ramp.
+ */
+TEST(a_job_that_ends_inside_its_ramp_reports_what_it_did)
+{
+	const char *args[] = { "--name=ramp", "--ioengine=nop", "--rw=randread", "--bs=4k",
+			       "--size=16m", "--ramp_time=1", NULL };
+	struct run_result r;
+	json_object *root = run_json(_metadata, &r, args), *j;
+	const char *note;
+
+	ASSERT_NE(NULL, root);
+	j = job0(root);
+	EXPECT_EQ(4096, json_int(j, "total.read.ios", 0));
+	EXPECT_LT(0, json_int(j, "runtime_ns", 0));
+	EXPECT_LT(0, json_dbl(j, "total.read.iops", 0));
+	note = json_str(j, "note");
+	ASSERT_NE(NULL, note);
+	EXPECT_NE(NULL, strstr(note, "inside its ramp_time"));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+/*
+ * The SQPOLL thread's CPU time restarts with the figures at the end of
+ * ramp_time: a CPU time cannot exceed the wall time it was measured over.
+ */
+TEST(sqpoll_time_restarts_after_the_ramp)
+{
+	char file[] = "/tmp/blkqual-truth.XXXXXX", opt[64];
+	const char *args[] = { "--name=sq", "--ioengine=io_uring", "--sqpoll", opt, "--size=16m",
+			       "--rw=randread", "--direct=0", "--ramp_time=2", "--runtime=1",
+			       "--time_based", NULL };
+	struct run_result r;
+	json_object *root, *t;
+	int fd = mkstemp(file);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ftruncate(fd, 16 << 20));
+	close(fd);
+	snprintf(opt, sizeof(opt), "--filename=%s", file);
+	root = run_json(_metadata, &r, args);
+	unlink(file);
+	ASSERT_NE(NULL, root);
+	t = json_object_array_get_idx(json_object_object_get(job0(root), "threads"), 0);
+	TH_LOG("sqpoll %.2fs over a runtime of %.2fs",
+	       json_int(t, "cpu_usage.sqpoll_ns", 0) / 1e9,
+	       json_int(job0(root), "runtime_ns", 0) / 1e9);
+	EXPECT_LT(0, json_int(t, "cpu_usage.sqpoll_ns", 0));
+	EXPECT_GE(json_int(job0(root), "runtime_ns", 0) * 11 / 10,
+		  json_int(t, "cpu_usage.sqpoll_ns", 0));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+FIXTURE(dev)
+{
+	struct prep p;
+	struct scratch s;
+	char opt[96];
+};
+
+FIXTURE_SETUP(dev)
+{
+	scratch_init(&self->s);
+	scratch_device(&self->p, &self->s, SCRATCH_SIZE);
+	snprintf(self->opt, sizeof(self->opt), "--filename=%s", self->s.dev);
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	scratch_destroy(&self->s);
+}
+
+/*
+ * A short job beside a long one on the same device: its device counters
+ * end when it does, so its utilisation is over its own time (it was
+ * 1426 % when the whole run's io_ticks were divided by its runtime).
+ */
+TEST_F(dev, utilisation_of_a_short_job_is_at_most_100_percent)
+{
+	const char *args[] = { "--name=short", self->opt, "--rw=randread", "--bs=4k",
+			       "--size=8m", "--direct=1", "--name=long", self->opt,
+			       "--rw=randread", "--bs=4k", "--direct=1", "--runtime=1",
+			       "--time_based", NULL };
+	struct run_result r;
+	json_object *root, *jobs;
+
+	PREP_READY(&self->p);
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	jobs = json_object_object_get(root, "jobs");
+	for (size_t k = 0; k < json_object_array_length(jobs); k++) {
+		json_object *j = json_object_array_get_idx(jobs, k);
+		json_object *t = json_object_array_get_idx(json_object_object_get(j, "targets"), 0);
+		double util = json_dbl(t, "disk_stats.util_pct", -1);
+
+		TH_LOG("%s: util %.1f%% over %.3fs", json_str(j, "name"), util,
+		       json_int(j, "runtime_ns", 0) / 1e9);
+		EXPECT_LE(0, util);
+		EXPECT_GE(100, util);
+	}
 	json_object_put(root);
 	run_result_free(&r);
 }

@@ -159,7 +159,7 @@ static void print_disk(FILE *out, const struct bq_job_result *jr)
 			", ticks=%" PRIu64 "/%" PRIu64 "ms, in_queue=%" PRIu64 "ms, util=%.1f%%\n",
 			t->devname, d->ios[0], d->ios[1], d->merges[0], d->merges[1], d->ticks_ms[0],
 			d->ticks_ms[1], d->time_in_queue_ms,
-			jr->runtime_ns ? 100.0 * (double)d->io_ticks_ms * 1e6 / (double)jr->runtime_ns : 0);
+			bq_diskstats_util(d, t->stats_window_ns));
 	}
 }
 
@@ -222,8 +222,12 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 	for (int i = 0; i < jr->nr_threads; i++)
 		fprintf(out, " CPU %d (node %d)%s", jr->threads[i].cpu, jr->threads[i].node,
 			i + 1 < jr->nr_threads ? "," : "\n");
-	if (jr->notes[0])
-		fprintf(out, "  note: %s\n", jr->notes);
+	for (const char *n = jr->notes; *n;) {
+		size_t len = strcspn(n, "\n");
+
+		fprintf(out, "  note: %.*s\n", (int)len, n);
+		n += len + (n[len] == '\n');
+	}
 	if (job_total(jr, &sum))
 		return;
 	for (int d = 0; d < BQ_NR_DIRS; d++)
@@ -440,8 +444,8 @@ static json_object *targets_json(struct bq_ctx *ctx, const struct bq_job_result 
 			json_object_object_add(s, "in_flight", json_u64(d->in_flight));
 			json_object_object_add(s, "io_ticks_ms", json_u64(d->io_ticks_ms));
 			json_object_object_add(s, "time_in_queue_ms", json_u64(d->time_in_queue_ms));
-			json_object_object_add(s, "util_pct", json_dbl(jr->runtime_ns ?
-				100.0 * (double)d->io_ticks_ms * 1e6 / (double)jr->runtime_ns : 0));
+			json_object_object_add(s, "util_pct",
+					       json_dbl(bq_diskstats_util(d, t->stats_window_ns)));
 			json_object_object_add(o, "disk_stats", s);
 		}
 		json_object_array_add(arr, o);

@@ -598,6 +598,11 @@ static int uring_run_loop(struct bq_worker *w)
 	return u->stripe ? stripe_loop(w, u) : uring_loop(w, u);
 }
 
+static void uring_ramp_end(struct bq_worker *w)
+{
+	uring_begin(w);
+}
+
 static void uring_end(struct bq_worker *w)
 {
 	struct uring_state *u = w->engine;
@@ -627,6 +632,7 @@ const struct bq_engine_ops bq_engine_uring = {
 	.begin = uring_begin,
 	.loop = uring_run_loop,
 	.end = uring_end,
+	.ramp_end = uring_ramp_end,
 	.teardown = uring_teardown,
 };
 
@@ -638,6 +644,7 @@ const struct bq_engine_ops bq_engine_uring_cmd = {
 	.begin = uring_begin,
 	.loop = uring_run_loop,
 	.end = uring_end,
+	.ramp_end = uring_ramp_end,
 	.teardown = uring_teardown,
 };
 
@@ -649,5 +656,6 @@ const struct bq_engine_ops bq_engine_nop = {
 	.begin = uring_begin,
 	.loop = uring_run_loop,
 	.end = uring_end,
+	.ramp_end = uring_ramp_end,
 	.teardown = uring_teardown,
 };

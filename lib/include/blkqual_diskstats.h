@@ -58,6 +58,20 @@ int bq_diskstats_read(struct bq_ctx *ctx, const char *name, struct bq_diskstats 
 void bq_diskstats_delta(const struct bq_diskstats *before, const struct bq_diskstats *after,
 			struct bq_diskstats *delta);
 
+/**
+ * bq_diskstats_util() - how busy the device was, as iostat's %util
+ * @delta: counters over a window
+ * @window_ns: the window's length
+ *
+ * io_ticks over the time the counters were read apart (not a job's
+ * runtime, which may be shorter than the window), at most 100: io_ticks
+ * advance in whole jiffies, so a window of a few milliseconds can see one
+ * more than it lasted.
+ *
+ * Return: percent, 0 for an empty window.
+ */
+double bq_diskstats_util(const struct bq_diskstats *delta, uint64_t window_ns);
+
 #ifdef __cplusplus
 }
 #endif

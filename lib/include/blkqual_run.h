@@ -227,6 +227,8 @@ struct bq_target_info {
 	bool have_stats;
 	struct bq_diskstats before;
 	struct bq_diskstats delta;
+	uint64_t stats_t0_ns;		/* when @before was read */
+	uint64_t stats_window_ns;	/* from @before to the reading @delta ends at */
 };
 
 /**

@@ -144,6 +144,16 @@ static uint64_t counter_delta(uint64_t before, uint64_t after)
  *
  * @delta may be the same object as @before or @after.
  */
+double bq_diskstats_util(const struct bq_diskstats *delta, uint64_t window_ns)
+{
+	double pct;
+
+	if (!window_ns)
+		return 0;
+	pct = 100.0 * (double)delta->io_ticks_ms * 1e6 / (double)window_ns;
+	return pct > 100 ? 100 : pct;
+}
+
 void bq_diskstats_delta(const struct bq_diskstats *before, const struct bq_diskstats *after,
 			struct bq_diskstats *delta)
 {

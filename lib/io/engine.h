@@ -101,6 +101,7 @@ struct bq_vworker;
  *        worker_complete(), until worker_next() says done; 0 or -errno.
  *        Called again for a verify phase.
  * @end: optional; after the last loop, while the figures are still open
+ * @ramp_end: optional; ramp_time is over: restart the engine's own figures
  * @teardown: optional; after the figures are final, also after a failed
  *            @setup, so it frees whatever part of @w->engine exists
  *
@@ -115,6 +116,7 @@ struct bq_engine_ops {
 	void (*begin)(struct bq_worker *w);
 	int (*loop)(struct bq_worker *w);
 	void (*end)(struct bq_worker *w);
+	void (*ramp_end)(struct bq_worker *w);
 	void (*teardown)(struct bq_worker *w);
 };
 
@@ -162,6 +164,7 @@ struct bq_worker {
 	uint64_t end_ns;		/* 0: no deadline */
 	uint64_t ramp_end_ns;
 	bool ramping;
+	bool ramp_ended;		/* its figures restarted at the end of ramp_time */
 	uint64_t rate_period_ns;
 	uint64_t next_submit_ns;
 	unsigned int writes_since_sync;

@@ -60,6 +60,22 @@ struct run_state {
 	uint64_t next_iv;		/* its next interval sample */
 };
 
+/* Add a line to what the user should know about a job. */
+static void __attribute__((format(printf, 2, 3))) job_note(struct bq_job_result *jr,
+							   const char *fmt, ...)
+{
+	size_t used = strlen(jr->notes);
+	va_list ap;
+
+	if (used && used + 1 < sizeof(jr->notes))
+		jr->notes[used++] = '\n';
+	if (used + 1 >= sizeof(jr->notes))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(jr->notes + used, sizeof(jr->notes) - used, fmt, ap);
+	va_end(ap);
+}
+
 /* Smallest and largest block size a job can issue, over both directions. */
 static void bs_bounds(const struct bq_job *j, uint32_t *lo, uint32_t *hi)
 {
@@ -457,6 +473,7 @@ static void sample_diskstats(struct run_state *st, struct bq_job_result *jr)
 
 		ti->have_stats = ti->devname[0] &&
 				 !bq_diskstats_read(st->ctx, ti->devname, &ti->before);
+		ti->stats_t0_ns = bq_now_ns();
 	}
 }
 
@@ -466,10 +483,12 @@ static void finish_diskstats(struct run_state *st, struct bq_job_result *jr)
 		struct bq_target_info *ti = &jr->targets[i];
 		struct bq_diskstats after;
 
-		if (ti->have_stats && !bq_diskstats_read(st->ctx, ti->devname, &after))
+		if (ti->have_stats && !bq_diskstats_read(st->ctx, ti->devname, &after)) {
 			bq_diskstats_delta(&ti->before, &after, &ti->delta);
-		else
+			ti->stats_window_ns = bq_now_ns() - ti->stats_t0_ns;
+		} else {
 			ti->have_stats = false;
+		}
 	}
 }
 
@@ -705,6 +724,24 @@ static bool worker_stuck(void *arg, int i, uint64_t now, uint64_t since)
 	return true;
 }
 
+/* When the last thread of job @k finished its I/O; 0 while one still runs. */
+static uint64_t job_ended(const struct run_state *st, size_t k)
+{
+	const struct bq_job_result *jr = &st->res->jobs[k];
+	uint64_t last = 0;
+
+	for (int i = 0; i < jr->nr_threads; i++) {
+		const struct bq_worker *w = &st->workers[st->js[k].first_worker + i];
+		uint64_t fin = __atomic_load_n(&w->finished_ns, __ATOMIC_ACQUIRE);
+
+		if (!fin)
+			return 0;
+		if (fin > last)
+			last = fin;
+	}
+	return last;
+}
+
 /* The monitor's round: a gone target, ramp_time's end, interval samples, progress. */
 static uint64_t run_tick(void *arg, uint64_t now)
 {
@@ -716,13 +753,20 @@ static uint64_t run_tick(void *arg, uint64_t now)
 		st->res->gone = true;
 		*st->halt = 1;
 	}
-	/* Re-read the device counters where ramp_time ends, as the workers reset. */
 	for (size_t k = 0; k < st->res->nr; k++) {
 		const struct bq_job *j = &st->res->jobs[k].job;
+		uint64_t ended = job_ended(st, k);
 
+		/* A job that ended while others go on: its device counters end with it. */
+		if (ended && !st->js[k].stats_done) {
+			finish_diskstats(st, &st->res->jobs[k]);
+			st->js[k].stats_done = true;
+		}
+		/* Re-read them where ramp_time ends, as the workers reset; not past the job's end. */
 		if (j->ramp_ns && !st->js[k].ramp_sampled &&
 		    now >= t0 + j->startdelay_ns + j->ramp_ns) {
-			sample_diskstats(st, &st->res->jobs[k]);
+			if (!st->js[k].stats_done)
+				sample_diskstats(st, &st->res->jobs[k]);
 			st->js[k].ramp_sampled = true;
 		}
 	}
@@ -785,12 +829,38 @@ static int start_line(struct run_state *st, int started, int ret, struct bq_pars
 	return ret;
 }
 
+/*
+ * A job bounded by size can run out inside its ramp_time: its threads
+ * never restarted their figures, so the runtime starts with the job, and
+ * a note says so (fio counts such a job the same way).
+ */
+static uint64_t measured_from(struct run_state *st, size_t k)
+{
+	struct bq_job_result *jr = &st->res->jobs[k];
+	const struct bq_job *j = &jr->job;
+	int inside = 0;
+
+	if (!j->ramp_ns)
+		return st->t0 + j->startdelay_ns;
+	for (int i = 0; i < jr->nr_threads; i++)
+		inside += !st->workers[st->js[k].first_worker + i].ramp_ended;
+	if (!inside)
+		return st->t0 + j->startdelay_ns + j->ramp_ns;
+	if (inside == jr->nr_threads)
+		job_note(jr, "the job ended inside its ramp_time of %.3gs: its figures include "
+			 "the ramp", (double)j->ramp_ns / 1e9);
+	else
+		job_note(jr, "%d of its threads ended inside its ramp_time of %.3gs: their "
+			 "figures include the ramp", inside, (double)j->ramp_ns / 1e9);
+	return inside == jr->nr_threads ? st->t0 + j->startdelay_ns :
+					  st->t0 + j->startdelay_ns + j->ramp_ns;
+}
+
 static void finish_jobs(struct run_state *st)
 {
 	for (size_t k = 0; k < st->res->nr; k++) {
 		struct bq_job_result *jr = &st->res->jobs[k];
-		const struct bq_job *j = &jr->job;
-		uint64_t start = st->t0 + j->startdelay_ns + j->ramp_ns, end = start;
+		uint64_t start = measured_from(st, k), end = start;
 
 		for (int i = 0; i < jr->nr_threads; i++) {
 			int n = st->js[k].first_worker + i;
@@ -824,8 +894,7 @@ static void passthru_stats_note(struct run_state *st, struct bq_job_result *jr)
 			continue;
 		if (!bq_read_int(path, &on) && on == 1)
 			continue;
-		snprintf(jr->notes, sizeof(jr->notes),
-			 "the disk stats of %s leave passthrough I/O out%s", name,
+		job_note(jr, "the disk stats of %s leave passthrough I/O out%s", name,
 			 access(path, F_OK) ? "" : " (queue/iostats_passthrough=0)");
 		return;
 	}
@@ -901,8 +970,7 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		if (ret)
 			return ret;
 		if (bq_engine_has(jr->job.engine, BQ_ENGINE_SYNC) && jr->job.iodepth > 1)
-			snprintf(jr->notes, sizeof(jr->notes),
-				 "%s does one I/O at a time: iodepth=%u has no effect",
+			job_note(jr, "%s does one I/O at a time: iodepth=%u has no effect",
 				 bq_engine_name(jr->job.engine), jr->job.iodepth);
 		if (bq_engine_has(jr->job.engine, BQ_ENGINE_PASSTHRU))
 			passthru_stats_note(st, jr);

@@ -126,7 +126,9 @@ static void worker_finish(struct bq_worker *w)
 		numa_free(w->bufs, w->buf_total);
 	w->bufs = NULL;
 	/* A verify phase is not part of the job's runtime. */
-	w->finished_ns = w->io_end_ns ? w->io_end_ns : bq_now_ns();
+	/* The monitor reads it to close the job's device counters as it ends. */
+	__atomic_store_n(&w->finished_ns, w->io_end_ns ? w->io_end_ns : bq_now_ns(),
+			 __ATOMIC_RELEASE);
 }
 
 /**
@@ -236,8 +238,12 @@ void worker_end_ramp(struct bq_worker *w, uint64_t now)
 		w->res->d[d].bytes = 0;
 		bq_hist_reset(&w->res->d[d].lat);
 	}
+	w->depth_sum = w->depth_samples = 0;
 	w->ramping = false;
+	w->ramp_ended = true;
 	bq_thread_cpu(&w->ru_start);
+	if (w->ops->ramp_end)
+		w->ops->ramp_end(w);
 	(void)now;
 }
 
