@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "device/device_int.h"
+#include "guard/guard_int.h"
 #include "internal.h"
 #include "target.h"
 
