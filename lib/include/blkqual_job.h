@@ -128,10 +128,6 @@ enum bq_dir {
 
 #define BQ_MAX_FILES 64
 #define BQ_MAX_BSSPLIT 16
-/* Threads of all jobs of one run together (numjobs summed over the jobs). */
-#define BQ_MAX_THREADS 4096
-/* The most entries an io_uring submission queue may have (IORING_MAX_ENTRIES). */
-#define BQ_URING_MAX_DEPTH 32768
 
 /**
  * struct bq_bssplit - one entry of a block size split

@@ -11,6 +11,11 @@
 
 #include "blkqual_io.h"
 
+/* Threads of all jobs of one run together (numjobs summed over the jobs). */
+#define BQ_MAX_THREADS 4096
+/* The most entries an io_uring submission queue may have (IORING_MAX_ENTRIES). */
+#define BQ_URING_MAX_DEPTH 32768
+
 /*
  * "--bs 4k" takes the next argument only for options that need a value;
  * "--time_based --runtime=10" must not swallow "--runtime=10".
