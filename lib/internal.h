@@ -23,6 +23,42 @@ struct bq_ctx {
 	bool live;
 };
 
+/* core: the context, names in natural order, CPU lists */
+
+/**
+ * bq_ctx_is_live() - whether the context reads the running system
+ * @ctx: the context
+ *
+ * Device ioctls (NVMe identify, SMART) only make sense on the live system;
+ * with a moved root they are skipped rather than sent to the wrong device.
+ *
+ * Return: true when no root was moved.
+ */
+bool bq_ctx_is_live(const struct bq_ctx *ctx);
+
+/**
+ * bq_natural_cmp() - compare names so that numbers sort by value
+ * @a: first name
+ * @b: second name
+ *
+ * Return: <0, 0 or >0 like strcmp(); "nvme2n1" sorts before "nvme10n1".
+ */
+int bq_natural_cmp(const char *a, const char *b);
+
+/**
+ * bq_cpulist_parse() - parse a kernel CPU list ("0-3,8,10-11")
+ * @s: the list, as in sysfs cpulist files
+ * @cpus: array to fill with CPU numbers, ascending
+ * @max: capacity of @cpus
+ *
+ * libnuma's parser checks the list against this machine's CPUs, which a
+ * captured sysfs tree of another machine would fail; this one does not.
+ *
+ * Return: number of CPUs, -EINVAL for a malformed list, -E2BIG when more
+ * than @max.
+ */
+int bq_cpulist_parse(const char *s, int *cpus, int max);
+
 /* sysfs.c: reading small attribute files below a root */
 int bq_path(char *buf, size_t len, const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "blkqual_raid.h"
+#include "raid_int.h"
 
 int bq_raid0_check_chunk(uint64_t chunk_sectors, unsigned int logical_block_size)
 {

@@ -8,6 +8,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual.h"
+#include "internal.h"
 
 TEST(single_and_ranges)
 {

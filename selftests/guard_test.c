@@ -21,6 +21,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual.h"
+#include "guard/guard_int.h"
 #include "helpers/loopdev.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"

@@ -17,6 +17,7 @@
 
 #include "blkqual.h"
 #include "blkqual_io.h"
+#include "job/jobopt.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * KiB)

@@ -13,6 +13,7 @@
 
 #include "blkqual.h"
 #include "config-host.h"
+#include "device/device_int.h"
 
 #ifdef CONFIG_LIBNVME
 #include <nvme/types.h>

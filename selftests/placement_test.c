@@ -18,6 +18,7 @@
 
 #include "blkqual.h"
 #include "blkqual_io.h"
+#include "internal.h"
 #include "helpers/tree.h"
 #include "helpers/run.h"
 

@@ -17,6 +17,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_raid.h"
+#include "../raid/raid_int.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -19,6 +19,7 @@
 #include "blkqual.h"
 #include "blkqual_stats.h"
 #include "blkqual_verify.h"
+#include "verify/verify_int.h"
 
 static uint64_t fnv1a(const void *buf, size_t len)
 {

@@ -20,6 +20,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_replay.h"
+#include "workloads/replay/replay_int.h"
 #include "helpers/run.h"
 #include "helpers/json.h"
 #include "helpers/scratchfs.h"

@@ -12,6 +12,7 @@
 
 #include "blkqual.h"
 #include "blkqual_raid.h"
+#include "../raid/raid_int.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"

@@ -23,6 +23,7 @@
 
 #include "blkqual.h"
 #include "blkqual_verify.h"
+#include "verify/verify_int.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"

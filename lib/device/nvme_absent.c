@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "device_int.h"
 #include "internal.h"
 
 void bq_nvme_health_decode(const void *id_ctrl, const void *id_ns,

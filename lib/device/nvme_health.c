@@ -14,6 +14,7 @@
 #include <nvme/ioctl.h>
 #include <nvme/types.h>
 
+#include "device_int.h"
 #include "internal.h"
 
 /* 128-bit little-endian counters; saturate rather than wrap past 2^64. */

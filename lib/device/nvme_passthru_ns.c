@@ -14,6 +14,7 @@
 #include <nvme/ioctl.h>
 #include <nvme/types.h>
 
+#include "device_int.h"
 #include "internal.h"
 
 void bq_nvme_ns_decode(const void *id_ns, struct bq_nvme_ns *ns)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "device_int.h"
 #include "internal.h"
 
 static void lookup(blkid_probe pr, const char *key, char *buf, size_t len)

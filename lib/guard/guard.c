@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "guard_int.h"
 #include "internal.h"
 
 static const char *const reason_names[] = {

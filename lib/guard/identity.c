@@ -16,6 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "guard_int.h"
 #include "internal.h"
 
 /**

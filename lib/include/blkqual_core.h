@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * blkqual_core.h - time, the context and its movable roots, string vectors, CPU lists
+ * blkqual_core.h - time, the context and its movable roots, string vectors
  *
  * Part of libblkqual's public interface (blkqual.h includes every part):
  * 0 (or a count) on success, -errno on failure, nothing printed.
@@ -73,17 +73,6 @@ int bq_ctx_new(struct bq_ctx **ctxp, const struct bq_roots *roots);
 void bq_ctx_free(struct bq_ctx *ctx);
 
 /**
- * bq_ctx_is_live() - whether the context reads the running system
- * @ctx: the context
- *
- * Device ioctls (NVMe identify, SMART) only make sense on the live system;
- * with a moved root they are skipped rather than sent to the wrong device.
- *
- * Return: true when no root was moved.
- */
-bool bq_ctx_is_live(const struct bq_ctx *ctx);
-
-/**
  * bq_ctx_root() - the directory that stands for /sys, /proc or /dev
  * @ctx: the context
  * @which: 's' for sysfs, 'p' for proc, 'd' for dev
@@ -146,31 +135,6 @@ void bq_strv_free(struct bq_strv *sv);
  * Return: the closest candidate within that distance, or NULL.
  */
 const char *bq_suggest(const char *word, const char *const *candidates, size_t n);
-
-/**
- * bq_natural_cmp() - compare names so that numbers sort by value
- * @a: first name
- * @b: second name
- *
- * Return: <0, 0 or >0 like strcmp(); "nvme2n1" sorts before "nvme10n1".
- */
-int bq_natural_cmp(const char *a, const char *b);
-
-/* ---- CPU lists --------------------------------------------------------- */
-
-/**
- * bq_cpulist_parse() - parse a kernel CPU list ("0-3,8,10-11")
- * @s: the list, as in sysfs cpulist files
- * @cpus: array to fill with CPU numbers, ascending
- * @max: capacity of @cpus
- *
- * libnuma's parser checks the list against this machine's CPUs, which a
- * captured sysfs tree of another machine would fail; this one does not.
- *
- * Return: number of CPUs, -EINVAL for a malformed list, -E2BIG when more
- * than @max.
- */
-int bq_cpulist_parse(const char *s, int *cpus, int max);
 
 #ifdef __cplusplus
 }

@@ -277,20 +277,11 @@ bool bq_device_in_use(const struct bq_device *dev);
 void bq_devlist_free(struct bq_devlist *list);
 
 /**
- * bq_probe_signatures() - find every on-disk signature with libblkid
- * @path: device or file
- * @sigs: receives a malloc()ed array (NULL when none)
+ * bq_probe_signatures_fd() - find every on-disk signature with libblkid
+ * @fd: device or file, opened for reading (O_DIRECT not required)
+ * @sigs: receives a malloc'd array (NULL when none); free() it
  *
  * Partition tables are probed too: a disk with a GPT counts as holding data.
- *
- * Return: number of signatures, or -errno (-EACCES without permission).
- */
-int bq_probe_signatures(const char *path, struct bq_signature **sigs);
-
-/**
- * bq_probe_signatures_fd() - bq_probe_signatures() of an open descriptor
- * @fd: device or file, opened for reading (O_DIRECT not required)
- * @sigs: receives a malloc'd array; free() it
  *
  * Return: number of signatures, or -errno.
  */
@@ -457,18 +448,6 @@ struct bq_nvme_health {
  */
 int bq_nvme_health_read(struct bq_ctx *ctx, const struct bq_device *dev,
 			struct bq_nvme_health *h);
-
-/**
- * bq_nvme_health_decode() - decode raw identify and SMART log pages
- * @id_ctrl: 4096-byte Identify Controller data
- * @id_ns: 4096-byte Identify Namespace data, or NULL
- * @smart: 512-byte SMART / Health Information log page
- * @h: filled in
- *
- * Split from the ioctls so the decoding is testable without a device.
- */
-void bq_nvme_health_decode(const void *id_ctrl, const void *id_ns,
-			   const void *smart, struct bq_nvme_health *h);
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,6 @@ enum bq_files_op {
 #define BQ_FILES_NAME_MAX 64
 #define BQ_FILES_WHERE_MAX 256
 #define BQ_FILES_MAX_LIST 16	/* values in a list: names, sizes, percentages */
-#define BQ_FILES_MAX_FILES (128u << 20)	/* per anchor, as vdbench */
 
 /* Names vdbench gives what it makes below an anchor (kept, for mixed use). */
 #define BQ_FILES_CONTROL "vdb_control.file"

@@ -134,18 +134,6 @@ int bq_guard_open_fd(struct bq_ctx *ctx, int fd, int flags, const struct bq_guar
 		     struct bq_guard_report *rep);
 
 /**
- * bq_same_object() - whether two stat results are the same target
- * @a: one
- * @b: the other
- *
- * Devices by device number (two nodes, one device), files by filesystem
- * and inode number.
- *
- * Return: true when writing to one writes to the other.
- */
-bool bq_same_object(const struct stat *a, const struct stat *b);
-
-/**
  * bq_fd_reopen() - a second descriptor of the object behind @fd
  * @fd: an open descriptor (O_PATH will do)
  * @flags: open(2) flags for the new one; O_CLOEXEC is added, O_CREAT refused
@@ -194,14 +182,6 @@ int bq_guard_force_named(const char *force, const char *const *targets, size_t n
  */
 void bq_guard_explain(const char *path, const struct bq_guard_report *rep, char *buf,
 		      size_t len);
-
-/**
- * bq_guard_reason_name() - short name of a refusal reason ("mounted", ...)
- * @reason: the reason
- *
- * Return: a static string.
- */
-const char *bq_guard_reason_name(enum bq_guard_reason reason);
 
 #ifdef __cplusplus
 }

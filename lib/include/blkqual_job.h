@@ -128,10 +128,6 @@ enum bq_dir {
 
 #define BQ_MAX_FILES 64
 #define BQ_MAX_BSSPLIT 16
-/* Threads of all jobs of one run together (numjobs summed over the jobs). */
-#define BQ_MAX_THREADS 4096
-/* The most entries an io_uring submission queue may have (IORING_MAX_ENTRIES). */
-#define BQ_URING_MAX_DEPTH 32768
 
 /**
  * struct bq_bssplit - one entry of a block size split
@@ -233,23 +229,6 @@ struct bq_parse_error {
 };
 
 /**
- * bq_job_defaults() - a job with fio's defaults
- * @job: filled in (name "job", rw read, bs 4k, iodepth 1, numjobs 1,
- *       io_uring, direct 0, randrepeat 1, poll auto, fixedbufs and
- *       registerfiles on)
- */
-void bq_job_defaults(struct bq_job *job);
-
-/**
- * bq_job_copy() - deep copy of a job (its filename strings too)
- * @dst: receives the copy; whatever it held is not freed
- * @src: the job
- *
- * Return: 0 or -ENOMEM (then @dst owns nothing).
- */
-int bq_job_copy(struct bq_job *dst, const struct bq_job *src);
-
-/**
  * bq_job_release() - free what a job owns (its filenames)
  * @job: the job; its filename list is left empty
  */
@@ -273,30 +252,6 @@ int bq_job_set(struct bq_job *job, const char *key, const char *value,
 	       struct bq_parse_error *err);
 
 /**
- * bq_job_check() - the whole job is consistent (run after the last option)
- * @job: the job
- * @err: filled in on failure
- *
- * Return: 0 or -EINVAL (no filename, bsrange min > max, bssplit not
- * adding up to 100, iodepth 0, ...).
- */
-int bq_job_check(const struct bq_job *job, struct bq_parse_error *err);
-
-/**
- * bq_jobfile_parse() - read a fio job file
- * @path: the file ("-" for standard input)
- * @set: receives the jobs: each section but [global], with the options of
- *       every [global] above it applied first; each job passed
- *       bq_job_check()
- * @err: filled in on failure, @err->where is "path:line"
- *
- * ';' and '#' start comments, ${VAR} expands from the environment.
- *
- * Return: 0 or -errno.
- */
-int bq_jobfile_parse(const char *path, struct bq_jobset *set, struct bq_parse_error *err);
-
-/**
  * bq_jobs_from_args() - jobs from a fio-style command line
  * @argc: number of arguments
  * @argv: "--rw=read", "-rw=read", "--bs", "4k", "--name=a", ...; no
@@ -304,7 +259,8 @@ int bq_jobfile_parse(const char *path, struct bq_jobset *set, struct bq_parse_er
  * @set: receives the jobs: options before the first --name are global
  *       (and the defaults of job files), each --name starts a job; with
  *       no --name and no job file the globals are one job named "job";
- *       each job passed bq_job_check()
+ *       each job checked as a whole (a filename, bssplit adding up to
+ *       100, ...)
  * @err: filled in on failure, @err->where is the option as typed
  *
  * Return: 0 or -errno.

@@ -22,9 +22,6 @@
 extern "C" {
 #endif
 
-/* The largest request Linux moves in one read or write: 2 GiB - 4 KiB. */
-#define BQ_LATENCY_MAX_REQUEST 0x7ffff000ULL
-
 /**
  * enum bq_latency_engine - how a request is made
  * @BQ_LATENCY_PSYNC: pread/pwrite (preadv2/pwritev2 for -N and -H)

@@ -93,16 +93,6 @@ struct bq_nvme_ns {
  */
 void bq_nvme_ns_decode(const void *id_ns, struct bq_nvme_ns *ns);
 
-/**
- * bq_nvme_ns_read() - namespace ID, size and LBA format of an open namespace
- * @fd: /dev/ngXnY (or /dev/nvmeXnY) open for reading
- * @ns: filled in
- *
- * Return: 0; -EOPNOTSUPP when built without libnvme; -EIO when the device
- * answers Identify with an NVMe error status; or -errno.
- */
-int bq_nvme_ns_read(int fd, struct bq_nvme_ns *ns);
-
 #ifdef __cplusplus
 }
 #endif

@@ -97,22 +97,6 @@ struct bq_raid0 {
 };
 
 /**
- * bq_raid0_check_chunk() - whether md accepts a chunk size for members
- *	with a given logical block size
- * @chunk_sectors: chunk size
- * @logical_block_size: the largest logical block size among the members,
- *	in bytes
- *
- * md requires the chunk to be a whole number of logical blocks of every
- * member, nothing more: neither a power of two nor a multiple of the page
- * size.  (mdadm adds that it be a multiple of 1 KiB and at least 4 KiB.)
- *
- * Return: 0, or -EINVAL (chunk 0 or too large, block size not a power of
- * two from 512, chunk not a multiple of it).
- */
-int bq_raid0_check_chunk(uint64_t chunk_sectors, unsigned int logical_block_size);
-
-/**
  * bq_raid0_init() - compute an array's zones as md's raid0 does
  * @r: the layout to fill
  * @member_sectors: each member's data area in sectors, in slot order (md's
@@ -121,7 +105,8 @@ int bq_raid0_check_chunk(uint64_t chunk_sectors, unsigned int logical_block_size
  * @data_offsets: each member's data offset in sectors, or NULL for all 0
  * @nr: number of members, 1 to BQ_RAID0_MAX_MEMBERS
  * @chunk_sectors: chunk size, 1 to BQ_RAID0_MAX_CHUNK_SECTORS; any value,
- *	not only powers of two (see bq_raid0_check_chunk() for md's rule)
+ *	not only powers of two (md itself wants a whole number of the
+ *	members' logical blocks)
  * @layout: the array's layout
  *
  * A member smaller than one chunk is accepted, as md accepts it: it
@@ -150,21 +135,6 @@ int bq_raid0_init(struct bq_raid0 *r, const uint64_t *member_sectors,
  * Return: sectors.
  */
 uint64_t bq_raid0_size(const struct bq_raid0 *r);
-
-/**
- * bq_raid0_map() - where md puts one sector of the array
- * @r: the layout
- * @array_sector: sector of the array
- * @member: the member's index (slot)
- * @member_sector: the sector on the member device, data offset included
- * @sectors_to_chunk_end: sectors from @array_sector to the end of its
- *	chunk or of the array, whichever comes first; all of them are
- *	contiguous on @member.  May be NULL.
- *
- * Return: 0, or -ERANGE if @array_sector is not inside the array.
- */
-int bq_raid0_map(const struct bq_raid0 *r, uint64_t array_sector, int *member,
-		 uint64_t *member_sector, uint64_t *sectors_to_chunk_end);
 
 /**
  * struct bq_raid0_piece - part of an I/O that goes to one member

@@ -207,19 +207,6 @@ struct bq_loadfile {
 int bq_loadfile_parse(const char *path, struct bq_loadfile *lf, struct bq_parse_error *err);
 
 /**
- * bq_loadfile_parse_buf() - parse a loadfile held in memory
- * @name: the file name for messages
- * @buf: its text (need not be NUL-terminated)
- * @len: its length
- * @lf: as for bq_loadfile_parse()
- * @err: as for bq_loadfile_parse()
- *
- * Return: as bq_loadfile_parse().
- */
-int bq_loadfile_parse_buf(const char *name, const char *buf, size_t len, struct bq_loadfile *lf,
-			  struct bq_parse_error *err);
-
-/**
  * bq_loadfile_free() - release a parsed loadfile
  * @lf: the loadfile (zeroed)
  */
@@ -250,18 +237,6 @@ const char *bq_replay_op_name(int kind);
  * Return: "NT_STATUS_OK", ... or @buf holding "0xc0000999".
  */
 const char *bq_nt_status_name(uint32_t code, char *buf, size_t len);
-
-/**
- * bq_nt_status_from_errno() - the NT status a Samba-like server would
- * answer for a failed system call
- * @err: positive errno
- *
- * ENOENT gives OBJECT_NAME_NOT_FOUND here; the replay itself tells it
- * apart from OBJECT_PATH_NOT_FOUND, which needs a look at the parent.
- *
- * Return: the status.
- */
-uint32_t bq_nt_status_from_errno(int err);
 
 /* ---- running ------------------------------------------------------------ */
 

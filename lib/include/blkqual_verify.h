@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * blkqual_verify.h - data integrity: the checksums, the header every
- * verified block carries, how a block read back is judged, the state file
- * that records what was written, and checking a device against it
+ * blkqual_verify.h - data integrity: the header every verified block
+ * carries, what a block read back is judged to be, what a run's checks
+ * found, the state file that records what was written, and checking a
+ * device against it
  *
  * Like the rest of libblkqual: 0 (or a count) on success, -errno on
  * failure, nothing printed.  Documentation/verify.rst describes the
@@ -23,50 +24,6 @@ extern "C" {
 
 struct bq_ctx;
 
-/* ---- checksums ----------------------------------------------------------- */
-
-/**
- * bq_crc32c() - CRC-32C (Castagnoli), as iSCSI, ext4 and NVMe use it
- * @crc: 0 to start, or the result of the previous call to continue
- * @buf: data
- * @len: bytes
- *
- * The SSE4.2 crc32 instruction where the CPU has it, else a table.
- * bq_crc32c(0, "123456789", 9) is 0xe3069283.
- *
- * Return: the CRC.
- */
-uint32_t bq_crc32c(uint32_t crc, const void *buf, size_t len);
-
-/**
- * bq_crc32c_sw() - bq_crc32c() without the instruction, for comparing
- * @crc: as for bq_crc32c()
- * @buf: data
- * @len: bytes
- *
- * Return: the CRC.
- */
-uint32_t bq_crc32c_sw(uint32_t crc, const void *buf, size_t len);
-
-/**
- * bq_crc32c_hw() - whether bq_crc32c() uses the CPU's crc32 instruction
- *
- * Return: true on an x86-64 CPU with SSE4.2.
- */
-bool bq_crc32c_hw(void);
-
-/**
- * bq_xxh64() - XXH64, as its specification (xxhash_spec.md) defines it
- * @buf: data
- * @len: bytes
- * @seed: seed
- *
- * bq_xxh64("", 0, 0) is 0xef46db3751d8e999.
- *
- * Return: the hash.
- */
-uint64_t bq_xxh64(const void *buf, size_t len, uint64_t seed);
-
 /* ---- the block header ---------------------------------------------------- */
 
 enum bq_verify_method {
@@ -79,8 +36,6 @@ enum bq_verify_method {
 #define BQ_VHDR_SIZE 64
 #define BQ_VHDR_MAGIC 0x46565142u	/* "BQVF" in the little-endian bytes */
 #define BQ_VHDR_VERSION 1
-#define BQ_VERIFY_SECTOR 512		/* smallest verify block; unit of torn-write analysis */
-#define BQ_VERIFY_MAX_PATTERN 256
 #define BQ_VERIFY_MAX_BAD 32
 
 /**
@@ -113,96 +68,6 @@ struct bq_vhdr {
 	uint64_t seed;
 	uint64_t timestamp_ns;
 };
-
-/**
- * bq_vhdr_encode() - write a header's 64 bytes
- * @buf: the block (at least BQ_VHDR_SIZE bytes)
- * @h: the header; its checksum is written as given
- */
-void bq_vhdr_encode(void *buf, const struct bq_vhdr *h);
-
-/**
- * bq_vhdr_decode() - read a header's 64 bytes
- * @buf: the block
- * @h: filled in, whatever the bytes are
- *
- * Return: true when magic, version and header size are blkqual's.
- */
-bool bq_vhdr_decode(const void *buf, struct bq_vhdr *h);
-
-/**
- * struct bq_vparams - what every block of a job shares
- * @method: checksum or pattern
- * @block_size: bytes per verified block, a multiple of BQ_VERIFY_SECTOR
- * @pattern: the pattern method's bytes, @pattern_len of them
- * @tmpl: @pattern repeated over a whole block (from its first byte)
- */
-struct bq_vparams {
-	enum bq_verify_method method;
-	uint32_t block_size;
-	uint8_t pattern[BQ_VERIFY_MAX_PATTERN];
-	uint32_t pattern_len;
-	uint8_t *tmpl;
-};
-
-/**
- * bq_vparams_init() - set up block parameters
- * @p: filled in; release with bq_vparams_free()
- * @method: the method (not BQ_VERIFY_NONE)
- * @block_size: bytes, a multiple of BQ_VERIFY_SECTOR
- * @pattern: for BQ_VERIFY_PATTERN, or NULL for 0xdeadbeef
- * @pattern_len: bytes of @pattern
- *
- * Return: 0, -EINVAL or -ENOMEM.
- */
-int bq_vparams_init(struct bq_vparams *p, enum bq_verify_method method, uint32_t block_size,
-		    const uint8_t *pattern, uint32_t pattern_len);
-
-/**
- * bq_vparams_free() - release what bq_vparams_init() allocated
- * @p: the parameters
- */
-void bq_vparams_free(struct bq_vparams *p);
-
-/**
- * bq_verify_fill() - build one block: payload, header, checksum
- * @buf: @p->block_size bytes, 8-byte aligned
- * @p: parameters
- * @offset: the block's byte offset in the target
- * @gen: its generation
- * @seed: payload seed
- * @timestamp_ns: for the header
- * @thread: for the header
- *
- * The payload is a function of (@seed, @offset, @gen) only, so a reader
- * can rebuild any generation's image to tell a torn write from garbage.
- */
-void bq_verify_fill(void *buf, const struct bq_vparams *p, uint64_t offset, uint64_t gen,
-		    uint64_t seed, uint64_t timestamp_ns, uint32_t thread);
-
-/**
- * bq_verify_sum() - the checksum a block's header should hold
- * @buf: the block, @len bytes
- * @len: its length
- * @method: how
- *
- * Return: the checksum (0 for BQ_VERIFY_NONE).
- */
-uint64_t bq_verify_sum(const void *buf, uint32_t len, enum bq_verify_method method);
-
-/**
- * bq_verify_parse_pattern() - fio's verify_pattern syntax
- * @s: "0xdeadbeef", "\"text\"", a decimal number, or several joined
- *     ("0xff\"abc\"12")
- * @out: receives the bytes (hex digits in the order written; a decimal
- *       number as its little-endian bytes, at least one)
- * @max: room in @out
- * @len: receives the number of bytes
- *
- * Return: 0, -EINVAL (not a pattern), -E2BIG (longer than @max) or
- * -EOPNOTSUPP (fio's %o and 'file' forms).
- */
-int bq_verify_parse_pattern(const char *s, uint8_t *out, size_t max, size_t *len);
 
 /* ---- judging a block read back ------------------------------------------ */
 
@@ -284,33 +149,6 @@ struct bq_vbad {
 	int err;
 };
 
-/* Set in bq_verify_block()'s @flags. */
-#define BQ_VFLAG_IN_FLIGHT 1u	/* accepted the older of two generations, or no data */
-#define BQ_VFLAG_AHEAD 2u	/* intact, newer than the state recorded */
-
-/**
- * bq_verify_block() - judge one block read back
- * @buf: the block as read, @p->block_size bytes
- * @p: parameters
- * @e: what it should hold
- * @bad: filled in when the block is not OK (may be NULL)
- * @flags: receives BQ_VFLAG_* (may be NULL)
- *
- * Intact means the magic, the block length and method, and the checksum
- * (the pattern byte for byte) all hold.  An intact block at the wrong
- * offset is misdirected; with an older generation, or another seed than
- * the state's, stale.  A block whose checksum fails is torn when each of
- * its sectors holds one of two generations' data, else corrupted.  No
- * header and none of our data is never written: without a state, any
- * block without a header; with one, a block holding one repeated byte
- * (zeros after a discard or on a fresh device).
- *
- * Return: the class.
- */
-enum bq_verify_class bq_verify_block(const void *buf, const struct bq_vparams *p,
-				     const struct bq_vexpect *e, struct bq_vbad *bad,
-				     unsigned int *flags);
-
 /**
  * bq_job_verify_block() - bytes per verified block of a job
  * @j: the job
@@ -364,34 +202,6 @@ struct bq_verify_report {
 	uint64_t phase_runtime_ns;
 	struct bq_thread_result phase;
 };
-
-/**
- * bq_verify_report_add() - count one judged block
- * @r: the report
- * @cls: its class
- * @bad: the details when not OK (may be NULL for OK)
- * @flags: BQ_VFLAG_* from bq_verify_block()
- *
- * Keeps the BQ_VERIFY_MAX_BAD bad blocks with the lowest offsets.
- */
-void bq_verify_report_add(struct bq_verify_report *r, enum bq_verify_class cls,
-			  const struct bq_vbad *bad, unsigned int flags);
-
-/**
- * bq_verify_report_merge() - add @src's counts and bad blocks to @dst
- * @dst: the sum
- * @src: one part (its phase figures are not merged)
- */
-void bq_verify_report_merge(struct bq_verify_report *dst, const struct bq_verify_report *src);
-
-/**
- * bq_verify_report_add_run() - another run of the same job (run --repeat)
- * @dst: the sum so far, its phase histograms initialised
- * @src: the repetition
- *
- * Counts, bad blocks and the verify phase's figures and runtime add up.
- */
-void bq_verify_report_add_run(struct bq_verify_report *dst, const struct bq_verify_report *src);
 
 /* ---- the state file, and checking a device against it ------------------- */
 
@@ -476,12 +286,6 @@ struct bq_verify_opts {
 int bq_verify_state_check(struct bq_ctx *ctx, const struct bq_verify_opts *o,
 			  struct bq_vstate_info *info, struct bq_verify_report *rep,
 			  struct bq_parse_error *err);
-
-/**
- * bq_verify_report_free() - free a report's histograms
- * @r: the report (not itself freed)
- */
-void bq_verify_report_free(struct bq_verify_report *r);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "device/device_int.h"
+#include "guard/guard_int.h"
 #include "internal.h"
 #include "target.h"
 

@@ -18,6 +18,7 @@
 #include "blkqual_verify.h"
 #include "jobopt.h"
 #include "internal.h"
+#include "verify/verify_int.h"
 
 #define BS_MIN 512u
 #define BS_MAX (1u << 30)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * jobopt.h - what the job file and command line parsers need from the
- * option table, private to libblkqual
+ * jobopt.h - private to libblkqual: what the job file and command line
+ * parsers need from the option table, and the job calls that only the
+ * library (qualify's profiles among them) and the tests make
  */
 #ifndef BLKQUAL_JOBOPT_H
 #define BLKQUAL_JOBOPT_H
@@ -9,6 +10,11 @@
 #include <stdbool.h>
 
 #include "blkqual_io.h"
+
+/* Threads of all jobs of one run together (numjobs summed over the jobs). */
+#define BQ_MAX_THREADS 4096
+/* The most entries an io_uring submission queue may have (IORING_MAX_ENTRIES). */
+#define BQ_URING_MAX_DEPTH 32768
 
 /*
  * "--bs 4k" takes the next argument only for options that need a value;
@@ -19,5 +25,46 @@ bool bq_job_opt_takes_value(const char *key);
 /* Fill @err->msg printf-style and return @ret; @err may be NULL. */
 int bq_parse_fail(struct bq_parse_error *err, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/**
+ * bq_job_defaults() - a job with fio's defaults
+ * @job: filled in (name "job", rw read, bs 4k, iodepth 1, numjobs 1,
+ *       io_uring, direct 0, randrepeat 1, poll auto, fixedbufs and
+ *       registerfiles on)
+ */
+void bq_job_defaults(struct bq_job *job);
+
+/**
+ * bq_job_copy() - deep copy of a job (its filename strings too)
+ * @dst: receives the copy; whatever it held is not freed
+ * @src: the job
+ *
+ * Return: 0 or -ENOMEM (then @dst owns nothing).
+ */
+int bq_job_copy(struct bq_job *dst, const struct bq_job *src);
+
+/**
+ * bq_job_check() - the whole job is consistent (run after the last option)
+ * @job: the job
+ * @err: filled in on failure
+ *
+ * Return: 0 or -EINVAL (no filename, bsrange min > max, bssplit not
+ * adding up to 100, iodepth 0, ...).
+ */
+int bq_job_check(const struct bq_job *job, struct bq_parse_error *err);
+
+/**
+ * bq_jobfile_parse() - read a fio job file
+ * @path: the file ("-" for standard input)
+ * @set: receives the jobs: each section but [global], with the options of
+ *       every [global] above it applied first; each job passed
+ *       bq_job_check()
+ * @err: filled in on failure, @err->where is "path:line"
+ *
+ * ';' and '#' start comments, ${VAR} expands from the environment.
+ *
+ * Return: 0 or -errno.
+ */
+int bq_jobfile_parse(const char *path, struct bq_jobset *set, struct bq_parse_error *err);
 
 #endif /* BLKQUAL_JOBOPT_H */

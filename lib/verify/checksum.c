@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "blkqual_verify.h"
+#include "verify_int.h"
 
 #define CRC32C_POLY 0x82f63b78u	/* Castagnoli, bit-reflected */
 

@@ -19,6 +19,7 @@
 
 #include "blkqual_verify.h"
 #include "internal.h"
+#include "verify_int.h"
 
 static const char *const class_names[BQ_VCLASS_NR] = {
 	[BQ_VCLASS_OK] = "ok",

@@ -11,6 +11,7 @@
 
 #include "blkqual.h"
 #include "blkqual_io.h"
+#include "job/jobopt.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

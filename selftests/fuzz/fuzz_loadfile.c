@@ -3,6 +3,7 @@
  * fuzz_loadfile.c - dbench NBENCH loadfiles: bq_loadfile_parse_buf()
  */
 #include "blkqual_replay.h"
+#include "workloads/replay/replay_int.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

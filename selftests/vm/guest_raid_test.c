@@ -25,6 +25,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_raid.h"
+#include "../../raid/raid_int.h"
 #include "helpers/attr.h"
 #include "helpers/loopdev.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * vdbench_int.h - what vdbench_tree.c, vdbench_ops.c and vdbench_run.c
- * share, private to libblkqual: a tree in memory, a run, one thread's state
+ * vdbench_int.h - what the vdbench folder's files share, private to
+ * libblkqual: the parser's limit on a tree, a tree in memory, a run, one
+ * thread's state
  */
 #ifndef BLKQUAL_FILETREE_INT_H
 #define BLKQUAL_FILETREE_INT_H
@@ -13,6 +14,8 @@
 
 #include "blkqual_files.h"
 #include "internal.h"
+
+#define BQ_FILES_MAX_FILES (128u << 20)	/* per anchor, as vdbench */
 
 #define FT_NONE UINT32_MAX
 

@@ -28,6 +28,7 @@
 
 #include "blkqual_files.h"
 #include "internal.h"
+#include "vdbench_int.h"
 
 static const char *const op_names[BQ_FOP_NR] = {
 	[BQ_FOP_READ] = "read",

@@ -40,6 +40,9 @@
 #define TEMP_NAME "ioping.tmp"
 #define NSEC_PER_SEC 1000000000ULL
 
+/* The largest request Linux moves in one read or write: 2 GiB - 4 KiB. */
+#define BQ_LATENCY_MAX_REQUEST 0x7ffff000ULL
+
 struct bq_latency {
 	struct bq_latency_opts o;
 	struct bq_latency_target t;

@@ -21,6 +21,7 @@
 
 #include "blkqual_replay.h"
 #include "internal.h"
+#include "replay_int.h"
 
 /* SMB reads and writes are 64 KiB, SMB2 ones 8 MiB at most. */
 #define MAX_IO_SIZE (16u << 20)

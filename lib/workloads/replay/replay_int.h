@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * replay_int.h - what replay.c, replay_names.c and replay_ops.c share,
- * private to libblkqual: a replay, its clients and their open handles
+ * replay_int.h - what the replay folder's files share, private to
+ * libblkqual: the loadfile parser's calls that the command does not make,
+ * a replay, its clients and their open handles
  */
 #ifndef BLKQUAL_REPLAY_INT_H
 #define BLKQUAL_REPLAY_INT_H
@@ -12,6 +13,31 @@
 
 #include "blkqual_replay.h"
 #include "internal.h"
+
+/**
+ * bq_loadfile_parse_buf() - parse a loadfile held in memory
+ * @name: the file name for messages
+ * @buf: its text (need not be NUL-terminated)
+ * @len: its length
+ * @lf: as for bq_loadfile_parse()
+ * @err: as for bq_loadfile_parse()
+ *
+ * Return: as bq_loadfile_parse().
+ */
+int bq_loadfile_parse_buf(const char *name, const char *buf, size_t len, struct bq_loadfile *lf,
+			  struct bq_parse_error *err);
+
+/**
+ * bq_nt_status_from_errno() - the NT status a Samba-like server would
+ * answer for a failed system call
+ * @err: positive errno
+ *
+ * ENOENT gives OBJECT_NAME_NOT_FOUND here; the replay itself tells it
+ * apart from OBJECT_PATH_NOT_FOUND, which needs a look at the parent.
+ *
+ * Return: the status.
+ */
+uint32_t bq_nt_status_from_errno(int err);
 
 /* The parser's longest path, plus room for the longest client name. */
 #define PATH_ROOM (4096 + 64)

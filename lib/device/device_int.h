@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * device_int.h - private: what the inventory's files offer the rest of
+ * libblkqual and the tests, but not the command
+ */
+#ifndef BLKQUAL_DEVICE_INT_H
+#define BLKQUAL_DEVICE_INT_H
+
+#include "blkqual_device.h"
+#include "blkqual_passthru.h"
+
+/**
+ * bq_probe_signatures() - bq_probe_signatures_fd() of a path
+ * @path: device or file
+ * @sigs: receives a malloc()ed array (NULL when none)
+ *
+ * Return: number of signatures, or -errno (-EACCES without permission).
+ */
+int bq_probe_signatures(const char *path, struct bq_signature **sigs);
+
+/**
+ * bq_nvme_health_decode() - decode raw identify and SMART log pages
+ * @id_ctrl: 4096-byte Identify Controller data
+ * @id_ns: 4096-byte Identify Namespace data, or NULL
+ * @smart: 512-byte SMART / Health Information log page
+ * @h: filled in
+ *
+ * Split from the ioctls so the decoding is testable without a device.
+ */
+void bq_nvme_health_decode(const void *id_ctrl, const void *id_ns,
+			   const void *smart, struct bq_nvme_health *h);
+
+/**
+ * bq_nvme_ns_read() - namespace ID, size and LBA format of an open namespace
+ * @fd: /dev/ngXnY (or /dev/nvmeXnY) open for reading
+ * @ns: filled in
+ *
+ * Return: 0; -EOPNOTSUPP when built without libnvme; -EIO when the device
+ * answers Identify with an NVMe error status; or -errno.
+ */
+int bq_nvme_ns_read(int fd, struct bq_nvme_ns *ns);
+
+#endif /* BLKQUAL_DEVICE_INT_H */
