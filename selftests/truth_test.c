@@ -121,6 +121,29 @@ TEST(sqpoll_time_restarts_after_the_ramp)
 	run_result_free(&r);
 }
 
+/*
+ * Depth is a mean of samples per thread; what a job's threads keep in
+ * flight together is their sum, given beside it.
+ */
+TEST(job_depth_is_the_sum_of_its_threads)
+{
+	const char *args[] = { "--name=depth", "--ioengine=nop", "--bs=4k", "--size=64m",
+			       "--iodepth=8", "--numjobs=2", NULL };
+	struct run_result r;
+	json_object *root = run_json(_metadata, &r, args), *j;
+	double per_thread, all;
+
+	ASSERT_NE(NULL, root);
+	j = job0(root);
+	per_thread = json_dbl(j, "total.mean_depth", 0);
+	all = json_dbl(j, "mean_depth_all_threads", 0);
+	EXPECT_LT(0, per_thread);
+	EXPECT_LE(per_thread, 8);
+	EXPECT_LT(fabs(all - 2 * per_thread), 1e-9);
+	json_object_put(root);
+	run_result_free(&r);
+}
+
 FIXTURE(dev)
 {
 	struct prep p;

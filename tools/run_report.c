@@ -247,9 +247,14 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 		fprintf(out, ", sqpoll=%.1f%%",
 			jr->runtime_ns ? 100.0 * (double)sum.sqpoll_ns / (double)jr->runtime_ns : 0);
 	fputc('\n', out);
-	if (sum.mean_depth > 0)
-		fprintf(out, "  depth: %.1f in flight on average (iodepth=%u)\n", sum.mean_depth,
-			j->iodepth);
+	/* A sampled mean, per thread: say so, and what the job's threads add up to. */
+	if (sum.mean_depth > 0 && jr->nr_threads > 1)
+		fprintf(out, "  depth: %.1f in flight per thread, %.1f over its %d threads (mean of "
+			"samples at each submit and reap; iodepth=%u)\n", sum.mean_depth,
+			sum.mean_depth * jr->nr_threads, jr->nr_threads, j->iodepth);
+	else if (sum.mean_depth > 0)
+		fprintf(out, "  depth: %.1f in flight (mean of samples at each submit and reap; "
+			"iodepth=%u)\n", sum.mean_depth, j->iodepth);
 	if (sum.syncs)
 		fprintf(out, "  fsync: %" PRIu64 " calls\n", sum.syncs);
 	print_stripe(out, jr, &sum);
@@ -637,6 +642,9 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr,
 	json_object_object_add(o, "runtime_ns", json_u64(jr->runtime_ns));
 	if (!job_total(jr, &sum)) {
 		json_object_object_add(o, "total", total_json(jr, &sum));
+		/* total.mean_depth is per thread, like each thread's. */
+		json_object_object_add(o, "mean_depth_all_threads",
+				       json_dbl(sum.mean_depth * jr->nr_threads));
 		json_object_object_add(o, "errors", errors_json(jr, &sum));
 		json_object_object_add(o, "error_groups",
 				       error_groups_json(&sum, jr->targets, jr->nr_targets));
