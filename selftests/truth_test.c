@@ -195,4 +195,50 @@ TEST_F(dev, utilisation_of_a_short_job_is_at_most_100_percent)
 	run_result_free(&r);
 }
 
+/* Device bytes read by job 0, and its note. */
+static long long device_read_bytes(json_object *root)
+{
+	json_object *t = json_object_array_get_idx(json_object_object_get(job0(root), "targets"), 0);
+
+	return json_int(t, "disk_stats.read_sectors", -1) * 512;
+}
+
+/*
+ * invalidate=1, fio's default: a buffered job starts with the target's
+ * pages dropped, so it reads the device even right after another run
+ * read the same region.  With invalidate=0 the page cache serves it, and
+ * the report says so.
+ */
+TEST_F(dev, buffered_jobs_read_the_device_unless_told_not_to)
+{
+	const char *args[] = { "--name=cache", self->opt, "--rw=randread", "--bs=4k",
+			       "--size=8m", "--direct=0", "--runtime=300ms", "--time_based",
+			       NULL, NULL };
+	struct run_result r;
+	json_object *root;
+	const char *note;
+
+	PREP_READY(&self->p);
+	/* Warm the cache, then read again with the default. */
+	for (int pass = 0; pass < 2; pass++) {
+		root = run_json(_metadata, &r, args);
+		ASSERT_NE(NULL, root);
+		if (pass) {
+			TH_LOG("invalidate=1: the device read %lld bytes", device_read_bytes(root));
+			EXPECT_LE(8LL << 20, device_read_bytes(root));
+		}
+		json_object_put(root);
+		run_result_free(&r);
+	}
+	args[8] = "--invalidate=0";
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	TH_LOG("invalidate=0: the device read %lld bytes", device_read_bytes(root));
+	EXPECT_GT(1LL << 20, device_read_bytes(root));
+	note = json_str(job0(root), "note");
+	EXPECT_NE(NULL, note ? strstr(note, "from the page cache") : NULL);
+	json_object_put(root);
+	run_result_free(&r);
+}
+
 TEST_HARNESS_MAIN

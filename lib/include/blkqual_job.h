@@ -176,6 +176,7 @@ struct bq_job {
 	uint64_t thinktime_ns;
 
 	bool direct;
+	bool invalidate;		/* drop the target's cached pages before I/O */
 	bool sync;			/* O_DSYNC */
 	unsigned int fsync_every;	/* fsync after this many writes; 0: never */
 

@@ -856,6 +856,32 @@ static uint64_t measured_from(struct run_state *st, size_t k)
 					  st->t0 + j->startdelay_ns + j->ramp_ns;
 }
 
+/*
+ * A buffered job can be served by the page cache: say so when the device
+ * read less than half of what the job read (readahead only makes the
+ * device read more).
+ */
+static void cache_note(struct bq_job_result *jr)
+{
+	uint64_t dev_bytes = 0, job_bytes = 0;
+	bool stats = false;
+
+	if (jr->job.direct)
+		return;
+	for (int i = 0; i < jr->nr_targets; i++) {
+		if (!jr->targets[i].have_stats)
+			return;
+		dev_bytes += jr->targets[i].delta.sectors[BQ_READ] << 9;
+		stats = true;
+	}
+	for (int i = 0; i < jr->nr_threads; i++)
+		job_bytes += jr->threads[i].d[BQ_READ].bytes;
+	if (stats && job_bytes && dev_bytes < job_bytes / 2)
+		job_note(jr, "the device read %.1f%% of the bytes the job read: the rest came "
+			 "from the page cache (direct=0)", 100.0 * (double)dev_bytes /
+			 (double)job_bytes);
+}
+
 static void finish_jobs(struct run_state *st)
 {
 	for (size_t k = 0; k < st->res->nr; k++) {
@@ -874,6 +900,7 @@ static void finish_jobs(struct run_state *st)
 		jr->runtime_ns = end - start;
 		if (!st->js[k].stats_done)
 			finish_diskstats(st, jr);
+		cache_note(jr);
 	}
 }
 

@@ -243,6 +243,21 @@ static int grow_file(int hfd, const char *path, uint64_t need, struct bq_target_
 	return ret;
 }
 
+/*
+ * invalidate=1, fio's default: what the page cache holds of the target is
+ * dropped before the job starts, so that a buffered job measures the
+ * device, not what an earlier run left in memory.  A device is flushed
+ * and dropped as fio does (BLKFLSBUF, which needs CAP_SYS_ADMIN); where
+ * that is refused, and for files, clean pages are dropped (fadvise).
+ * Best effort: a page in use stays, as it does for fio.
+ */
+static void drop_cached_pages(int fd, const struct stat *st)
+{
+	if (S_ISBLK(st->st_mode) && !ioctl(fd, BLKFLSBUF, 0))
+		return;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
 /**
  * bq_fs_dio_align() - the offset alignment direct I/O to a file needs,
  * as its filesystem reports it through statx(STATX_DIOALIGN)
@@ -510,6 +525,8 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 			return bq_fail_at(err, path, ret, "direct I/O is not supported here");
 		return bq_fail_at(err, path, ret, "%s", strerror(-ret));
 	}
+	if (j->invalidate)
+		drop_cached_pages(*fd, &ti->st);
 	if (S_ISBLK(ti->st.st_mode)) {
 		unsigned long long bytes = 0;
 		int lbs = 512;

@@ -169,6 +169,7 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--startdelay=%" PRIu64 "ns", j->startdelay_ns);
 	ret = ret ?: add(args, "--thinktime=%" PRIu64 "ns", j->thinktime_ns);
 	ret = ret ?: add(args, "--direct=%d", j->direct);
+	ret = ret ?: add(args, "--invalidate=%d", j->invalidate);
 	ret = ret ?: add(args, "--sync=%d", j->sync);
 	ret = ret ?: add(args, "--fsync=%u", j->fsync_every);
 	ret = ret ?: add(args, "--randrepeat=%d", j->randrepeat);

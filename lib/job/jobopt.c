@@ -853,6 +853,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("startdelay", OPT_VALUE, set_time, startdelay_ns, NS_PER_S, 0),
 	OPT_AT("thinktime", OPT_VALUE, set_time, thinktime_ns, NS_PER_US, 0),
 	OPT_AT("direct", OPT_VALUE, set_bool, direct, 0, 0),
+	OPT_AT("invalidate", OPT_VALUE, set_bool, invalidate, 0, 0),
 	OPT("sync", OPT_VALUE, set_sync),
 	OPT_AT("fsync", OPT_VALUE, set_uint, fsync_every, 0, UINT32_MAX),
 	OPT_AT("randrepeat", OPT_VALUE, set_bool, randrepeat, 0, 0),
@@ -898,7 +899,7 @@ static const char *const fio_only_opts[] = {
 	"fill_fs", "create_serialize", "create_fsync", "create_on_open", "create_only",
 	"allow_file_create", "allow_mounted_write", "pre_read", "unlink",
 	"unlink_each_loop", "opendir", "fadvise_hint", "fadvise_stream", "fallocate",
-	"invalidate", "buffered", "overwrite", "end_fsync", "fsync_on_close", "fdatasync",
+	"buffered", "overwrite", "end_fsync", "fsync_on_close", "fdatasync",
 	"sync_file_range", "write_barrier",
 	/* zones */
 	"zonemode", "zonerange", "zonesize", "zonecapacity", "zoneskip", "read_beyond_wp",
@@ -1014,6 +1015,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->iodepth = 1;
 	job->numjobs = 1;
 	job->randrepeat = true;
+	job->invalidate = true;
 	job->dist = BQ_DIST_RANDOM;
 	job->engine = BQ_ENGINE_IO_URING;
 	job->poll = BQ_POLL_AUTO;
