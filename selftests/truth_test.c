@@ -144,6 +144,45 @@ TEST(job_depth_is_the_sum_of_its_threads)
 	run_result_free(&r);
 }
 
+/*
+ * The stretch after the last whole interval (the drain, or the end of a
+ * runtime that is not a multiple of the interval) joins the interval
+ * before it when it is shorter than half an interval: no rate is taken
+ * over a sliver, and the intervals still add up to the whole.
+ */
+TEST(a_short_last_stretch_joins_the_interval_before)
+{
+	char *argv_run[] = { (char *)blkqual_path(), "run", "--no-status", "-o", "json",
+			     "--interval", "1s", "--name=iv", "--ioengine=nop", "--size=1g",
+			     "--rw=randread", "--runtime=2200ms", "--time_based",
+			     "--rate_iops=1000", NULL };
+	struct run_result r;
+	json_object *root, *ivs;
+	long long sum = 0, prev_t = 0;
+	size_t n;
+
+	ASSERT_EQ(0, run_argv((const char *const *)argv_run, &r));
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	root = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, root);
+	ivs = json_object_object_get(job0(root), "intervals");
+	n = json_object_array_length(ivs);
+	EXPECT_EQ(2, n);
+	for (size_t i = 0; i < n; i++) {
+		json_object *iv = json_object_array_get_idx(ivs, i);
+		long long t = json_int(iv, "t_ns", 0);
+
+		TH_LOG("interval %zu: %.3fs, %lld reads", i, (t - prev_t) / 1e9,
+		       json_int(iv, "read.ios", 0));
+		EXPECT_LE(990000000LL, t - prev_t);
+		sum += json_int(iv, "read.ios", 0);
+		prev_t = t;
+	}
+	EXPECT_EQ(json_int(job0(root), "total.read.ios", -1), sum);
+	json_object_put(root);
+	run_result_free(&r);
+}
+
 FIXTURE(dev)
 {
 	struct prep p;

@@ -27,16 +27,22 @@
 /* How often a progress line goes to the caller's callback. */
 #define PROGRESS_TICK_NS	250000000ULL
 
+/* The running totals an interval sample is a difference of. */
+struct iv_mark {
+	uint64_t *buckets[BQ_NR_DIRS];
+	uint64_t ios[BQ_NR_DIRS];
+	uint64_t bytes[BQ_NR_DIRS];
+	double sum[BQ_NR_DIRS];
+	uint64_t count[BQ_NR_DIRS];
+};
+
 struct job_state {
 	int fds[BQ_MAX_FILES];
 	struct bq_raid0 raid;		/* the layout of a striped job */
 	struct bq_target_info logical;	/* a striped job's array, as one target */
 	int first_worker;
-	uint64_t *prev_buckets[BQ_NR_DIRS];
-	uint64_t prev_ios[BQ_NR_DIRS];
-	uint64_t prev_bytes[BQ_NR_DIRS];
-	double prev_sum[BQ_NR_DIRS];
-	uint64_t prev_count[BQ_NR_DIRS];
+	struct iv_mark prev;		/* the threads' totals at the last interval sample */
+	struct iv_mark before;		/* and at the one before it, to fold a short last one */
 	bool ramp_sampled;
 	struct bq_vjob *verify;		/* verify=: the job's state and findings */
 	bool stats_done;		/* disk stats taken before a verify phase */
@@ -492,6 +498,17 @@ static void finish_diskstats(struct run_state *st, struct bq_job_result *jr)
 	}
 }
 
+static void mark_copy(struct iv_mark *dst, const struct iv_mark *src)
+{
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		dst->ios[d] = src->ios[d];
+		dst->bytes[d] = src->bytes[d];
+		dst->sum[d] = src->sum[d];
+		dst->count[d] = src->count[d];
+		memcpy(dst->buckets[d], src->buckets[d], BQ_HIST_BUCKETS * sizeof(uint64_t));
+	}
+}
+
 /* One interval sample of a job: deltas of the threads' running totals. */
 static int sample_interval(struct run_state *st, size_t k, uint64_t t_ns)
 {
@@ -499,6 +516,8 @@ static int sample_interval(struct run_state *st, size_t k, uint64_t t_ns)
 	struct job_state *js = &st->js[k];
 	struct bq_interval iv = { .t_ns = t_ns };
 	struct bq_interval *grown;
+
+	mark_copy(&js->before, &js->prev);
 
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
 		uint64_t ios = 0, bytes = 0, count = 0, *cur;
@@ -519,29 +538,29 @@ static int sample_interval(struct run_state *st, size_t k, uint64_t t_ns)
 				cur[b] += r->lat.buckets[b];
 		}
 		/* Totals restart at the end of ramp_time: start the deltas over too. */
-		if (ios < js->prev_ios[d] || count < js->prev_count[d]) {
-			js->prev_ios[d] = js->prev_bytes[d] = js->prev_count[d] = 0;
-			js->prev_sum[d] = 0;
-			memset(js->prev_buckets[d], 0, BQ_HIST_BUCKETS * sizeof(uint64_t));
+		if (ios < js->prev.ios[d] || count < js->prev.count[d]) {
+			js->prev.ios[d] = js->prev.bytes[d] = js->prev.count[d] = 0;
+			js->prev.sum[d] = 0;
+			memset(js->prev.buckets[d], 0, BQ_HIST_BUCKETS * sizeof(uint64_t));
 		}
-		iv.ios[d] = ios - js->prev_ios[d];
-		iv.bytes[d] = bytes - js->prev_bytes[d];
-		if (count > js->prev_count[d]) {
-			iv.mean_ns[d] = (sum - js->prev_sum[d]) / (double)(count - js->prev_count[d]);
+		iv.ios[d] = ios - js->prev.ios[d];
+		iv.bytes[d] = bytes - js->prev.bytes[d];
+		if (count > js->prev.count[d]) {
+			iv.mean_ns[d] = (sum - js->prev.sum[d]) / (double)(count - js->prev.count[d]);
 			for (int b = 0; b < BQ_HIST_BUCKETS; b++) {
 				uint64_t now = cur[b];
 
-				cur[b] = now >= js->prev_buckets[d][b] ? now - js->prev_buckets[d][b] : 0;
-				js->prev_buckets[d][b] = now;
+				cur[b] = now >= js->prev.buckets[d][b] ? now - js->prev.buckets[d][b] : 0;
+				js->prev.buckets[d][b] = now;
 			}
 			diff.buckets = cur;
-			diff.count = count - js->prev_count[d];
+			diff.count = count - js->prev.count[d];
 			iv.p99_ns[d] = bq_hist_percentile(&diff, 99.0);
 		}
-		js->prev_ios[d] = ios;
-		js->prev_bytes[d] = bytes;
-		js->prev_sum[d] = sum;
-		js->prev_count[d] = count;
+		js->prev.ios[d] = ios;
+		js->prev.bytes[d] = bytes;
+		js->prev.sum[d] = sum;
+		js->prev.count[d] = count;
 		free(cur);
 	}
 	grown = realloc(jr->intervals, (jr->nr_intervals + 1) * sizeof(*grown));
@@ -803,10 +822,25 @@ static void monitor(struct run_state *st)
 	/* A thread that stopped at its first failure may have beaten the check. */
 	if (!st->res->gone && target_shrank(st, bq_now_ns()))
 		st->res->gone = true;
-	/* The last stretch, usually a whole interval that ended with the run. */
-	if (iv && bq_now_ns() > st->next_iv - iv + iv / 100) {
-		for (size_t k = 0; k < st->res->nr; k++)
-			sample_interval(st, k, bq_now_ns() - st->t0);
+	/*
+	 * The last stretch: usually the drain, a few milliseconds with the
+	 * queue emptying.  Shorter than half an interval, it joins the one
+	 * before (so no rate is taken over a sliver, and nothing is left
+	 * out); longer, it is an interval of its own, its length its own.
+	 */
+	if (iv && bq_now_ns() > st->next_iv - iv) {
+		uint64_t t = bq_now_ns() - st->t0;
+		bool fold = bq_now_ns() - (st->next_iv - iv) < iv / 2;
+
+		for (size_t k = 0; k < st->res->nr; k++) {
+			struct bq_job_result *jr = &st->res->jobs[k];
+
+			if (fold && jr->nr_intervals) {
+				mark_copy(&st->js[k].prev, &st->js[k].before);
+				jr->nr_intervals--;
+			}
+			sample_interval(st, k, t);
+		}
 		progress(st, bq_now_ns(), true);
 	}
 }
@@ -1018,8 +1052,9 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		struct job_state *js = &st->js[k];
 
 		for (int d = 0; d < BQ_NR_DIRS && st->opts->interval_ns; d++) {
-			js->prev_buckets[d] = calloc(BQ_HIST_BUCKETS, sizeof(uint64_t));
-			if (!js->prev_buckets[d])
+			js->prev.buckets[d] = calloc(BQ_HIST_BUCKETS, sizeof(uint64_t));
+			js->before.buckets[d] = calloc(BQ_HIST_BUCKETS, sizeof(uint64_t));
+			if (!js->prev.buckets[d] || !js->before.buckets[d])
 				return -ENOMEM;
 		}
 		for (int i = 0; i < res->jobs[k].nr_threads; i++, w++) {
@@ -1089,8 +1124,10 @@ static void teardown(struct run_state *st)
 		for (int i = 0; i < BQ_MAX_FILES; i++)
 			if (st->js[k].fds[i] >= 0)
 				close(st->js[k].fds[i]);
-		for (int d = 0; d < BQ_NR_DIRS; d++)
-			free(st->js[k].prev_buckets[d]);
+		for (int d = 0; d < BQ_NR_DIRS; d++) {
+			free(st->js[k].prev.buckets[d]);
+			free(st->js[k].before.buckets[d]);
+		}
 	}
 	free(st->js);
 	bq_threads_free(st->threads);
