@@ -308,7 +308,7 @@ static double time_left(const struct qrun *q, int s, int round, int c)
 	for (int i = s; i < q->plan.nr_steps; i++) {
 		const struct bq_qplan_step *ps = &q->plan.steps[i];
 		double cell = (double)(ps->step->round_ns + ps->step->ramp_ns) / 1e9;
-		int rounds = q->steps[i].run.sp.max_rounds;
+		int rounds = q->qual.runs[i].sp.max_rounds;
 
 		if (i == s)
 			left += cell * ((double)(rounds - round - 1) * ps->nr_cells +
@@ -337,21 +337,22 @@ static json_object *state_json(const struct qrun *q, const char *output)
 	json_object_object_add(root, "started", json_object_new_string(q->started));
 	json_object_object_add(root, "runtime_s", json_dbl(qrun_runtime_s(q)));
 	json_object_object_add(root, "output", output ? json_object_new_string(output) : NULL);
-	if (q->purge_tried) {
+	if (q->qual.purge_tried) {
 		json_object *p = json_object_new_object();
 
 		json_object_object_add(p, "method", json_object_new_string(
-			bq_purge_name(q->purge.method)));
-		json_object_object_add(p, "done", json_object_new_boolean(q->purge.done));
-		json_object_object_add(p, "ns", json_u64(q->purge.ns));
-		json_object_object_add(p, "note", json_object_new_string(q->purge.note));
+			bq_purge_name(q->qual.purge.method)));
+		json_object_object_add(p, "done", json_object_new_boolean(q->qual.purge.done));
+		json_object_object_add(p, "ns", json_u64(q->qual.purge.ns));
+		json_object_object_add(p, "note", json_object_new_string(q->qual.purge.note));
 		json_object_object_add(root, "purge", p);
 	} else {
 		json_object_object_add(root, "purge", NULL);
 	}
-	json_object_object_add(root, "verify", q->verify ? verify_json(q->verify) : NULL);
-	json_object_object_add(root, "precondition_done", json_object_new_boolean(q->precond_done));
-	json_object_object_add(root, "precondition_ns", json_u64(q->precond_ns));
+	json_object_object_add(root, "verify", q->qual.verify ? verify_json(q->qual.verify) : NULL);
+	json_object_object_add(root, "precondition_done",
+			       json_object_new_boolean(q->qual.precond_done));
+	json_object_object_add(root, "precondition_ns", json_u64(q->qual.precond_ns));
 	for (int s = 0; s < q->plan.nr_steps; s++) {
 		json_object *o = json_object_new_object();
 
@@ -444,13 +445,13 @@ static int restore_purge(struct qrun *q, json_object *p)
 	const char *method = jstr(p, "method"), *note = jstr(p, "note");
 	json_object *v;
 
-	q->purge_tried = true;
+	q->qual.purge_tried = true;
 	for (int m = BQ_PURGE_AUTO; m <= BQ_PURGE_SANITIZE; m++)
 		if (method && !strcmp(method, bq_purge_name(m)))
-			q->purge.method = m;
-	q->purge.done = json_object_object_get_ex(p, "done", &v) && json_object_get_boolean(v);
-	q->purge.ns = json_object_object_get_ex(p, "ns", &v) ? json_object_get_uint64(v) : 0;
-	snprintf(q->purge.note, sizeof(q->purge.note), "%s", note ? note : "");
+			q->qual.purge.method = m;
+	q->qual.purge.done = json_object_object_get_ex(p, "done", &v) && json_object_get_boolean(v);
+	q->qual.purge.ns = json_object_object_get_ex(p, "ns", &v) ? json_object_get_uint64(v) : 0;
+	snprintf(q->qual.purge.note, sizeof(q->qual.purge.note), "%s", note ? note : "");
 	return 0;
 }
 
@@ -459,6 +460,7 @@ static int restore_step(struct qcli *qc, struct qrun *q, int s, json_object *js)
 {
 	const struct bq_qplan_step *ps = &q->plan.steps[s];
 	struct qstep *st = &q->steps[s];
+	struct bq_qstep_run *run = &q->qual.runs[s];
 	json_object *rounds, *raw;
 	struct bq_qresult *cells;
 	const char *name = jstr(js, "name");
@@ -495,7 +497,7 @@ static int restore_step(struct qcli *qc, struct qrun *q, int s, json_object *js)
 					      "malformed", qc->resume, r + 1, name);
 			break;
 		}
-		ret = bq_qstep_add_round(&st->run, cells, tracked);
+		ret = bq_qstep_add_round(run, cells, tracked);
 		for (int c = 0; c < ps->nr_cells; c++)
 			bq_qresult_free(&cells[c]);
 	}
@@ -521,12 +523,12 @@ static int restore(struct qcli *qc, struct qrun *q, json_object *doc)
 		q->prior_s = json_object_get_double(v);
 	if (json_object_object_get_ex(doc, "purge", &v) && v)
 		restore_purge(q, v);
-	if (q->verify && json_object_object_get_ex(doc, "verify", &v) && v)
-		qualify_verify_restore(q->verify, v);
-	q->precond_done = json_object_object_get_ex(doc, "precondition_done", &v) &&
-			  json_object_get_boolean(v);
+	if (q->qual.verify && json_object_object_get_ex(doc, "verify", &v) && v)
+		qualify_verify_restore(q->qual.verify, v);
+	q->qual.precond_done = json_object_object_get_ex(doc, "precondition_done", &v) &&
+			       json_object_get_boolean(v);
 	if (json_object_object_get_ex(doc, "precondition_ns", &v))
-		q->precond_ns = json_object_get_uint64(v);
+		q->qual.precond_ns = json_object_get_uint64(v);
 	if (!json_object_object_get_ex(doc, "steps", &steps) ||
 	    json_object_array_length(steps) != (size_t)q->plan.nr_steps)
 		return cli_usage_error(&qc->cli, "--resume=%s: its steps do not match the profile",
@@ -581,9 +583,9 @@ static int run_job(struct runner *rn, struct bq_job *job, struct bq_qresult *out
 		for (int d = 0; d < BQ_NR_DIRS; d++)
 			out->d[d] = sum.d[d];
 		out->runtime_ns = res.jobs[0].runtime_ns;
-		rn->q->errors += sum.d[BQ_READ].errors + sum.d[BQ_WRITE].errors;
-		if (rn->q->verify && res.jobs[0].verify)
-			qualify_verify_add(rn->q->verify, res.jobs[0].verify);
+		rn->q->qual.errors += sum.d[BQ_READ].errors + sum.d[BQ_WRITE].errors;
+		if (rn->q->qual.verify && res.jobs[0].verify)
+			qualify_verify_add(rn->q->qual.verify, res.jobs[0].verify);
 	}
 	if (res.interrupted)
 		ret = -EINTR;
@@ -600,10 +602,10 @@ static int purge(struct runner *rn)
 	rn->st.cell_s = 0;
 	rn->st.rest_s = time_left(q, 0, -1, -1);
 	status_show(&rn->st, 0);
-	ret = bq_purge_device(rn->ctx, rn->pin.fd, &q->dev, q->prof.purge, &q->purge);
+	ret = bq_purge_device(rn->ctx, rn->pin.fd, &q->dev, q->prof.purge, &q->qual.purge);
 	if (ret)
 		return EXIT_REFUSED;
-	q->purge_tried = true;
+	q->qual.purge_tried = true;
 	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
 }
 
@@ -634,8 +636,8 @@ static int precondition(struct runner *rn)
 	}
 	if (ret)
 		return EXIT_REFUSED;
-	q->precond_ns = bq_now_ns() - t0;
-	q->precond_done = true;
+	q->qual.precond_ns = bq_now_ns() - t0;
+	q->qual.precond_done = true;
 	bq_qresult_free(&r);
 	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
 }
@@ -643,7 +645,7 @@ static int precondition(struct runner *rn)
 static void round_line(struct runner *rn, int s)
 {
 	const struct bq_qplan_step *ps = &rn->q->plan.steps[s];
-	const struct bq_qstep_run *run = &rn->q->steps[s].run;
+	const struct bq_qstep_run *run = &rn->q->qual.runs[s];
 
 	if (!rn->qc->status)
 		return;
@@ -690,7 +692,8 @@ static int one_round(struct runner *rn, int s)
 	struct qrun *q = rn->q;
 	const struct bq_qplan_step *ps = &q->plan.steps[s];
 	struct qstep *st = &q->steps[s];
-	int round = st->run.nr_rounds, ret = 0, done = 0;
+	struct bq_qstep_run *run = &q->qual.runs[s];
+	int round = run->nr_rounds, ret = 0, done = 0;
 	json_object *jround, *jcells, *raw, *rawcells, *tracked;
 	struct bq_qresult *cells;
 
@@ -715,7 +718,7 @@ static int one_round(struct runner *rn, int s)
 			break;
 		}
 		snprintf(rn->st.what, sizeof(rn->st.what), "%s round %d/%d cell %d/%d %s",
-			 ps->step->name, round + 1, st->run.sp.max_rounds, c + 1, ps->nr_cells,
+			 ps->step->name, round + 1, run->sp.max_rounds, c + 1, ps->nr_cells,
 			 ps->cells[c].label);
 		rn->st.cell_s = (double)(ps->step->round_ns + ps->step->ramp_ns) / 1e9;
 		rn->st.rest_s = time_left(q, s, round, c);
@@ -743,7 +746,7 @@ static int one_round(struct runner *rn, int s)
 		json_object_array_add(rawcells, qualify_raw_json(&cells[c], true));
 	}
 	json_object_object_add(jround, "cells", jcells);
-	ret = bq_qstep_add_round(&st->run, cells, NULL);
+	ret = bq_qstep_add_round(run, cells, NULL);
 	free(cells);
 	if (ret) {
 		json_object_put(jround);
@@ -753,12 +756,12 @@ static int one_round(struct runner *rn, int s)
 		return ret;
 	}
 	for (int d = 0; d < BQ_NR_DIRS; d++)
-		json_object_array_add(tracked, json_object_new_double(st->run.track[d][round]));
+		json_object_array_add(tracked, json_object_new_double(run->track[d][round]));
 	json_object_object_add(raw, "tracked", tracked);
 	json_object_object_add(raw, "cells", rawcells);
 	json_object_array_add(st->rounds, jround);
 	json_object_array_add(st->raw, raw);
-	trim_raw(st->raw, st->run.sp.window);
+	trim_raw(st->raw, run->sp.window);
 	round_line(rn, s);
 	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
 }
@@ -778,20 +781,20 @@ static int run_all(struct runner *rn)
 	rn->pin.fd = bq_guard_open(rn->ctx, q->target, 0, &rn->gopts, &rep);
 	if (rn->pin.fd < 0)
 		return guard_error(&rn->qc->cli, q->target, rn->pin.fd, &rep);
-	if (!q->purge_tried) {
+	if (!q->qual.purge_tried) {
 		ret = purge(rn);
 		if (ret)
 			return ret;
 	}
 	if (*rn->stop)
 		return -EINTR;
-	if (q->plan.precondition_bytes && !q->precond_done) {
+	if (q->plan.precondition_bytes && !q->qual.precond_done) {
 		ret = precondition(rn);
 		if (ret)
 			return ret;
 	}
 	for (int s = 0; s < q->plan.nr_steps; s++) {
-		while (!q->steps[s].run.nr_rounds || !bq_qstep_finished(&q->steps[s].run)) {
+		while (!q->qual.runs[s].nr_rounds || !bq_qstep_finished(&q->qual.runs[s])) {
 			ret = one_round(rn, s);
 			if (ret)
 				return ret;
@@ -849,7 +852,7 @@ static int emit_results(struct qcli *qc, struct qrun *q)
 	json_object *doc;
 	int ret = 0;
 
-	if (qualify_judge(q))
+	if (bq_qual_judge(&q->qual))
 		return -ENOMEM;
 	doc = qualify_json(q);
 	if (!doc)
@@ -994,24 +997,15 @@ static int setup(struct qcli *qc, struct qrun *q, struct bq_ctx **ctx, json_obje
 			      q->dev.q.logical_block_size : 512, &q->plan, &err);
 	if (ret)
 		return cli_usage_error(&qc->cli, "%s: %s", err.where, err.msg);
+	ret = bq_qual_init(&q->qual, &q->prof, &q->plan, q->target, &q->dev);
+	if (ret == -EINVAL)
+		return cli_usage_error(&qc->cli, "%s: bad steady-state settings", q->prof.path);
 	q->steps = calloc((size_t)q->plan.nr_steps, sizeof(*q->steps));
-	if (!q->steps)
+	if (ret || !q->steps)
 		return cli_usage_error(&qc->cli, "out of memory");
-	if (q->prof.verify[0]) {
-		q->verify = calloc(1, sizeof(*q->verify));
-		if (!q->verify)
-			return cli_usage_error(&qc->cli, "out of memory");
-		for (int m = BQ_VERIFY_CRC32C; m <= BQ_VERIFY_PATTERN; m++)
-			if (!strcmp(q->prof.verify, bq_verify_method_name(m)))
-				q->verify->method = m;
-	}
 	for (int s = 0; s < q->plan.nr_steps; s++) {
 		q->steps[s].rounds = json_object_new_array();
 		q->steps[s].raw = json_object_new_array();
-		ret = bq_qstep_run_init(&q->steps[s].run, &q->plan.steps[s], &q->prof.steady);
-		if (ret)
-			return cli_usage_error(&qc->cli, "%s: bad steady-state settings",
-					       q->prof.path);
 	}
 	return *doc ? restore(qc, q, *doc) : 0;
 }
@@ -1019,19 +1013,11 @@ static int setup(struct qcli *qc, struct qrun *q, struct bq_ctx **ctx, json_obje
 static void qrun_free(struct qrun *q)
 {
 	for (int s = 0; q->steps && s < q->plan.nr_steps; s++) {
-		struct qstep *st = &q->steps[s];
-
-		for (int c = 0; st->window && c < q->plan.steps[s].nr_cells; c++)
-			bq_qresult_free(&st->window[c]);
-		free(st->window);
-		if (st->run.ps)
-			bq_qstep_run_free(&st->run);
-		json_object_put(st->rounds);
-		json_object_put(st->raw);
+		json_object_put(q->steps[s].rounds);
+		json_object_put(q->steps[s].raw);
 	}
 	free(q->steps);
-	free(q->crit);
-	free(q->verify);
+	bq_qual_free(&q->qual);
 	bq_qplan_free(&q->plan);
 	bq_profile_free(&q->prof);
 	bq_device_release(&q->dev);
@@ -1093,7 +1079,7 @@ int cmd_qualify(int argc, char **argv)
 		close(rn.pin.fd);
 	status_clear(&rn.st);
 	if (ret == -EINTR || *rn.stop) {
-		q.interrupted = true;
+		q.qual.interrupted = true;
 		write_state(&qc, &q);
 		emit_results(&qc, &q);
 		fprintf(stderr, "blkqual: qualify: interrupted; the state is in %s: go on with "
@@ -1106,7 +1092,8 @@ int cmd_qualify(int argc, char **argv)
 		ret = ret < 0 ? EXIT_REFUSED : ret;
 		goto out_free;
 	}
-	ret = emit_results(&qc, &q) ? EXIT_REFUSED : !strcmp(q.verdict, "pass") ? 0 : EXIT_REFUSED;
+	ret = emit_results(&qc, &q) ? EXIT_REFUSED : q.qual.verdict == BQ_QUAL_PASS ? 0 :
+	      EXIT_REFUSED;
 out_free:
 	json_object_put(doc);
 	qrun_free(&q);
