@@ -4,9 +4,12 @@
  * each step of a profile until its tracked figures are steady, and a
  * pass/fail verdict on the profile's criteria
  *
- * A qualification runs for hours, so after every completed round what is
- * done goes to a state file (written whole or not at all) and an
- * interrupted run goes on from the next round with --resume.
+ * The library runs and judges the qualification (lib/qualify/driver.c and
+ * verdict.c); here are the options, finding the profile, the status line
+ * and the state file.  A qualification runs for hours, so after every
+ * completed round what is done goes to the state file (written whole or
+ * not at all) and an interrupted run goes on from the next round with
+ * --resume.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -295,11 +298,6 @@ static void status_clear(struct status *st)
 	st->shown = false;
 }
 
-static void progress_cb(void *arg, const struct bq_progress *p)
-{
-	status_show(arg, (double)p->elapsed_ns / 1e9);
-}
-
 /* Seconds the steps from @s on take at most, from cell @c of round @round of step @s. */
 static double time_left(const struct qrun *q, int s, int round, int c)
 {
@@ -543,103 +541,50 @@ static int restore(struct qcli *qc, struct qrun *q, json_object *doc)
 
 /* ---- running ------------------------------------------------------------------------------ */
 
+/* What the library's callbacks need. */
 struct runner {
 	struct qcli *qc;
 	struct qrun *q;
-	struct bq_ctx *ctx;
-	struct bq_guard_opts gopts;
-	struct bq_pinned_target pin;	/* the target, opened once by the guard */
-	volatile int *stop;
 	struct status st;
 };
 
-/* One job through the engine; *@res is the job's threads summed. */
-static int run_job(struct runner *rn, struct bq_job *job, struct bq_qresult *out)
+static void progress_cb(void *arg, const struct bq_progress *p)
 {
-	struct bq_run_opts ropts = { .guard = &rn->gopts, .stop = rn->stop,
-				     .progress = progress_cb, .arg = &rn->st,
-				     .pinned = &rn->pin, .nr_pinned = 1 };
-	struct bq_jobset set = { .jobs = job, .nr = 1 };
-	struct bq_parse_error perr = { 0 };
-	struct bq_thread_result sum;
-	struct bq_results res;
-	int ret;
+	struct runner *rn = arg;
 
-	ret = bq_run(rn->ctx, &set, &ropts, &res, &perr);
-	if (ret) {
-		status_clear(&rn->st);
-		if (strcmp(perr.where, "run") && perr.where[0])
-			cli_error(&rn->qc->cli, "%s: %s", perr.where, perr.msg);
-		else
-			cli_error(&rn->qc->cli, "%s", perr.msg[0] ? perr.msg : strerror(-ret));
-		return ret;
-	}
-	memset(&sum, 0, sizeof(sum));
-	ret = bq_qresult_init(out);
-	if (!ret) {
-		for (int d = 0; d < BQ_NR_DIRS; d++)
-			sum.d[d].lat = out->d[d].lat;
-		bq_job_sum(&res.jobs[0], &sum);
-		for (int d = 0; d < BQ_NR_DIRS; d++)
-			out->d[d] = sum.d[d];
-		out->runtime_ns = res.jobs[0].runtime_ns;
-		rn->q->qual.errors += sum.d[BQ_READ].errors + sum.d[BQ_WRITE].errors;
-		if (rn->q->qual.verify && res.jobs[0].verify)
-			qualify_verify_add(rn->q->qual.verify, res.jobs[0].verify);
-	}
-	if (res.interrupted)
-		ret = -EINTR;
-	bq_results_free(&res);
-	return ret;
+	status_show(&rn->st, (double)p->elapsed_ns / 1e9);
 }
 
-static int purge(struct runner *rn)
+/* The status line's text and time left, as each piece of work begins. */
+static void at_cb(void *arg, const struct bq_qual_at *at)
 {
-	struct qrun *q = rn->q;
-	int ret;
+	struct runner *rn = arg;
+	struct status *st = &rn->st;
+	const struct qrun *q = rn->q;
+	const struct bq_qplan_step *ps;
 
-	snprintf(rn->st.what, sizeof(rn->st.what), "purge");
-	rn->st.cell_s = 0;
-	rn->st.rest_s = time_left(q, 0, -1, -1);
-	status_show(&rn->st, 0);
-	ret = bq_purge_device(rn->ctx, rn->pin.fd, &q->dev, q->prof.purge, &q->qual.purge);
-	if (ret)
-		return EXIT_REFUSED;
-	q->qual.purge_tried = true;
-	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
-}
-
-static int precondition(struct runner *rn)
-{
-	struct qrun *q = rn->q;
-	struct bq_parse_error perr = { 0 };
-	struct bq_qresult r;
-	struct bq_job job;
-	uint64_t t0;
-	int ret;
-
-	ret = bq_precondition_job(&q->prof, q->target, &q->plan, &job, &perr);
-	if (ret) {
-		cli_error(&rn->qc->cli, "precondition: %s: %s", perr.where, perr.msg);
-		return EXIT_BADINPUT;
+	switch (at->phase) {
+	case BQ_QUAL_PURGE:
+		snprintf(st->what, sizeof(st->what), "purge");
+		st->cell_s = 0;
+		st->rest_s = time_left(q, 0, -1, -1);
+		status_show(st, 0);
+		break;
+	case BQ_QUAL_PRECONDITION:
+		snprintf(st->what, sizeof(st->what), "precondition");
+		/* Unknown speed: count a GB/s, then the steps. */
+		st->cell_s = (double)q->plan.precondition_bytes / 1e9;
+		st->rest_s = time_left(q, 0, -1, -1);
+		break;
+	case BQ_QUAL_CELL:
+		ps = &q->plan.steps[at->step];
+		snprintf(st->what, sizeof(st->what), "%s round %d/%d cell %d/%d %s",
+			 ps->step->name, at->round + 1, q->qual.runs[at->step].sp.max_rounds,
+			 at->cell + 1, ps->nr_cells, ps->cells[at->cell].label);
+		st->cell_s = (double)(ps->step->round_ns + ps->step->ramp_ns) / 1e9;
+		st->rest_s = time_left(q, at->step, at->round, at->cell);
+		break;
 	}
-	snprintf(rn->st.what, sizeof(rn->st.what), "precondition");
-	/* Unknown speed: count a GB/s, then the steps. */
-	rn->st.cell_s = (double)q->plan.precondition_bytes / 1e9;
-	rn->st.rest_s = time_left(q, 0, -1, -1);
-	t0 = bq_now_ns();
-	ret = run_job(rn, &job, &r);
-	bq_job_release(&job);
-	if (ret == -EINTR) {
-		bq_qresult_free(&r);
-		return -EINTR;
-	}
-	if (ret)
-		return EXIT_REFUSED;
-	q->qual.precond_ns = bq_now_ns() - t0;
-	q->qual.precond_done = true;
-	bq_qresult_free(&r);
-	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
 }
 
 static void round_line(struct runner *rn, int s)
@@ -687,120 +632,72 @@ static void trim_raw(json_object *raw, int window)
 	}
 }
 
-static int one_round(struct runner *rn, int s)
+/* The round as the report and the state file keep it, and a line about it. */
+static int round_cb(void *arg, int s)
 {
+	struct runner *rn = arg;
 	struct qrun *q = rn->q;
 	const struct bq_qplan_step *ps = &q->plan.steps[s];
-	struct qstep *st = &q->steps[s];
-	struct bq_qstep_run *run = &q->qual.runs[s];
-	int round = run->nr_rounds, ret = 0, done = 0;
-	json_object *jround, *jcells, *raw, *rawcells, *tracked;
-	struct bq_qresult *cells;
+	const struct bq_qstep_run *run = &q->qual.runs[s];
+	int round = run->nr_rounds - 1;
+	const struct bq_qresult *cells = &run->res[round * ps->nr_cells];
+	json_object *jround = json_object_new_object(), *jcells = json_object_new_array();
+	json_object *raw = json_object_new_object(), *rawcells = json_object_new_array();
+	json_object *tracked = json_object_new_array();
 
-	cells = calloc((size_t)ps->nr_cells, sizeof(*cells));
-	if (!cells)
-		return -ENOMEM;
-	for (int c = 0; c < ps->nr_cells; c++) {
-		struct bq_parse_error perr = { 0 };
-		uint64_t seed = ((uint64_t)(s + 1) << 40) ^ ((uint64_t)(round + 1) << 20) ^
-				(uint64_t)(c + 1);
-		struct bq_job job;
-
-		if (*rn->stop) {
-			ret = -EINTR;
-			break;
-		}
-		ret = bq_qcell_job(&q->prof, &q->plan, ps, &ps->cells[c], q->target, seed, &job,
-				   &perr);
-		if (ret) {
-			cli_error(&rn->qc->cli, "step %s, cell %s: %s: %s", ps->step->name,
-				  ps->cells[c].label, perr.where, perr.msg);
-			break;
-		}
-		snprintf(rn->st.what, sizeof(rn->st.what), "%s round %d/%d cell %d/%d %s",
-			 ps->step->name, round + 1, run->sp.max_rounds, c + 1, ps->nr_cells,
-			 ps->cells[c].label);
-		rn->st.cell_s = (double)(ps->step->round_ns + ps->step->ramp_ns) / 1e9;
-		rn->st.rest_s = time_left(q, s, round, c);
-		ret = run_job(rn, &job, &cells[c]);
-		bq_job_release(&job);
-		done = c + 1;
-		if (ret)
-			break;
-	}
-	if (ret) {
-		/* A round counts whole or not at all. */
-		for (int c = 0; c < done; c++)
-			bq_qresult_free(&cells[c]);
-		free(cells);
-		return ret;
-	}
-	jround = json_object_new_object();
-	jcells = json_object_new_array();
-	raw = json_object_new_object();
-	rawcells = json_object_new_array();
-	tracked = json_object_new_array();
 	json_object_object_add(jround, "round", json_object_new_int(round + 1));
 	for (int c = 0; c < ps->nr_cells; c++) {
 		json_object_array_add(jcells, qualify_cell_json(&ps->cells[c], &cells[c]));
 		json_object_array_add(rawcells, qualify_raw_json(&cells[c], true));
 	}
 	json_object_object_add(jround, "cells", jcells);
-	ret = bq_qstep_add_round(run, cells, NULL);
-	free(cells);
-	if (ret) {
-		json_object_put(jround);
-		json_object_put(raw);
-		json_object_put(rawcells);
-		json_object_put(tracked);
-		return ret;
-	}
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		json_object_array_add(tracked, json_object_new_double(run->track[d][round]));
 	json_object_object_add(raw, "tracked", tracked);
 	json_object_object_add(raw, "cells", rawcells);
-	json_object_array_add(st->rounds, jround);
-	json_object_array_add(st->raw, raw);
-	trim_raw(st->raw, run->sp.window);
+	json_object_array_add(q->steps[s].rounds, jround);
+	json_object_array_add(q->steps[s].raw, raw);
+	trim_raw(q->steps[s].raw, run->sp.window);
 	round_line(rn, s);
-	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
+	return 0;
+}
+
+static int save_cb(void *arg)
+{
+	struct runner *rn = arg;
+
+	return write_state(rn->qc, rn->q);
 }
 
 /* Purge, precondition and the steps, from wherever the state says. */
-static int run_all(struct runner *rn)
+static int run_all(struct runner *rn, struct bq_ctx *ctx, const struct bq_guard_opts *gopts,
+		   volatile int *stop)
 {
-	struct bq_guard_report rep;
 	struct qrun *q = rn->q;
+	struct bq_pinned_target pin = { .name = q->target };
+	struct bq_qual_opts opts = {
+		.guard = gopts, .pin = &pin, .stop = stop, .at = at_cb, .progress = progress_cb,
+		.round = round_cb, .save = save_cb, .arg = rn,
+	};
+	struct bq_guard_report rep;
+	struct bq_parse_error err;
 	int ret;
 
 	/*
 	 * The target is opened once, here, for the whole qualification: purge,
 	 * preconditioning and every round write through this descriptor.
 	 */
-	rn->pin.name = q->target;
-	rn->pin.fd = bq_guard_open(rn->ctx, q->target, 0, &rn->gopts, &rep);
-	if (rn->pin.fd < 0)
-		return guard_error(&rn->qc->cli, q->target, rn->pin.fd, &rep);
-	if (!q->qual.purge_tried) {
-		ret = purge(rn);
-		if (ret)
-			return ret;
-	}
-	if (*rn->stop)
-		return -EINTR;
-	if (q->plan.precondition_bytes && !q->qual.precond_done) {
-		ret = precondition(rn);
-		if (ret)
-			return ret;
-	}
-	for (int s = 0; s < q->plan.nr_steps; s++) {
-		while (!q->qual.runs[s].nr_rounds || !bq_qstep_finished(&q->qual.runs[s])) {
-			ret = one_round(rn, s);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
+	pin.fd = bq_guard_open(ctx, q->target, 0, gopts, &rep);
+	if (pin.fd < 0)
+		return guard_error(&rn->qc->cli, q->target, pin.fd, &rep);
+	ret = bq_qual_run(ctx, &q->qual, &opts, &err);
+	close(pin.fd);
+	status_clear(&rn->st);
+	if (err.msg[0] && strcmp(err.where, "run") && err.where[0])
+		cli_error(&rn->qc->cli, "%s: %s", err.where, err.msg);
+	else if (err.msg[0])
+		cli_error(&rn->qc->cli, "%s", err.msg);
+	return ret;
 }
 
 /* ---- the plan, for --plan ------------------------------------------------------------------- */
@@ -1045,8 +942,11 @@ int cmd_qualify(int argc, char **argv)
 	};
 	struct qrun q;
 	struct runner rn = { .qc = &qc, .q = &q };
+	struct bq_parse_error err = { 0 };
+	struct bq_guard_opts gopts;
 	json_object *doc = NULL;
 	struct bq_ctx *ctx = NULL;
+	volatile int *stop;
 	const char *tgt;
 	int ret;
 
@@ -1065,26 +965,26 @@ int cmd_qualify(int argc, char **argv)
 		print_plan(&q);
 		goto out_free;
 	}
-	rn.ctx = ctx;
-	rn.gopts = (struct bq_guard_opts){ .force_destroy = qc.force, .nr_force = qc.nr_force };
+	ret = bq_qual_check(&q.qual, &err);
+	if (ret) {
+		ret = cli_usage_error(&qc.cli, "%s: %s", err.where, err.msg);
+		goto out_free;
+	}
+	gopts = (struct bq_guard_opts){ .force_destroy = qc.force, .nr_force = qc.nr_force };
 	tgt = q.target;
-	ret = cli_check_force(&qc.cli, &rn.gopts, &tgt, 1);
+	ret = cli_check_force(&qc.cli, &gopts, &tgt, 1);
 	if (ret)
 		goto out_free;
 	rn.st = (struct status){ .qc = &qc, .q = &q };
-	rn.stop = stop_on_signals();
-	rn.pin.fd = -1;
-	ret = run_all(&rn);
-	if (rn.pin.fd >= 0)
-		close(rn.pin.fd);
-	status_clear(&rn.st);
-	if (ret == -EINTR || *rn.stop) {
+	stop = stop_on_signals();
+	ret = run_all(&rn, ctx, &gopts, stop);
+	if (ret == -EINTR || *stop) {
 		q.qual.interrupted = true;
 		write_state(&qc, &q);
 		emit_results(&qc, &q);
 		fprintf(stderr, "blkqual: qualify: interrupted; the state is in %s: go on with "
 			"'blkqual qualify --resume %s'\n", qc.state, qc.state);
-		ret = 128 + (*rn.stop ? *rn.stop : 2);
+		ret = 128 + (*stop ? *stop : 2);
 		goto out_free;
 	}
 	if (ret) {

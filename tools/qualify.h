@@ -56,7 +56,6 @@ json_object *qualify_cell_json(const struct bq_qcell *c, const struct bq_qresult
 json_object *qualify_raw_json(const struct bq_qresult *r, bool buckets);
 int qualify_raw_restore(json_object *o, struct bq_qresult *r);
 json_object *qualify_device_json(const struct qrun *q);
-void qualify_verify_add(struct bq_verify_report *sum, const struct bq_verify_report *v);
 int qualify_verify_restore(struct bq_verify_report *sum, json_object *o);
 json_object *qualify_json(const struct qrun *q);
 void qualify_human(FILE *out, const struct qrun *q);

@@ -165,29 +165,6 @@ int qualify_raw_restore(json_object *o, struct bq_qresult *r)
 /* ---- data integrity (verify=) -------------------------------------------- */
 
 /**
- * qualify_verify_add() - add one job's verify checks to the qualification's
- * @sum: the sum so far
- * @v: the job's report
- *
- * The first bad blocks are kept in the order the jobs found them.
- */
-void qualify_verify_add(struct bq_verify_report *sum, const struct bq_verify_report *v)
-{
-	sum->method = v->method;
-	sum->block_size = v->block_size;
-	sum->blocks_checked += v->blocks_checked;
-	sum->bytes_checked += v->bytes_checked;
-	sum->not_checked += v->not_checked;
-	sum->in_flight_accepted += v->in_flight_accepted;
-	sum->ahead += v->ahead;
-	sum->bad += v->bad;
-	for (int c = 0; c < BQ_VCLASS_NR; c++)
-		sum->count[c] += v->count[c];
-	for (int i = 0; i < v->nr_first_bad && sum->nr_first_bad < BQ_VERIFY_MAX_BAD; i++)
-		sum->first_bad[sum->nr_first_bad++] = v->first_bad[i];
-}
-
-/**
  * qualify_verify_restore() - the counts of a state file's "verify" object
  * @sum: receives them (the bad blocks' details stay with the session that
  *       found them)

@@ -3,7 +3,7 @@
  * blkqual_qualify.h - qualification: steady-state detection over rounds
  * of a test stimulus (SNIA PTS style), profiles and their criteria, the
  * plan of cells, the bookkeeping of rounds, purging a device, and a whole
- * qualification's verdict
+ * qualification: running it and its verdict
  *
  * Like the rest of libblkqual: 0 on success, -errno on failure, nothing
  * printed.
@@ -806,6 +806,106 @@ int bq_qual_judge(struct bq_qual *q);
  * Return: a constant string.
  */
 const char *bq_qual_verdict_name(enum bq_qual_verdict v);
+
+
+/* ---- running a qualification ---------------------------------------------------- */
+
+/**
+ * enum bq_qual_phase - what a running qualification is doing
+ * @BQ_QUAL_PURGE: purging the device
+ * @BQ_QUAL_PRECONDITION: writing it sequentially
+ * @BQ_QUAL_CELL: running one cell of a round of a step
+ */
+enum bq_qual_phase {
+	BQ_QUAL_PURGE,
+	BQ_QUAL_PRECONDITION,
+	BQ_QUAL_CELL,
+};
+
+/**
+ * struct bq_qual_at - where a running qualification is
+ * @phase: what it is doing
+ * @step: for BQ_QUAL_CELL, the step's index
+ * @round: for BQ_QUAL_CELL, the round's index (0-based)
+ * @cell: for BQ_QUAL_CELL, the cell's index
+ */
+struct bq_qual_at {
+	enum bq_qual_phase phase;
+	int step;
+	int round;
+	int cell;
+};
+
+/**
+ * struct bq_qual_opts - how to run a qualification, and what to tell whom
+ * @guard: overrides for the safety guard
+ * @pin: the target, opened by the caller through bq_guard_open() and
+ *       named as struct bq_qual.target: the purge, the preconditioning and
+ *       every round write through this one descriptor
+ * @stop: set non-zero (from a signal handler) to stop; checked before
+ *        every job and passed to each
+ * @at: called as the purge, the preconditioning and each cell begin (a
+ *      status line), or NULL
+ * @progress: the running job's progress (struct bq_run_opts.progress), or
+ *            NULL
+ * @round: called when a round of step @step is in struct bq_qual.runs,
+ *         while all its histograms are there (the caller's record of the
+ *         round, a line about it), or NULL
+ * @save: called after the purge, the preconditioning and each round (after
+ *        @round): what is done so far is worth keeping, or NULL
+ * @arg: passed to every callback
+ *
+ * A non-zero return of @round or @save stops the qualification, which
+ * returns it; the callback says why.
+ */
+struct bq_qual_opts {
+	const struct bq_guard_opts *guard;
+	const struct bq_pinned_target *pin;
+	volatile int *stop;
+	void (*at)(void *arg, const struct bq_qual_at *at);
+	void (*progress)(void *arg, const struct bq_progress *p);
+	int (*round)(void *arg, int step);
+	int (*save)(void *arg);
+	void *arg;
+};
+
+/**
+ * bq_qual_check() - build every job a qualification will run, running none
+ * @q: the qualification
+ * @err: on failure, which job ("precondition: ..." or "step NAME, cell
+ *       LABEL: ...") and why
+ *
+ * A profile can ask for what no job can do (an unknown ioengine=, or
+ * verify= with an engine that cannot verify).  Found before anything is
+ * written, that is bad input, not a failed run.
+ *
+ * Return: 0, or what bq_precondition_job() or bq_qcell_job() returned.
+ */
+int bq_qual_check(const struct bq_qual *q, struct bq_parse_error *err);
+
+/**
+ * bq_qual_run() - run a qualification from wherever it is: purge the
+ *                 device, precondition it, then rounds of each step until
+ *                 its tracked figures are steady or its rounds run out
+ * @ctx: context (live)
+ * @q: the qualification (bq_qual_init(), then any rounds of an earlier
+ *     session added with bq_qstep_add_round()); what was done already
+ *     (@q->purge_tried, @q->precond_done, finished steps) is not done again
+ * @opts: the target, the callbacks
+ * @err: on failure, where (a job's "where", "precondition: ...", "step
+ *       NAME, cell LABEL: ...", "purge", or "") and why; left empty when
+ *       a callback failed (it said why) or the run was stopped
+ *
+ * Each cell of a round runs as one job through bq_run(); a round counts
+ * whole or not at all.  The I/O errors and verify checks of every job are
+ * added to @q->errors and @q->verify.
+ *
+ * Return: 0 when every step is finished; -EINTR, with @q->interrupted set
+ * (it is cleared otherwise), when stopped through @opts->stop; what
+ * @opts->round or @opts->save returned; or another -errno.
+ */
+int bq_qual_run(struct bq_ctx *ctx, struct bq_qual *q, const struct bq_qual_opts *opts,
+		struct bq_parse_error *err);
 
 #ifdef __cplusplus
 }
