@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "qualify.h"
 #include "report_util.h"
+#include "result_load.h"
 #include "verify_report.h"
 
 #ifndef BLKQUAL_PROFILE_DIR
@@ -381,24 +382,6 @@ static int write_state(struct qcli *qc, const struct qrun *q)
 	if (ret)
 		cli_error(&qc->cli, "writing the state file %s: %s", qc->state, strerror(-ret));
 	return ret;
-}
-
-static json_object *load_state(struct qcli *qc, const char *path)
-{
-	json_object *doc = json_object_from_file(path), *kind;
-
-	if (!doc) {
-		cli_usage_error(&qc->cli, "--resume=%s: %s", path, access(path, R_OK) ?
-				strerror(errno) : "not a JSON state file");
-		return NULL;
-	}
-	if (!json_object_object_get_ex(doc, "kind", &kind) ||
-	    strcmp(json_object_get_string(kind), STATE_KIND)) {
-		cli_usage_error(&qc->cli, "--resume=%s: not a blkqual qualify state file", path);
-		json_object_put(doc);
-		return NULL;
-	}
-	return doc;
 }
 
 static const char *jstr(json_object *o, const char *path)
@@ -844,9 +827,12 @@ static int setup(struct qcli *qc, struct qrun *q, struct bq_ctx **ctx, json_obje
 	if (qc->resume) {
 		const char *target, *output;
 
-		*doc = load_state(qc, qc->resume);
-		if (!*doc)
-			return EXIT_BADINPUT;
+		ret = result_load(&qc->cli, qc->resume, &(const struct result_want){
+			.option = "--resume", .what = "blkqual qualify state file",
+			.kind = STATE_KIND,
+		}, doc);
+		if (ret)
+			return ret;
 		target = jstr(*doc, "target");
 		if (!target)
 			return cli_usage_error(&qc->cli, "--resume=%s: no target in it", qc->resume);
