@@ -115,23 +115,6 @@ int bq_qual_check(const struct bq_qual *q, struct bq_parse_error *err)
 	return 0;
 }
 
-/* The first bad blocks are kept in the order the jobs found them. */
-static void verify_add(struct bq_verify_report *sum, const struct bq_verify_report *v)
-{
-	sum->method = v->method;
-	sum->block_size = v->block_size;
-	sum->blocks_checked += v->blocks_checked;
-	sum->bytes_checked += v->bytes_checked;
-	sum->not_checked += v->not_checked;
-	sum->in_flight_accepted += v->in_flight_accepted;
-	sum->ahead += v->ahead;
-	sum->bad += v->bad;
-	for (int c = 0; c < BQ_VCLASS_NR; c++)
-		sum->count[c] += v->count[c];
-	for (int i = 0; i < v->nr_first_bad && sum->nr_first_bad < BQ_VERIFY_MAX_BAD; i++)
-		sum->first_bad[sum->nr_first_bad++] = v->first_bad[i];
-}
-
 /* One job through the engine; *@out is its threads summed, released on failure. */
 static int run_job(struct driver *dr, struct bq_job *job, struct bq_qresult *out)
 {
@@ -157,8 +140,11 @@ static int run_job(struct driver *dr, struct bq_job *job, struct bq_qresult *out
 			out->d[d] = sum.d[d];
 		out->runtime_ns = res.jobs[0].runtime_ns;
 		dr->q->errors += sum.d[BQ_READ].errors + sum.d[BQ_WRITE].errors;
-		if (dr->q->verify && res.jobs[0].verify)
-			verify_add(dr->q->verify, res.jobs[0].verify);
+		if (dr->q->verify && res.jobs[0].verify) {
+			dr->q->verify->method = res.jobs[0].verify->method;
+			dr->q->verify->block_size = res.jobs[0].verify->block_size;
+			bq_verify_report_merge(dr->q->verify, res.jobs[0].verify);
+		}
 		if (res.interrupted) {
 			bq_qresult_free(out);
 			ret = -EINTR;
