@@ -481,8 +481,8 @@ TEST_F(rep, bad_input)
 		const char *says;
 	} cases[] = {
 		{ NULL, "No such file or directory" },
-		{ "", "empty, not a JSON result" },
-		{ "  \n", "empty, not a JSON result" },
+		{ "", "empty, not JSON" },
+		{ "  \n", "empty, not JSON" },
 		{ "<html></html>", "bad.json:1: not JSON" },
 		{ "{\n\"a\": 1,\n\"b\": tru }\n", "bad.json:3: not JSON" },
 		{ "{\"schema_version\": 1,\n\"jobs\": [\n", "ends in the middle of the document" },

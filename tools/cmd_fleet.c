@@ -20,6 +20,7 @@
 #include "fleet.h"
 #include "html/report_html.h"
 #include "report_util.h"
+#include "result_load.h"
 #include "table.h"
 
 struct fleet_cmd {
@@ -35,88 +36,6 @@ static bool ends_with(const char *s, const char *suffix)
 	size_t ls = strlen(s), lx = strlen(suffix);
 
 	return ls > lx && !strcmp(s + ls - lx, suffix);
-}
-
-static int line_of(const char *buf, size_t off)
-{
-	int line = 1;
-
-	for (size_t i = 0; i < off && buf[i]; i++)
-		line += buf[i] == '\n';
-	return line;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 65536, n = 0, got;
-	char *buf, *grown;
-
-	if (!f)
-		return NULL;
-	buf = malloc(cap + 1);
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n < cap)
-			continue;
-		cap *= 2;
-		grown = realloc(buf, cap + 1);
-		if (!grown)
-			free(buf);
-		buf = grown;
-	}
-	if (!buf)
-		errno = ENOMEM;
-	if (buf && ferror(f)) {
-		free(buf);
-		buf = NULL;
-		errno = EIO;
-	}
-	fclose(f);
-	if (buf) {
-		buf[n] = '\0';
-		*len = n;
-	}
-	return buf;
-}
-
-/* The file as a JSON object, or EXIT_BADINPUT after one line saying why not. */
-static int load_json(struct fleet_cmd *c, const char *path, json_object **root)
-{
-	struct json_tokener *tok;
-	enum json_tokener_error jerr;
-	size_t len = 0, end;
-	char *buf = slurp(path, &len);
-	json_object *o;
-
-	if (!buf)
-		return cli_usage_error(&c->cli, "%s: %s", path, strerror(errno));
-	tok = json_tokener_new();
-	if (!tok) {
-		free(buf);
-		return cli_usage_error(&c->cli, "out of memory");
-	}
-	o = json_tokener_parse_ex(tok, buf, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (!o || jerr != json_tokener_success || strspn(buf + end, " \t\r\n") != len - end ||
-	    !json_object_is_type(o, json_type_object)) {
-		int ret = cli_usage_error(&c->cli, "%s:%d: not a JSON result (%s)", path,
-					  line_of(buf, end),
-					  !len ? "empty" :
-					  jerr == json_tokener_continue ? "ends in the middle of the document" :
-					  jerr != json_tokener_success ? json_tokener_error_desc(jerr) :
-					  !json_object_is_type(o, json_type_object) ? "not an object" :
-					  "text after the end of the document");
-
-		json_object_put(o);
-		free(buf);
-		return ret;
-	}
-	free(buf);
-	*root = o;
-	return 0;
 }
 
 static void keep_only(struct fleet_cmd *c, struct fleet_device *d)
@@ -163,7 +82,7 @@ static int add_file(struct fleet_cmd *c, const char *path, const char *host, con
 		ret = fleet_add_missing(&c->f, host ? host : "-", name, path, why);
 		goto out_ret;
 	}
-	ret = load_json(c, path, &root);
+	ret = result_load(&c->cli, path, &(const struct result_want){ 0 }, &root);
 	if (ret)
 		return ret;
 	/* blkqual fleet -o json > RESULTS/fleet.json must not trip the next run. */

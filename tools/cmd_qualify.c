@@ -4,9 +4,12 @@
  * each step of a profile until its tracked figures are steady, and a
  * pass/fail verdict on the profile's criteria
  *
- * A qualification runs for hours, so after every completed round what is
- * done goes to a state file (written whole or not at all) and an
- * interrupted run goes on from the next round with --resume.
+ * The library runs and judges the qualification (lib/qualify/driver.c and
+ * verdict.c); here are the options, finding the profile, the status line
+ * and the state file.  A qualification runs for hours, so after every
+ * completed round what is done goes to the state file (written whole or
+ * not at all) and an interrupted run goes on from the next round with
+ * --resume.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +27,7 @@
 #include "cli.h"
 #include "qualify.h"
 #include "report_util.h"
+#include "result_load.h"
 #include "verify_report.h"
 
 #ifndef BLKQUAL_PROFILE_DIR
@@ -295,11 +299,6 @@ static void status_clear(struct status *st)
 	st->shown = false;
 }
 
-static void progress_cb(void *arg, const struct bq_progress *p)
-{
-	status_show(arg, (double)p->elapsed_ns / 1e9);
-}
-
 /* Seconds the steps from @s on take at most, from cell @c of round @round of step @s. */
 static double time_left(const struct qrun *q, int s, int round, int c)
 {
@@ -308,7 +307,7 @@ static double time_left(const struct qrun *q, int s, int round, int c)
 	for (int i = s; i < q->plan.nr_steps; i++) {
 		const struct bq_qplan_step *ps = &q->plan.steps[i];
 		double cell = (double)(ps->step->round_ns + ps->step->ramp_ns) / 1e9;
-		int rounds = q->steps[i].run.sp.max_rounds;
+		int rounds = q->qual.runs[i].sp.max_rounds;
 
 		if (i == s)
 			left += cell * ((double)(rounds - round - 1) * ps->nr_cells +
@@ -337,21 +336,22 @@ static json_object *state_json(const struct qrun *q, const char *output)
 	json_object_object_add(root, "started", json_object_new_string(q->started));
 	json_object_object_add(root, "runtime_s", json_dbl(qrun_runtime_s(q)));
 	json_object_object_add(root, "output", output ? json_object_new_string(output) : NULL);
-	if (q->purge_tried) {
+	if (q->qual.purge_tried) {
 		json_object *p = json_object_new_object();
 
 		json_object_object_add(p, "method", json_object_new_string(
-			bq_purge_name(q->purge.method)));
-		json_object_object_add(p, "done", json_object_new_boolean(q->purge.done));
-		json_object_object_add(p, "ns", json_u64(q->purge.ns));
-		json_object_object_add(p, "note", json_object_new_string(q->purge.note));
+			bq_purge_name(q->qual.purge.method)));
+		json_object_object_add(p, "done", json_object_new_boolean(q->qual.purge.done));
+		json_object_object_add(p, "ns", json_u64(q->qual.purge.ns));
+		json_object_object_add(p, "note", json_object_new_string(q->qual.purge.note));
 		json_object_object_add(root, "purge", p);
 	} else {
 		json_object_object_add(root, "purge", NULL);
 	}
-	json_object_object_add(root, "verify", q->verify ? verify_json(q->verify) : NULL);
-	json_object_object_add(root, "precondition_done", json_object_new_boolean(q->precond_done));
-	json_object_object_add(root, "precondition_ns", json_u64(q->precond_ns));
+	json_object_object_add(root, "verify", q->qual.verify ? verify_json(q->qual.verify) : NULL);
+	json_object_object_add(root, "precondition_done",
+			       json_object_new_boolean(q->qual.precond_done));
+	json_object_object_add(root, "precondition_ns", json_u64(q->qual.precond_ns));
 	for (int s = 0; s < q->plan.nr_steps; s++) {
 		json_object *o = json_object_new_object();
 
@@ -382,24 +382,6 @@ static int write_state(struct qcli *qc, const struct qrun *q)
 	if (ret)
 		cli_error(&qc->cli, "writing the state file %s: %s", qc->state, strerror(-ret));
 	return ret;
-}
-
-static json_object *load_state(struct qcli *qc, const char *path)
-{
-	json_object *doc = json_object_from_file(path), *kind;
-
-	if (!doc) {
-		cli_usage_error(&qc->cli, "--resume=%s: %s", path, access(path, R_OK) ?
-				strerror(errno) : "not a JSON state file");
-		return NULL;
-	}
-	if (!json_object_object_get_ex(doc, "kind", &kind) ||
-	    strcmp(json_object_get_string(kind), STATE_KIND)) {
-		cli_usage_error(&qc->cli, "--resume=%s: not a blkqual qualify state file", path);
-		json_object_put(doc);
-		return NULL;
-	}
-	return doc;
 }
 
 static const char *jstr(json_object *o, const char *path)
@@ -444,13 +426,13 @@ static int restore_purge(struct qrun *q, json_object *p)
 	const char *method = jstr(p, "method"), *note = jstr(p, "note");
 	json_object *v;
 
-	q->purge_tried = true;
+	q->qual.purge_tried = true;
 	for (int m = BQ_PURGE_AUTO; m <= BQ_PURGE_SANITIZE; m++)
 		if (method && !strcmp(method, bq_purge_name(m)))
-			q->purge.method = m;
-	q->purge.done = json_object_object_get_ex(p, "done", &v) && json_object_get_boolean(v);
-	q->purge.ns = json_object_object_get_ex(p, "ns", &v) ? json_object_get_uint64(v) : 0;
-	snprintf(q->purge.note, sizeof(q->purge.note), "%s", note ? note : "");
+			q->qual.purge.method = m;
+	q->qual.purge.done = json_object_object_get_ex(p, "done", &v) && json_object_get_boolean(v);
+	q->qual.purge.ns = json_object_object_get_ex(p, "ns", &v) ? json_object_get_uint64(v) : 0;
+	snprintf(q->qual.purge.note, sizeof(q->qual.purge.note), "%s", note ? note : "");
 	return 0;
 }
 
@@ -459,6 +441,7 @@ static int restore_step(struct qcli *qc, struct qrun *q, int s, json_object *js)
 {
 	const struct bq_qplan_step *ps = &q->plan.steps[s];
 	struct qstep *st = &q->steps[s];
+	struct bq_qstep_run *run = &q->qual.runs[s];
 	json_object *rounds, *raw;
 	struct bq_qresult *cells;
 	const char *name = jstr(js, "name");
@@ -495,7 +478,7 @@ static int restore_step(struct qcli *qc, struct qrun *q, int s, json_object *js)
 					      "malformed", qc->resume, r + 1, name);
 			break;
 		}
-		ret = bq_qstep_add_round(&st->run, cells, tracked);
+		ret = bq_qstep_add_round(run, cells, tracked);
 		for (int c = 0; c < ps->nr_cells; c++)
 			bq_qresult_free(&cells[c]);
 	}
@@ -521,12 +504,12 @@ static int restore(struct qcli *qc, struct qrun *q, json_object *doc)
 		q->prior_s = json_object_get_double(v);
 	if (json_object_object_get_ex(doc, "purge", &v) && v)
 		restore_purge(q, v);
-	if (q->verify && json_object_object_get_ex(doc, "verify", &v) && v)
-		qualify_verify_restore(q->verify, v);
-	q->precond_done = json_object_object_get_ex(doc, "precondition_done", &v) &&
-			  json_object_get_boolean(v);
+	if (q->qual.verify && json_object_object_get_ex(doc, "verify", &v) && v)
+		qualify_verify_restore(q->qual.verify, v);
+	q->qual.precond_done = json_object_object_get_ex(doc, "precondition_done", &v) &&
+			       json_object_get_boolean(v);
 	if (json_object_object_get_ex(doc, "precondition_ns", &v))
-		q->precond_ns = json_object_get_uint64(v);
+		q->qual.precond_ns = json_object_get_uint64(v);
 	if (!json_object_object_get_ex(doc, "steps", &steps) ||
 	    json_object_array_length(steps) != (size_t)q->plan.nr_steps)
 		return cli_usage_error(&qc->cli, "--resume=%s: its steps do not match the profile",
@@ -541,109 +524,56 @@ static int restore(struct qcli *qc, struct qrun *q, json_object *doc)
 
 /* ---- running ------------------------------------------------------------------------------ */
 
+/* What the library's callbacks need. */
 struct runner {
 	struct qcli *qc;
 	struct qrun *q;
-	struct bq_ctx *ctx;
-	struct bq_guard_opts gopts;
-	struct bq_pinned_target pin;	/* the target, opened once by the guard */
-	volatile int *stop;
 	struct status st;
 };
 
-/* One job through the engine; *@res is the job's threads summed. */
-static int run_job(struct runner *rn, struct bq_job *job, struct bq_qresult *out)
+static void progress_cb(void *arg, const struct bq_progress *p)
 {
-	struct bq_run_opts ropts = { .guard = &rn->gopts, .stop = rn->stop,
-				     .progress = progress_cb, .arg = &rn->st,
-				     .pinned = &rn->pin, .nr_pinned = 1 };
-	struct bq_jobset set = { .jobs = job, .nr = 1 };
-	struct bq_parse_error perr = { 0 };
-	struct bq_thread_result sum;
-	struct bq_results res;
-	int ret;
+	struct runner *rn = arg;
 
-	ret = bq_run(rn->ctx, &set, &ropts, &res, &perr);
-	if (ret) {
-		status_clear(&rn->st);
-		if (strcmp(perr.where, "run") && perr.where[0])
-			cli_error(&rn->qc->cli, "%s: %s", perr.where, perr.msg);
-		else
-			cli_error(&rn->qc->cli, "%s", perr.msg[0] ? perr.msg : strerror(-ret));
-		return ret;
-	}
-	memset(&sum, 0, sizeof(sum));
-	ret = bq_qresult_init(out);
-	if (!ret) {
-		for (int d = 0; d < BQ_NR_DIRS; d++)
-			sum.d[d].lat = out->d[d].lat;
-		bq_job_sum(&res.jobs[0], &sum);
-		for (int d = 0; d < BQ_NR_DIRS; d++)
-			out->d[d] = sum.d[d];
-		out->runtime_ns = res.jobs[0].runtime_ns;
-		rn->q->errors += sum.d[BQ_READ].errors + sum.d[BQ_WRITE].errors;
-		if (rn->q->verify && res.jobs[0].verify)
-			qualify_verify_add(rn->q->verify, res.jobs[0].verify);
-	}
-	if (res.interrupted)
-		ret = -EINTR;
-	bq_results_free(&res);
-	return ret;
+	status_show(&rn->st, (double)p->elapsed_ns / 1e9);
 }
 
-static int purge(struct runner *rn)
+/* The status line's text and time left, as each piece of work begins. */
+static void at_cb(void *arg, const struct bq_qual_at *at)
 {
-	struct qrun *q = rn->q;
-	int ret;
+	struct runner *rn = arg;
+	struct status *st = &rn->st;
+	const struct qrun *q = rn->q;
+	const struct bq_qplan_step *ps;
 
-	snprintf(rn->st.what, sizeof(rn->st.what), "purge");
-	rn->st.cell_s = 0;
-	rn->st.rest_s = time_left(q, 0, -1, -1);
-	status_show(&rn->st, 0);
-	ret = bq_purge_device(rn->ctx, rn->pin.fd, &q->dev, q->prof.purge, &q->purge);
-	if (ret)
-		return EXIT_REFUSED;
-	q->purge_tried = true;
-	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
-}
-
-static int precondition(struct runner *rn)
-{
-	struct qrun *q = rn->q;
-	struct bq_parse_error perr = { 0 };
-	struct bq_qresult r;
-	struct bq_job job;
-	uint64_t t0;
-	int ret;
-
-	ret = bq_precondition_job(&q->prof, q->target, &q->plan, &job, &perr);
-	if (ret) {
-		cli_error(&rn->qc->cli, "precondition: %s: %s", perr.where, perr.msg);
-		return EXIT_BADINPUT;
+	switch (at->phase) {
+	case BQ_QUAL_PURGE:
+		snprintf(st->what, sizeof(st->what), "purge");
+		st->cell_s = 0;
+		st->rest_s = time_left(q, 0, -1, -1);
+		status_show(st, 0);
+		break;
+	case BQ_QUAL_PRECONDITION:
+		snprintf(st->what, sizeof(st->what), "precondition");
+		/* Unknown speed: count a GB/s, then the steps. */
+		st->cell_s = (double)q->plan.precondition_bytes / 1e9;
+		st->rest_s = time_left(q, 0, -1, -1);
+		break;
+	case BQ_QUAL_CELL:
+		ps = &q->plan.steps[at->step];
+		snprintf(st->what, sizeof(st->what), "%s round %d/%d cell %d/%d %s",
+			 ps->step->name, at->round + 1, q->qual.runs[at->step].sp.max_rounds,
+			 at->cell + 1, ps->nr_cells, ps->cells[at->cell].label);
+		st->cell_s = (double)(ps->step->round_ns + ps->step->ramp_ns) / 1e9;
+		st->rest_s = time_left(q, at->step, at->round, at->cell);
+		break;
 	}
-	snprintf(rn->st.what, sizeof(rn->st.what), "precondition");
-	/* Unknown speed: count a GB/s, then the steps. */
-	rn->st.cell_s = (double)q->plan.precondition_bytes / 1e9;
-	rn->st.rest_s = time_left(q, 0, -1, -1);
-	t0 = bq_now_ns();
-	ret = run_job(rn, &job, &r);
-	bq_job_release(&job);
-	if (ret == -EINTR) {
-		bq_qresult_free(&r);
-		return -EINTR;
-	}
-	if (ret)
-		return EXIT_REFUSED;
-	q->precond_ns = bq_now_ns() - t0;
-	q->precond_done = true;
-	bq_qresult_free(&r);
-	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
 }
 
 static void round_line(struct runner *rn, int s)
 {
 	const struct bq_qplan_step *ps = &rn->q->plan.steps[s];
-	const struct bq_qstep_run *run = &rn->q->steps[s].run;
+	const struct bq_qstep_run *run = &rn->q->qual.runs[s];
 
 	if (!rn->qc->status)
 		return;
@@ -685,119 +615,72 @@ static void trim_raw(json_object *raw, int window)
 	}
 }
 
-static int one_round(struct runner *rn, int s)
+/* The round as the report and the state file keep it, and a line about it. */
+static int round_cb(void *arg, int s)
 {
+	struct runner *rn = arg;
 	struct qrun *q = rn->q;
 	const struct bq_qplan_step *ps = &q->plan.steps[s];
-	struct qstep *st = &q->steps[s];
-	int round = st->run.nr_rounds, ret = 0, done = 0;
-	json_object *jround, *jcells, *raw, *rawcells, *tracked;
-	struct bq_qresult *cells;
+	const struct bq_qstep_run *run = &q->qual.runs[s];
+	int round = run->nr_rounds - 1;
+	const struct bq_qresult *cells = &run->res[round * ps->nr_cells];
+	json_object *jround = json_object_new_object(), *jcells = json_object_new_array();
+	json_object *raw = json_object_new_object(), *rawcells = json_object_new_array();
+	json_object *tracked = json_object_new_array();
 
-	cells = calloc((size_t)ps->nr_cells, sizeof(*cells));
-	if (!cells)
-		return -ENOMEM;
-	for (int c = 0; c < ps->nr_cells; c++) {
-		struct bq_parse_error perr = { 0 };
-		uint64_t seed = ((uint64_t)(s + 1) << 40) ^ ((uint64_t)(round + 1) << 20) ^
-				(uint64_t)(c + 1);
-		struct bq_job job;
-
-		if (*rn->stop) {
-			ret = -EINTR;
-			break;
-		}
-		ret = bq_qcell_job(&q->prof, &q->plan, ps, &ps->cells[c], q->target, seed, &job,
-				   &perr);
-		if (ret) {
-			cli_error(&rn->qc->cli, "step %s, cell %s: %s: %s", ps->step->name,
-				  ps->cells[c].label, perr.where, perr.msg);
-			break;
-		}
-		snprintf(rn->st.what, sizeof(rn->st.what), "%s round %d/%d cell %d/%d %s",
-			 ps->step->name, round + 1, st->run.sp.max_rounds, c + 1, ps->nr_cells,
-			 ps->cells[c].label);
-		rn->st.cell_s = (double)(ps->step->round_ns + ps->step->ramp_ns) / 1e9;
-		rn->st.rest_s = time_left(q, s, round, c);
-		ret = run_job(rn, &job, &cells[c]);
-		bq_job_release(&job);
-		done = c + 1;
-		if (ret)
-			break;
-	}
-	if (ret) {
-		/* A round counts whole or not at all. */
-		for (int c = 0; c < done; c++)
-			bq_qresult_free(&cells[c]);
-		free(cells);
-		return ret;
-	}
-	jround = json_object_new_object();
-	jcells = json_object_new_array();
-	raw = json_object_new_object();
-	rawcells = json_object_new_array();
-	tracked = json_object_new_array();
 	json_object_object_add(jround, "round", json_object_new_int(round + 1));
 	for (int c = 0; c < ps->nr_cells; c++) {
 		json_object_array_add(jcells, qualify_cell_json(&ps->cells[c], &cells[c]));
 		json_object_array_add(rawcells, qualify_raw_json(&cells[c], true));
 	}
 	json_object_object_add(jround, "cells", jcells);
-	ret = bq_qstep_add_round(&st->run, cells, NULL);
-	free(cells);
-	if (ret) {
-		json_object_put(jround);
-		json_object_put(raw);
-		json_object_put(rawcells);
-		json_object_put(tracked);
-		return ret;
-	}
 	for (int d = 0; d < BQ_NR_DIRS; d++)
-		json_object_array_add(tracked, json_object_new_double(st->run.track[d][round]));
+		json_object_array_add(tracked, json_object_new_double(run->track[d][round]));
 	json_object_object_add(raw, "tracked", tracked);
 	json_object_object_add(raw, "cells", rawcells);
-	json_object_array_add(st->rounds, jround);
-	json_object_array_add(st->raw, raw);
-	trim_raw(st->raw, st->run.sp.window);
+	json_object_array_add(q->steps[s].rounds, jround);
+	json_object_array_add(q->steps[s].raw, raw);
+	trim_raw(q->steps[s].raw, run->sp.window);
 	round_line(rn, s);
-	return write_state(rn->qc, q) ? EXIT_REFUSED : 0;
+	return 0;
+}
+
+static int save_cb(void *arg)
+{
+	struct runner *rn = arg;
+
+	return write_state(rn->qc, rn->q);
 }
 
 /* Purge, precondition and the steps, from wherever the state says. */
-static int run_all(struct runner *rn)
+static int run_all(struct runner *rn, struct bq_ctx *ctx, const struct bq_guard_opts *gopts,
+		   volatile int *stop)
 {
-	struct bq_guard_report rep;
 	struct qrun *q = rn->q;
+	struct bq_pinned_target pin = { .name = q->target };
+	struct bq_qual_opts opts = {
+		.guard = gopts, .pin = &pin, .stop = stop, .at = at_cb, .progress = progress_cb,
+		.round = round_cb, .save = save_cb, .arg = rn,
+	};
+	struct bq_guard_report rep;
+	struct bq_parse_error err;
 	int ret;
 
 	/*
 	 * The target is opened once, here, for the whole qualification: purge,
 	 * preconditioning and every round write through this descriptor.
 	 */
-	rn->pin.name = q->target;
-	rn->pin.fd = bq_guard_open(rn->ctx, q->target, 0, &rn->gopts, &rep);
-	if (rn->pin.fd < 0)
-		return guard_error(&rn->qc->cli, q->target, rn->pin.fd, &rep);
-	if (!q->purge_tried) {
-		ret = purge(rn);
-		if (ret)
-			return ret;
-	}
-	if (*rn->stop)
-		return -EINTR;
-	if (q->plan.precondition_bytes && !q->precond_done) {
-		ret = precondition(rn);
-		if (ret)
-			return ret;
-	}
-	for (int s = 0; s < q->plan.nr_steps; s++) {
-		while (!q->steps[s].run.nr_rounds || !bq_qstep_finished(&q->steps[s].run)) {
-			ret = one_round(rn, s);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
+	pin.fd = bq_guard_open(ctx, q->target, 0, gopts, &rep);
+	if (pin.fd < 0)
+		return guard_error(&rn->qc->cli, q->target, pin.fd, &rep);
+	ret = bq_qual_run(ctx, &q->qual, &opts, &err);
+	close(pin.fd);
+	status_clear(&rn->st);
+	if (err.msg[0] && strcmp(err.where, "run") && err.where[0])
+		cli_error(&rn->qc->cli, "%s: %s", err.where, err.msg);
+	else if (err.msg[0])
+		cli_error(&rn->qc->cli, "%s", err.msg);
+	return ret;
 }
 
 /* ---- the plan, for --plan ------------------------------------------------------------------- */
@@ -849,7 +732,7 @@ static int emit_results(struct qcli *qc, struct qrun *q)
 	json_object *doc;
 	int ret = 0;
 
-	if (qualify_judge(q))
+	if (bq_qual_judge(&q->qual))
 		return -ENOMEM;
 	doc = qualify_json(q);
 	if (!doc)
@@ -944,9 +827,12 @@ static int setup(struct qcli *qc, struct qrun *q, struct bq_ctx **ctx, json_obje
 	if (qc->resume) {
 		const char *target, *output;
 
-		*doc = load_state(qc, qc->resume);
-		if (!*doc)
-			return EXIT_BADINPUT;
+		ret = result_load(&qc->cli, qc->resume, &(const struct result_want){
+			.option = "--resume", .what = "blkqual qualify state file",
+			.kind = STATE_KIND,
+		}, doc);
+		if (ret)
+			return ret;
 		target = jstr(*doc, "target");
 		if (!target)
 			return cli_usage_error(&qc->cli, "--resume=%s: no target in it", qc->resume);
@@ -994,24 +880,15 @@ static int setup(struct qcli *qc, struct qrun *q, struct bq_ctx **ctx, json_obje
 			      q->dev.q.logical_block_size : 512, &q->plan, &err);
 	if (ret)
 		return cli_usage_error(&qc->cli, "%s: %s", err.where, err.msg);
+	ret = bq_qual_init(&q->qual, &q->prof, &q->plan, q->target, &q->dev);
+	if (ret == -EINVAL)
+		return cli_usage_error(&qc->cli, "%s: bad steady-state settings", q->prof.path);
 	q->steps = calloc((size_t)q->plan.nr_steps, sizeof(*q->steps));
-	if (!q->steps)
+	if (ret || !q->steps)
 		return cli_usage_error(&qc->cli, "out of memory");
-	if (q->prof.verify[0]) {
-		q->verify = calloc(1, sizeof(*q->verify));
-		if (!q->verify)
-			return cli_usage_error(&qc->cli, "out of memory");
-		for (int m = BQ_VERIFY_CRC32C; m <= BQ_VERIFY_PATTERN; m++)
-			if (!strcmp(q->prof.verify, bq_verify_method_name(m)))
-				q->verify->method = m;
-	}
 	for (int s = 0; s < q->plan.nr_steps; s++) {
 		q->steps[s].rounds = json_object_new_array();
 		q->steps[s].raw = json_object_new_array();
-		ret = bq_qstep_run_init(&q->steps[s].run, &q->plan.steps[s], &q->prof.steady);
-		if (ret)
-			return cli_usage_error(&qc->cli, "%s: bad steady-state settings",
-					       q->prof.path);
 	}
 	return *doc ? restore(qc, q, *doc) : 0;
 }
@@ -1019,19 +896,11 @@ static int setup(struct qcli *qc, struct qrun *q, struct bq_ctx **ctx, json_obje
 static void qrun_free(struct qrun *q)
 {
 	for (int s = 0; q->steps && s < q->plan.nr_steps; s++) {
-		struct qstep *st = &q->steps[s];
-
-		for (int c = 0; st->window && c < q->plan.steps[s].nr_cells; c++)
-			bq_qresult_free(&st->window[c]);
-		free(st->window);
-		if (st->run.ps)
-			bq_qstep_run_free(&st->run);
-		json_object_put(st->rounds);
-		json_object_put(st->raw);
+		json_object_put(q->steps[s].rounds);
+		json_object_put(q->steps[s].raw);
 	}
 	free(q->steps);
-	free(q->crit);
-	free(q->verify);
+	bq_qual_free(&q->qual);
 	bq_qplan_free(&q->plan);
 	bq_profile_free(&q->prof);
 	bq_device_release(&q->dev);
@@ -1059,8 +928,11 @@ int cmd_qualify(int argc, char **argv)
 	};
 	struct qrun q;
 	struct runner rn = { .qc = &qc, .q = &q };
+	struct bq_parse_error err = { 0 };
+	struct bq_guard_opts gopts;
 	json_object *doc = NULL;
 	struct bq_ctx *ctx = NULL;
+	volatile int *stop;
 	const char *tgt;
 	int ret;
 
@@ -1079,26 +951,26 @@ int cmd_qualify(int argc, char **argv)
 		print_plan(&q);
 		goto out_free;
 	}
-	rn.ctx = ctx;
-	rn.gopts = (struct bq_guard_opts){ .force_destroy = qc.force, .nr_force = qc.nr_force };
+	ret = bq_qual_check(&q.qual, &err);
+	if (ret) {
+		ret = cli_usage_error(&qc.cli, "%s: %s", err.where, err.msg);
+		goto out_free;
+	}
+	gopts = (struct bq_guard_opts){ .force_destroy = qc.force, .nr_force = qc.nr_force };
 	tgt = q.target;
-	ret = cli_check_force(&qc.cli, &rn.gopts, &tgt, 1);
+	ret = cli_check_force(&qc.cli, &gopts, &tgt, 1);
 	if (ret)
 		goto out_free;
 	rn.st = (struct status){ .qc = &qc, .q = &q };
-	rn.stop = stop_on_signals(NULL);
-	rn.pin.fd = -1;
-	ret = run_all(&rn);
-	if (rn.pin.fd >= 0)
-		close(rn.pin.fd);
-	status_clear(&rn.st);
-	if (ret == -EINTR || *rn.stop) {
-		q.interrupted = true;
+	stop = stop_on_signals(NULL);
+	ret = run_all(&rn, ctx, &gopts, stop);
+	if (ret == -EINTR || *stop) {
+		q.qual.interrupted = true;
 		write_state(&qc, &q);
 		emit_results(&qc, &q);
 		fprintf(stderr, "blkqual: qualify: interrupted; the state is in %s: go on with "
 			"'blkqual qualify --resume %s'\n", qc.state, qc.state);
-		ret = 128 + (*rn.stop ? *rn.stop : 2);
+		ret = 128 + (*stop ? *stop : 2);
 		goto out_free;
 	}
 	if (ret) {
@@ -1106,7 +978,8 @@ int cmd_qualify(int argc, char **argv)
 		ret = ret < 0 ? EXIT_REFUSED : ret;
 		goto out_free;
 	}
-	ret = emit_results(&qc, &q) ? EXIT_REFUSED : !strcmp(q.verdict, "pass") ? 0 : EXIT_REFUSED;
+	ret = emit_results(&qc, &q) ? EXIT_REFUSED : q.qual.verdict == BQ_QUAL_PASS ? 0 :
+	      EXIT_REFUSED;
 out_free:
 	json_object_put(doc);
 	qrun_free(&q);

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "compare.h"
+#include "result_load.h"
 
 /**
  * cmp_path() - an object below @o by a '/'-separated path
@@ -68,22 +68,15 @@ json_object *cmp_array(json_object *o, const char *path, size_t *n)
 
 static int load_one(struct cli *cli, struct cmp_side *s, const char *path)
 {
-	json_object *doc = json_object_from_file(path), *jobs;
-	json_object **docs;
+	json_object *doc, **docs;
 	char **paths;
+	int ret;
 
-	/* json-c says "parse error" for a file it could not open too. */
-	if (!doc && access(path, R_OK))
-		return cli_usage_error(cli, "%s: %s", path, strerror(errno));
-	if (!doc)
-		return cli_usage_error(cli, "%s: not a JSON file (%s)", path,
-				       json_util_get_last_err() ? "parse error" : "unreadable");
-	if (!cmp_path(doc, "schema_version") || !(jobs = cmp_path(doc, "jobs")) ||
-	    !json_object_is_type(jobs, json_type_array)) {
-		json_object_put(doc);
-		return cli_usage_error(cli, "%s: not a 'blkqual run' result (no schema_version "
-				       "or jobs)", path);
-	}
+	ret = result_load(cli, path, &(const struct result_want){
+		.what = "'blkqual run' result", .schema = true, .jobs = true,
+	}, &doc);
+	if (ret)
+		return ret;
 	docs = realloc(s->docs, sizeof(*docs) * (size_t)(s->nr + 1));
 	if (docs)
 		s->docs = docs;

@@ -16,18 +16,14 @@
 #include "blkqual_verify.h"
 
 /**
- * struct qstep - one step of a qualification in progress
- * @run: its rounds and steady-state verdicts
+ * struct qstep - what the state file and the report keep of a step's rounds
  * @rounds: the contract's "rounds" array, one entry per completed round
  *          (rendered when the round ends, while its histograms exist)
  * @raw: per completed round, what a resumed run needs to go on
- * @window: per cell, the figures summed over the window (qualify_judge())
  */
 struct qstep {
-	struct bq_qstep_run run;
 	json_object *rounds;
 	json_object *raw;
-	struct bq_qresult *window;
 };
 
 /**
@@ -39,17 +35,8 @@ struct qstep {
  * @started: ISO-8601 UTC start of the first session
  * @prior_s: seconds spent in earlier sessions (resume)
  * @t0_ns: monotonic start of this session
- * @purge_tried: the purge is behind us (done or skipped)
- * @purge: what it did
- * @precond_done: preconditioning finished
- * @precond_ns: how long it took
- * @steps: per step of the plan
- * @interrupted: stopped by a signal before the end
- * @errors: I/O errors seen in any round
- * @verify: with verify=, every job's checks added up, else NULL
- * @crit: per criterion, the verdict (qualify_judge())
- * @verdict: "pass", "fail" or "incomplete" (qualify_judge())
- * @why: reasons for a fail other than criteria, "" if none
+ * @qual: the library's side: what ran, and the verdict
+ * @steps: per step of the plan, its rounds as JSON
  */
 struct qrun {
 	struct bq_profile prof;
@@ -59,17 +46,8 @@ struct qrun {
 	char started[32];
 	double prior_s;
 	uint64_t t0_ns;
-	bool purge_tried;
-	struct bq_purge_result purge;
-	bool precond_done;
-	uint64_t precond_ns;
+	struct bq_qual qual;
 	struct qstep *steps;
-	bool interrupted;
-	uint64_t errors;
-	struct bq_verify_report *verify;
-	struct bq_criterion_result *crit;
-	const char *verdict;
-	char why[256];
 };
 
 /* qualify_report.c */
@@ -77,9 +55,7 @@ double qrun_runtime_s(const struct qrun *q);
 json_object *qualify_cell_json(const struct bq_qcell *c, const struct bq_qresult *r);
 json_object *qualify_raw_json(const struct bq_qresult *r, bool buckets);
 int qualify_raw_restore(json_object *o, struct bq_qresult *r);
-int qualify_judge(struct qrun *q);
 json_object *qualify_device_json(const struct qrun *q);
-void qualify_verify_add(struct bq_verify_report *sum, const struct bq_verify_report *v);
 int qualify_verify_restore(struct bq_verify_report *sum, json_object *o);
 json_object *qualify_json(const struct qrun *q);
 void qualify_human(FILE *out, const struct qrun *q);

@@ -165,29 +165,6 @@ int qualify_raw_restore(json_object *o, struct bq_qresult *r)
 /* ---- data integrity (verify=) -------------------------------------------- */
 
 /**
- * qualify_verify_add() - add one job's verify checks to the qualification's
- * @sum: the sum so far
- * @v: the job's report
- *
- * The first bad blocks are kept in the order the jobs found them.
- */
-void qualify_verify_add(struct bq_verify_report *sum, const struct bq_verify_report *v)
-{
-	sum->method = v->method;
-	sum->block_size = v->block_size;
-	sum->blocks_checked += v->blocks_checked;
-	sum->bytes_checked += v->bytes_checked;
-	sum->not_checked += v->not_checked;
-	sum->in_flight_accepted += v->in_flight_accepted;
-	sum->ahead += v->ahead;
-	sum->bad += v->bad;
-	for (int c = 0; c < BQ_VCLASS_NR; c++)
-		sum->count[c] += v->count[c];
-	for (int i = 0; i < v->nr_first_bad && sum->nr_first_bad < BQ_VERIFY_MAX_BAD; i++)
-		sum->first_bad[sum->nr_first_bad++] = v->first_bad[i];
-}
-
-/**
  * qualify_verify_restore() - the counts of a state file's "verify" object
  * @sum: receives them (the bad blocks' details stay with the session that
  *       found them)
@@ -212,77 +189,6 @@ int qualify_verify_restore(struct bq_verify_report *sum, json_object *o)
 			sum->count[c] = get_u64(counts,
 						bq_verify_class_name((enum bq_verify_class)c));
 	return 0;
-}
-
-/* ---- the verdict ------------------------------------------------------------- */
-
-/**
- * qualify_judge() - sum each step's window and judge the criteria
- * @q: the qualification, as far as it got
- *
- * Return: 0 or -ENOMEM.
- */
-int qualify_judge(struct qrun *q)
-{
-	struct bq_qcell_view *views;
-	int n = 0, ret = 0;
-	bool failed = false;
-
-	for (int s = 0; s < q->plan.nr_steps; s++)
-		n += q->plan.steps[s].nr_cells;
-	views = calloc((size_t)n + 1, sizeof(*views));
-	q->crit = calloc((size_t)q->prof.nr_criteria + 1, sizeof(*q->crit));
-	if (!views || !q->crit) {
-		free(views);
-		return -ENOMEM;
-	}
-	n = 0;
-	q->why[0] = '\0';
-	for (int s = 0; s < q->plan.nr_steps; s++) {
-		const struct bq_qplan_step *ps = &q->plan.steps[s];
-		struct qstep *st = &q->steps[s];
-
-		if (!st->run.nr_rounds)
-			continue;
-		st->window = calloc((size_t)ps->nr_cells, sizeof(*st->window));
-		if (!st->window) {
-			ret = -ENOMEM;
-			goto out_free_views;
-		}
-		for (int c = 0; c < ps->nr_cells; c++) {
-			ret = bq_qstep_window_sum(&st->run, c, &st->window[c]);
-			if (ret)
-				goto out_free_views;
-			views[n++] = (struct bq_qcell_view){
-				.step = ps->step->name, .kind = ps->step->kind,
-				.cell = &ps->cells[c], .res = &st->window[c],
-			};
-		}
-		for (int d = 0; d < BQ_NR_DIRS && q->prof.require_steady; d++) {
-			if (ps->track_cell[d] < 0 || st->run.steady[d].state == BQ_STEADY_REACHED)
-				continue;
-			failed = true;
-			snprintf(q->why, sizeof(q->why), "step %s: %s %s (require_steady=yes)",
-				 ps->step->name, dir_names[d],
-				 bq_steady_state_name(st->run.steady[d].state));
-		}
-	}
-	for (int i = 0; i < q->prof.nr_criteria; i++) {
-		bq_criterion_eval(&q->prof.criteria[i], views, n, &q->crit[i]);
-		failed |= !q->crit[i].pass;
-	}
-	if (q->errors) {
-		failed = true;
-		snprintf(q->why, sizeof(q->why), "%" PRIu64 " I/O errors", q->errors);
-	}
-	if (q->verify && q->verify->bad) {
-		failed = true;
-		snprintf(q->why, sizeof(q->why), "verify: %" PRIu64 " bad blocks", q->verify->bad);
-	}
-	q->verdict = q->interrupted ? "incomplete" : failed ? "fail" : "pass";
-out_free_views:
-	free(views);
-	return ret;
 }
 
 /* ---- JSON ----------------------------------------------------------------------- */
@@ -354,10 +260,17 @@ static void track_label(char *buf, size_t len, const struct bq_qplan_step *ps, i
 	snprintf(buf, len, "%s %s", ps->cells[ps->track_cell[d]].label, colon ? colon + 2 : what);
 }
 
+/* A step's figures over its window, NULL when it did not run. */
+static const struct bq_qresult *step_window(const struct qrun *q, int s)
+{
+	return q->qual.window ? q->qual.window[s] : NULL;
+}
+
 static json_object *step_json(const struct qrun *q, int s)
 {
 	const struct bq_qplan_step *ps = &q->plan.steps[s];
-	const struct qstep *st = &q->steps[s];
+	const struct bq_qstep_run *run = &q->qual.runs[s];
+	const struct bq_qresult *window = step_window(q, s);
 	json_object *o = json_object_new_object(), *tracked = json_object_new_object();
 	json_object *steady = json_object_new_object(), *cells = json_object_new_array();
 	int first, last;
@@ -367,8 +280,8 @@ static json_object *step_json(const struct qrun *q, int s)
 			       json_object_new_string(bq_step_kind_name(ps->step->kind)));
 	json_object_object_add(o, "round_time_s", json_dbl((double)ps->step->round_ns / 1e9));
 	json_object_object_add(o, "ramp_s", json_dbl((double)ps->step->ramp_ns / 1e9));
-	json_object_object_add(o, "max_rounds", json_object_new_int(st->run.sp.max_rounds));
-	json_object_object_add(o, "window_rounds", json_object_new_int(st->run.sp.window));
+	json_object_object_add(o, "max_rounds", json_object_new_int(run->sp.max_rounds));
+	json_object_object_add(o, "window_rounds", json_object_new_int(run->sp.window));
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
 		char label[192];
 
@@ -379,15 +292,15 @@ static json_object *step_json(const struct qrun *q, int s)
 		}
 		track_label(label, sizeof(label), ps, d);
 		json_object_object_add(tracked, dir_names[d], json_object_new_string(label));
-		json_object_object_add(steady, dir_names[d], steady_json(&st->run, d));
+		json_object_object_add(steady, dir_names[d], steady_json(run, d));
 	}
 	json_object_object_add(o, "tracked", tracked);
 	json_object_object_add(o, "steady", steady);
 	json_object_object_add(o, "finished", json_object_new_boolean(
-		st->run.nr_rounds && bq_qstep_finished(&st->run)));
+		run->nr_rounds && bq_qstep_finished(run)));
 	json_object_object_add(o, "note", json_object_new_string(ps->note));
-	json_object_object_add(o, "rounds", json_object_get(st->rounds));
-	bq_qstep_window(&st->run, &first, &last);
+	json_object_object_add(o, "rounds", json_object_get(q->steps[s].rounds));
+	bq_qstep_window(run, &first, &last);
 	if (last >= 0) {
 		json_object *w = json_object_new_array();
 
@@ -397,8 +310,8 @@ static json_object *step_json(const struct qrun *q, int s)
 	} else {
 		json_object_object_add(o, "cells_from_rounds", NULL);
 	}
-	for (int c = 0; st->window && c < ps->nr_cells; c++)
-		json_object_array_add(cells, qualify_cell_json(&ps->cells[c], &st->window[c]));
+	for (int c = 0; window && c < ps->nr_cells; c++)
+		json_object_array_add(cells, qualify_cell_json(&ps->cells[c], &window[c]));
 	json_object_object_add(o, "cells", cells);
 	return o;
 }
@@ -426,20 +339,21 @@ static json_object *purge_json(const struct qrun *q)
 
 	json_object_object_add(o, "requested",
 			       json_object_new_string(bq_purge_name(q->prof.purge)));
-	json_object_object_add(o, "method", json_object_new_string(bq_purge_name(q->purge.method)));
-	json_object_object_add(o, "done", json_object_new_boolean(q->purge.done));
-	json_object_object_add(o, "seconds", json_dbl((double)q->purge.ns / 1e9));
-	json_object_object_add(o, "note", json_object_new_string(q->purge_tried ? q->purge.note :
-				"not reached"));
+	json_object_object_add(o, "method",
+			       json_object_new_string(bq_purge_name(q->qual.purge.method)));
+	json_object_object_add(o, "done", json_object_new_boolean(q->qual.purge.done));
+	json_object_object_add(o, "seconds", json_dbl((double)q->qual.purge.ns / 1e9));
+	json_object_object_add(o, "note", json_object_new_string(q->qual.purge_tried ?
+				q->qual.purge.note : "not reached"));
 	return o;
 }
 
 static json_object *precondition_json(const struct qrun *q)
 {
 	json_object *o;
-	double s = (double)q->precond_ns / 1e9;
+	double s = (double)q->qual.precond_ns / 1e9;
 
-	if (!q->plan.precondition_bytes || !q->precond_done)
+	if (!q->plan.precondition_bytes || !q->qual.precond_done)
 		return NULL;
 	o = json_object_new_object();
 	json_object_object_add(o, "bytes", json_u64(q->plan.precondition_bytes));
@@ -452,7 +366,7 @@ static json_object *precondition_json(const struct qrun *q)
 
 /**
  * qualify_json() - the whole qualification as the contract's JSON
- * @q: the qualification, judged with qualify_judge()
+ * @q: the qualification, judged with bq_qual_judge()
  *
  * Return: the document, or NULL without memory.
  */
@@ -486,14 +400,16 @@ json_object *qualify_json(const struct qrun *q)
 	for (int s = 0; s < q->plan.nr_steps; s++)
 		json_object_array_add(steps, step_json(q, s));
 	json_object_object_add(root, "steps", steps);
-	for (int i = 0; q->crit && i < q->prof.nr_criteria; i++)
-		json_object_array_add(crit, criterion_json(&q->prof.criteria[i], &q->crit[i]));
+	for (int i = 0; q->qual.crit && i < q->prof.nr_criteria; i++)
+		json_object_array_add(crit, criterion_json(&q->prof.criteria[i],
+							   &q->qual.crit[i]));
 	json_object_object_add(root, "criteria", crit);
-	json_object_object_add(root, "verdict", json_object_new_string(q->verdict ? q->verdict :
-				"incomplete"));
-	json_object_object_add(root, "verdict_note", json_object_new_string(q->why));
-	json_object_object_add(root, "interrupted", json_object_new_boolean(q->interrupted));
-	json_object_object_add(root, "verify", q->verify ? verify_json(q->verify) : NULL);
+	json_object_object_add(root, "verdict",
+			       json_object_new_string(bq_qual_verdict_name(q->qual.verdict)));
+	json_object_object_add(root, "verdict_note", json_object_new_string(q->qual.why));
+	json_object_object_add(root, "interrupted", json_object_new_boolean(q->qual.interrupted));
+	json_object_object_add(root, "verify",
+			       q->qual.verify ? verify_json(q->qual.verify) : NULL);
 	return root;
 }
 
@@ -533,7 +449,7 @@ static void print_criteria(FILE *out, const struct qrun *q)
 	if (table_init(&t, headers, ARRAY_LEN(headers)))
 		return;
 	for (int i = 0; i < q->prof.nr_criteria; i++) {
-		const struct bq_criterion_result *r = &q->crit[i];
+		const struct bq_criterion_result *r = &q->qual.crit[i];
 		char v[48];
 
 		fmt_value(v, sizeof(v), q->prof.criteria[i].sel.metric, r->measured);
@@ -579,7 +495,8 @@ static void matrix_cell(struct table *t, enum bq_step_kind kind, const struct bq
 }
 
 /* The step's matrix: R/W mixes down, block sizes across. */
-static void print_matrix(FILE *out, const struct bq_qplan_step *ps, const struct qstep *st)
+static void print_matrix(FILE *out, const struct bq_qplan_step *ps,
+			 const struct bq_qresult *window)
 {
 	const struct bq_qstep *s = ps->step;
 	const char *headers[BQ_QSTEP_MAX_LIST + 1];
@@ -611,7 +528,7 @@ static void print_matrix(FILE *out, const struct bq_qplan_step *ps, const struct
 			for (int c = 0; c < ps->nr_cells; c++)
 				if (ps->cells[c].read_pct == s->read_pct[m] &&
 				    ps->cells[c].bs == bs[b])
-					r = &st->window[c];
+					r = &window[c];
 			matrix_cell(&t, s->kind, r);
 		}
 	}
@@ -622,7 +539,8 @@ static void print_matrix(FILE *out, const struct bq_qplan_step *ps, const struct
 static void print_step(FILE *out, const struct qrun *q, int s)
 {
 	const struct bq_qplan_step *ps = &q->plan.steps[s];
-	const struct qstep *st = &q->steps[s];
+	const struct bq_qstep_run *run = &q->qual.runs[s];
+	const struct bq_qresult *window = step_window(q, s);
 	const struct bq_qstep *step = ps->step;
 	char rt[32];
 	int first, last;
@@ -630,25 +548,25 @@ static void print_step(FILE *out, const struct qrun *q, int s)
 	fmt_duration(rt, sizeof(rt), (double)step->round_ns / 1e9);
 	fprintf(out, "\nstep %s (%s, %d cells, qd%u x %u thread%s, %s per cell): %d round%s",
 		step->name, bq_step_kind_name(step->kind), ps->nr_cells, step->iodepth,
-		step->numjobs, step->numjobs == 1 ? "" : "s", rt, st->run.nr_rounds,
-		st->run.nr_rounds == 1 ? "" : "s");
-	bq_qstep_window(&st->run, &first, &last);
+		step->numjobs, step->numjobs == 1 ? "" : "s", rt, run->nr_rounds,
+		run->nr_rounds == 1 ? "" : "s");
+	bq_qstep_window(run, &first, &last);
 	if (last >= 0)
 		fprintf(out, ", figures from rounds %d-%d", first + 1, last + 1);
 	fputc('\n', out);
 	if (ps->note[0])
 		fprintf(out, "  note: %s\n", ps->note);
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
-		const struct bq_steady_result *r = &st->run.steady[d];
+		const struct bq_steady_result *r = &run->steady[d];
 		char label[192], v[32];
 
 		if (ps->track_cell[d] < 0)
 			continue;
 		track_label(label, sizeof(label), ps, d);
 		fprintf(out, "  %s: %s (%s):", dir_names[d],
-			st->run.nr_rounds ? bq_steady_state_name(r->state) : "not started", label);
-		for (int i = 0; i < st->run.nr_rounds; i++) {
-			fmt_value(v, sizeof(v), step->track[d].metric, st->run.track[d][i]);
+			run->nr_rounds ? bq_steady_state_name(r->state) : "not started", label);
+		for (int i = 0; i < run->nr_rounds; i++) {
+			fmt_value(v, sizeof(v), step->track[d].metric, run->track[d][i]);
 			/* The unit once is enough. */
 			if (strchr(v, ' '))
 				*strchr(v, ' ') = '\0';
@@ -658,8 +576,8 @@ static void print_step(FILE *out, const struct qrun *q, int s)
 			fprintf(out, " (left at round %d)", r->left_round + 1);
 		fputc('\n', out);
 	}
-	if (st->window)
-		print_matrix(out, ps, st);
+	if (window)
+		print_matrix(out, ps, window);
 }
 
 void qualify_human(FILE *out, const struct qrun *q)
@@ -671,13 +589,15 @@ void qualify_human(FILE *out, const struct qrun *q)
 	fmt_duration(dur, sizeof(dur), qrun_runtime_s(q));
 	fprintf(out, "qualify %s on %s (%s, %s, %s tested): %s after %s%s%s\n", q->prof.name,
 		q->target, bq_dev_kind_name(q->dev.kind), size, tested,
-		!strcmp(q->verdict, "pass") ? "PASS" : !strcmp(q->verdict, "fail") ? "FAIL" :
-		"INCOMPLETE", dur, q->why[0] ? ": " : "", q->why);
+		q->qual.verdict == BQ_QUAL_PASS ? "PASS" :
+		q->qual.verdict == BQ_QUAL_FAIL ? "FAIL" : "INCOMPLETE", dur,
+		q->qual.why[0] ? ": " : "", q->qual.why);
 	print_criteria(out, q);
-	fprintf(out, "\npurge: %s%s; %s\n", bq_purge_name(q->purge.method),
-		q->purge.done ? ", done" : "", q->purge_tried ? q->purge.note : "not reached");
-	if (q->plan.precondition_bytes && q->precond_done) {
-		double s = (double)q->precond_ns / 1e9;
+	fprintf(out, "\npurge: %s%s; %s\n", bq_purge_name(q->qual.purge.method),
+		q->qual.purge.done ? ", done" : "",
+		q->qual.purge_tried ? q->qual.purge.note : "not reached");
+	if (q->plan.precondition_bytes && q->qual.precond_done) {
+		double s = (double)q->qual.precond_ns / 1e9;
 
 		fmt_size(size, sizeof(size), q->plan.precondition_bytes);
 		fprintf(out, "precondition: %s of sequential 128 KiB writes in %.1fs (%.1f MB/s)\n",
@@ -686,11 +606,11 @@ void qualify_human(FILE *out, const struct qrun *q)
 		fprintf(out, "precondition: %s\n", q->plan.precondition_bytes ? "not done" :
 			"none (precondition=none)");
 	}
-	if (q->verify) {
-		verify_print(out, q->verify, "");
+	if (q->qual.verify) {
+		verify_print(out, q->qual.verify, "");
 	}
 	for (int s = 0; s < q->plan.nr_steps; s++)
 		print_step(out, q, s);
-	if (q->interrupted)
+	if (q->qual.interrupted)
 		fprintf(out, "\ninterrupted: resume with blkqual qualify --resume STATE\n");
 }

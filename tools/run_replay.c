@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "result_load.h"
 #include "run_replay.h"
 
 static int push(struct replay *rp, const char *arg)
@@ -65,12 +66,11 @@ int replay_load(struct cli *cli, struct replay *rp, const char *path, char **ove
 	memset(rp, 0, sizeof(*rp));
 	if (check_overrides(cli, overrides, nr_overrides))
 		return EXIT_BADINPUT;
-	rp->doc = json_object_from_file(path);
-	if (!rp->doc)
-		return cli_usage_error(cli, "--replay=%s: not a readable JSON file", path);
+	if (result_load(cli, path, &(const struct result_want){
+		.option = "--replay", .what = "'blkqual run' result", .schema = true, .jobs = true,
+	}, &rp->doc))
+		return EXIT_BADINPUT;
 	jobs = cmp_array(rp->doc, "jobs", &n);
-	if (!cmp_path(rp->doc, "schema_version") || !n)
-		return cli_usage_error(cli, "--replay=%s: not a 'blkqual run' result", path);
 	for (size_t k = 0; k < n; k++) {
 		json_object *job = json_object_array_get_idx(jobs, k);
 		size_t nr_args;

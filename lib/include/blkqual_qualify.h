@@ -2,7 +2,8 @@
 /*
  * blkqual_qualify.h - qualification: steady-state detection over rounds
  * of a test stimulus (SNIA PTS style), profiles and their criteria, the
- * plan of cells, the bookkeeping of rounds, and purging a device
+ * plan of cells, the bookkeeping of rounds, purging a device, and a whole
+ * qualification: running it and its verdict
  *
  * Like the rest of libblkqual: 0 on success, -errno on failure, nothing
  * printed.
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "blkqual.h"
+#include "blkqual_verify.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -703,6 +705,207 @@ struct bq_purge_result {
  */
 int bq_purge_device(struct bq_ctx *ctx, int fd, const struct bq_device *dev, enum bq_purge want,
 		    struct bq_purge_result *res);
+
+
+/* ---- a qualification ---------------------------------------------------------- */
+
+/**
+ * enum bq_qual_verdict - what a qualification concluded
+ * @BQ_QUAL_INCOMPLETE: interrupted, or not judged yet
+ * @BQ_QUAL_PASS: every criterion met, nothing else wrong
+ * @BQ_QUAL_FAIL: a criterion not met, a tracked figure not steady with
+ *                require_steady=yes, an I/O error, or a bad block
+ */
+enum bq_qual_verdict {
+	BQ_QUAL_INCOMPLETE,
+	BQ_QUAL_PASS,
+	BQ_QUAL_FAIL,
+};
+
+/**
+ * struct bq_qual - a qualification of one device, as far as it got
+ * @prof: the profile (the caller's; must outlive this)
+ * @plan: its cells on the device (the caller's)
+ * @target: the device as the user named it: every job's filename=
+ * @dev: what is known about the device (the caller's)
+ * @purge_tried: the purge is behind us (done or skipped)
+ * @purge: what it did
+ * @precond_done: preconditioning finished
+ * @precond_ns: how long it took
+ * @runs: per step of @plan, its rounds and steady-state verdicts
+ * @interrupted: stopped before the end
+ * @errors: I/O errors seen in any round
+ * @verify: with the profile's verify=, every job's checks added up, else
+ *          NULL
+ * @window: per step, per cell, the figures summed over the step's window;
+ *          NULL for a step without rounds (bq_qual_judge())
+ * @crit: per criterion of @prof, its verdict (bq_qual_judge())
+ * @verdict: the verdict (bq_qual_judge())
+ * @why: the reason for a fail other than a criterion, "" if none
+ *       (bq_qual_judge())
+ */
+struct bq_qual {
+	const struct bq_profile *prof;
+	const struct bq_qplan *plan;
+	const char *target;
+	const struct bq_device *dev;
+	bool purge_tried;
+	struct bq_purge_result purge;
+	bool precond_done;
+	uint64_t precond_ns;
+	struct bq_qstep_run *runs;
+	bool interrupted;
+	uint64_t errors;
+	struct bq_verify_report *verify;
+	struct bq_qresult **window;
+	struct bq_criterion_result *crit;
+	enum bq_qual_verdict verdict;
+	char why[256];
+};
+
+/**
+ * bq_qual_init() - a qualification with nothing done yet
+ * @q: filled in; release with bq_qual_free() (also after a failure)
+ * @prof: the profile
+ * @plan: its plan for @dev
+ * @target: the device's path
+ * @dev: the device
+ *
+ * Return: 0, -EINVAL for steady-state settings bq_qstep_run_init() refuses,
+ * or -ENOMEM.
+ */
+int bq_qual_init(struct bq_qual *q, const struct bq_profile *prof, const struct bq_qplan *plan,
+		 const char *target, const struct bq_device *dev);
+
+/**
+ * bq_qual_free() - release what a qualification holds (not the profile,
+ *                  plan or device it points to)
+ * @q: the qualification; left empty
+ */
+void bq_qual_free(struct bq_qual *q);
+
+/**
+ * bq_qual_judge() - sum each step's window and judge the criteria
+ * @q: the qualification, as far as it got
+ *
+ * Fills in @q->window, @q->crit, @q->verdict and @q->why; judging again
+ * replaces them.  Every criterion is judged on the windows of the steps
+ * that ran.  The verdict fails on a criterion not met, on a tracked
+ * figure that is not steady when the profile requires steady state, on
+ * any I/O error and on any bad block; it is incomplete, whatever the
+ * figures, when @q->interrupted is set.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int bq_qual_judge(struct bq_qual *q);
+
+/**
+ * bq_qual_verdict_name() - "incomplete", "pass" or "fail"
+ * @v: the verdict
+ *
+ * Return: a constant string.
+ */
+const char *bq_qual_verdict_name(enum bq_qual_verdict v);
+
+
+/* ---- running a qualification ---------------------------------------------------- */
+
+/**
+ * enum bq_qual_phase - what a running qualification is doing
+ * @BQ_QUAL_PURGE: purging the device
+ * @BQ_QUAL_PRECONDITION: writing it sequentially
+ * @BQ_QUAL_CELL: running one cell of a round of a step
+ */
+enum bq_qual_phase {
+	BQ_QUAL_PURGE,
+	BQ_QUAL_PRECONDITION,
+	BQ_QUAL_CELL,
+};
+
+/**
+ * struct bq_qual_at - where a running qualification is
+ * @phase: what it is doing
+ * @step: for BQ_QUAL_CELL, the step's index
+ * @round: for BQ_QUAL_CELL, the round's index (0-based)
+ * @cell: for BQ_QUAL_CELL, the cell's index
+ */
+struct bq_qual_at {
+	enum bq_qual_phase phase;
+	int step;
+	int round;
+	int cell;
+};
+
+/**
+ * struct bq_qual_opts - how to run a qualification, and what to tell whom
+ * @guard: overrides for the safety guard
+ * @pin: the target, opened by the caller through bq_guard_open() and
+ *       named as struct bq_qual.target: the purge, the preconditioning and
+ *       every round write through this one descriptor
+ * @stop: set non-zero (from a signal handler) to stop; checked before
+ *        every job and passed to each
+ * @at: called as the purge, the preconditioning and each cell begin (a
+ *      status line), or NULL
+ * @progress: the running job's progress (struct bq_run_opts.progress), or
+ *            NULL
+ * @round: called when a round of step @step is in struct bq_qual.runs,
+ *         while all its histograms are there (the caller's record of the
+ *         round, a line about it), or NULL
+ * @save: called after the purge, the preconditioning and each round (after
+ *        @round): what is done so far is worth keeping, or NULL
+ * @arg: passed to every callback
+ *
+ * A non-zero return of @round or @save stops the qualification, which
+ * returns it; the callback says why.
+ */
+struct bq_qual_opts {
+	const struct bq_guard_opts *guard;
+	const struct bq_pinned_target *pin;
+	volatile int *stop;
+	void (*at)(void *arg, const struct bq_qual_at *at);
+	void (*progress)(void *arg, const struct bq_progress *p);
+	int (*round)(void *arg, int step);
+	int (*save)(void *arg);
+	void *arg;
+};
+
+/**
+ * bq_qual_check() - build every job a qualification will run, running none
+ * @q: the qualification
+ * @err: on failure, which job ("precondition: ..." or "step NAME, cell
+ *       LABEL: ...") and why
+ *
+ * A profile can ask for what no job can do (an unknown ioengine=, or
+ * verify= with an engine that cannot verify).  Found before anything is
+ * written, that is bad input, not a failed run.
+ *
+ * Return: 0, or what bq_precondition_job() or bq_qcell_job() returned.
+ */
+int bq_qual_check(const struct bq_qual *q, struct bq_parse_error *err);
+
+/**
+ * bq_qual_run() - run a qualification from wherever it is: purge the
+ *                 device, precondition it, then rounds of each step until
+ *                 its tracked figures are steady or its rounds run out
+ * @ctx: context (live)
+ * @q: the qualification (bq_qual_init(), then any rounds of an earlier
+ *     session added with bq_qstep_add_round()); what was done already
+ *     (@q->purge_tried, @q->precond_done, finished steps) is not done again
+ * @opts: the target, the callbacks
+ * @err: on failure, where (a job's "where", "precondition: ...", "step
+ *       NAME, cell LABEL: ...", "purge", or "") and why; left empty when
+ *       a callback failed (it said why) or the run was stopped
+ *
+ * Each cell of a round runs as one job through bq_run(); a round counts
+ * whole or not at all.  The I/O errors and verify checks of every job are
+ * added to @q->errors and @q->verify.
+ *
+ * Return: 0 when every step is finished; -EINTR, with @q->interrupted set
+ * (it is cleared otherwise), when stopped through @opts->stop; what
+ * @opts->round or @opts->save returned; or another -errno.
+ */
+int bq_qual_run(struct bq_ctx *ctx, struct bq_qual *q, const struct bq_qual_opts *opts,
+		struct bq_parse_error *err);
 
 #ifdef __cplusplus
 }

@@ -2,11 +2,10 @@
 /*
  * qualify.c - a qualification's plan and bookkeeping: a profile's steps
  * laid out as cells for one device, the engine job of each cell, and the
- * rounds of each step with their steady-state verdict
+ * rounds of each step with their steady-state verdict, and what a whole
+ * qualification holds
  *
- * The running itself (guard, purge, progress, state file) is the
- * command's; everything here is pure so the tests can feed it synthetic
- * rounds.
+ * Everything here is pure so the tests can feed it synthetic rounds.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -503,4 +502,47 @@ int bq_qstep_window_sum(const struct bq_qstep_run *run, int cell, struct bq_qres
 	for (int i = first; i <= last; i++)
 		bq_qresult_add(sum, &run->res[i * run->ps->nr_cells + cell]);
 	return 0;
+}
+
+/* ---- a qualification ------------------------------------------------------------------ */
+
+int bq_qual_init(struct bq_qual *q, const struct bq_profile *prof, const struct bq_qplan *plan,
+		 const char *target, const struct bq_device *dev)
+{
+	memset(q, 0, sizeof(*q));
+	q->prof = prof;
+	q->plan = plan;
+	q->target = target;
+	q->dev = dev;
+	q->runs = calloc((size_t)plan->nr_steps + 1, sizeof(*q->runs));
+	if (!q->runs)
+		return -ENOMEM;
+	if (prof->verify[0]) {
+		q->verify = calloc(1, sizeof(*q->verify));
+		if (!q->verify)
+			return -ENOMEM;
+		for (int m = BQ_VERIFY_CRC32C; m <= BQ_VERIFY_PATTERN; m++)
+			if (!strcmp(prof->verify, bq_verify_method_name(m)))
+				q->verify->method = m;
+	}
+	for (int s = 0; s < plan->nr_steps; s++) {
+		int ret = bq_qstep_run_init(&q->runs[s], &plan->steps[s], &prof->steady);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+void bq_qual_free(struct bq_qual *q)
+{
+	bq_q_window_free(q);
+	/* bq_qual_init() may have stopped before a step: its run is still zero. */
+	for (int s = 0; q->runs && s < q->plan->nr_steps; s++)
+		if (q->runs[s].ps)
+			bq_qstep_run_free(&q->runs[s]);
+	free(q->runs);
+	free(q->crit);
+	free(q->verify);
+	memset(q, 0, sizeof(*q));
 }

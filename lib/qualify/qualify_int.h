@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * qualify_int.h - what profile.c, criteria.c and qualify.c share, private
- * to libblkqual
+ * qualify_int.h - what profile.c, criteria.c, qualify.c and verdict.c
+ * share, private to libblkqual
  */
 #ifndef BLKQUAL_QUALIFY_INT_H
 #define BLKQUAL_QUALIFY_INT_H
@@ -24,5 +24,8 @@ void bq_q_fmt_bs(char *buf, size_t len, uint32_t bs);
 
 /* Whether @c of step @step matches the selectors of @sel (not its metric). */
 bool bq_q_cell_matches(const struct bq_cellsel *sel, const char *step, const struct bq_qcell *c);
+
+/* Release the window sums of bq_qual_judge(); @q->window is left NULL. */
+void bq_q_window_free(struct bq_qual *q);
 
 #endif /* BLKQUAL_QUALIFY_INT_H */
