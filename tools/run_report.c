@@ -198,15 +198,38 @@ static void print_stripe(FILE *out, const struct bq_job_result *jr,
 	}
 }
 
+/* One direction's block sizes as fio writes them: 4096, 4096-65536 or 4096/50:65536/50. */
+static void fmt_bs(char *buf, size_t len, const struct bq_job *j, int d)
+{
+	size_t n = 0;
+
+	if (j->nr_bssplit[d]) {
+		for (int i = 0; i < j->nr_bssplit[d] && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%u/%u", i ? ":" : "",
+					      j->bssplit[d][i].bs, j->bssplit[d][i].pct);
+	} else if (j->bs_min[d] != j->bs_max[d]) {
+		snprintf(buf, len, "%u-%u", j->bs_min[d], j->bs_max[d]);
+	} else {
+		snprintf(buf, len, "%u", j->bs[d]);
+	}
+}
+
 static void print_job(FILE *out, const struct bq_job_result *jr)
 {
 	const struct bq_job *j = &jr->job;
 	struct bq_thread_result sum;
+	char rate[32], bs_r[160], bs_w[160];
 	uint64_t cpu_ns, ios;
-	char rate[32];
+	bool split, range;
 
-	fprintf(out, "%s: rw=%s, bs=%u/%u, ioengine=%s, iodepth=%u, numjobs=%u%s\n", j->name,
-		rw_name(j->rw), j->bs[BQ_READ], j->bs[BQ_WRITE], bq_engine_name(j->engine), j->iodepth,
+	fmt_bs(bs_r, sizeof(bs_r), j, BQ_READ);
+	fmt_bs(bs_w, sizeof(bs_w), j, BQ_WRITE);
+	split = j->nr_bssplit[BQ_READ] || j->nr_bssplit[BQ_WRITE];
+	range = j->bs_min[BQ_READ] != j->bs_max[BQ_READ] || j->bs_min[BQ_WRITE] != j->bs_max[BQ_WRITE];
+	/* One size per direction as bs=R/W; ranges and splits as fio's options, R,W. */
+	fprintf(out, "%s: rw=%s, %s=%s%s%s, ioengine=%s, iodepth=%u, numjobs=%u%s\n", j->name,
+		rw_name(j->rw), split ? "bssplit" : range ? "bsrange" : "bs", bs_r,
+		split || range ? "," : "/", bs_w, bq_engine_name(j->engine), j->iodepth,
 		j->numjobs, j->direct ? ", direct" : "");
 	for (int i = 0; i < jr->nr_targets; i++) {
 		char size[32];
@@ -371,6 +394,28 @@ static json_object *job_options_json(const struct bq_job *j)
 	json_object_object_add(o, "rwmixread", json_u64(j->rwmixread));
 	json_object_object_add(o, "bs_read", json_u64(j->bs[BQ_READ]));
 	json_object_object_add(o, "bs_write", json_u64(j->bs[BQ_WRITE]));
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		static const char *const range_key[] = { "bsrange_read", "bsrange_write" };
+		static const char *const split_key[] = { "bssplit_read", "bssplit_write" };
+		json_object *a;
+
+		if (j->nr_bssplit[d]) {
+			a = json_object_new_array();
+			for (int i = 0; i < j->nr_bssplit[d]; i++) {
+				json_object *e = json_object_new_object();
+
+				json_object_object_add(e, "bs", json_u64(j->bssplit[d][i].bs));
+				json_object_object_add(e, "pct", json_u64(j->bssplit[d][i].pct));
+				json_object_array_add(a, e);
+			}
+			json_object_object_add(o, split_key[d], a);
+		} else if (j->bs_min[d] != j->bs_max[d]) {
+			a = json_object_new_array();
+			json_object_array_add(a, json_u64(j->bs_min[d]));
+			json_object_array_add(a, json_u64(j->bs_max[d]));
+			json_object_object_add(o, range_key[d], a);
+		}
+	}
 	json_object_object_add(o, "ba", json_u64(j->ba));
 	json_object_object_add(o, "iodepth", json_u64(j->iodepth));
 	json_object_object_add(o, "iodepth_batch_complete_min", json_u64(j->batch_complete));
@@ -382,6 +427,7 @@ static json_object *job_options_json(const struct bq_job *j)
 	json_object_object_add(o, "time_based", json_object_new_boolean(j->time_based));
 	json_object_object_add(o, "ramp_time_ns", json_u64(j->ramp_ns));
 	json_object_object_add(o, "direct", json_object_new_boolean(j->direct));
+	json_object_object_add(o, "invalidate", json_object_new_boolean(j->invalidate));
 	json_object_object_add(o, "sync", json_object_new_boolean(j->sync));
 	json_object_object_add(o, "fsync", json_u64(j->fsync_every));
 	json_object_object_add(o, "randrepeat", json_object_new_boolean(j->randrepeat));

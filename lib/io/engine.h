@@ -75,12 +75,17 @@ static inline void slot_done(struct bq_slot *s)
  * @span: bytes of the region
  * @seq_pos: next sequential byte offset within the region
  * @gen: random offsets in units of @unit
+ * @map: random map of a job with several block sizes: one bit per unit,
+ *       set once the unit is done this pass; NULL otherwise
+ * @mapped: units set in @map
  */
 struct bq_file_state {
 	uint64_t base;
 	uint64_t span;
 	uint64_t seq_pos;
 	struct bq_offgen gen;
+	uint64_t *map;
+	uint64_t mapped;
 };
 
 struct bq_worker;
@@ -214,6 +219,8 @@ static inline uint32_t worker_pick_len(struct bq_worker *w, int dir)
 	return j->bs[dir];
 }
 
+uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, uint32_t *len);
+
 /**
  * worker_pick() - the next I/O of the workload, or false when it is done
  * @w: the worker
@@ -249,7 +256,9 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 		w->next_file = 0;
 	if (len > f->span)
 		len = (uint32_t)f->span;
-	if (w->random) {
+	if (__builtin_expect(f->map != NULL, 0)) {
+		s->offset = f->base + worker_map_pick(w, f, &len);
+	} else if (w->random) {
 		uint64_t off = bq_offgen_next(&f->gen) * w->unit;
 
 		/* A large block at the end of the region slides back inside it. */

@@ -457,6 +457,12 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		ret = bq_offgen_init(&f->gen, &p);
 		if (ret)
 			return ret;
+		/* Several block sizes need a map to cover each unit once (see worker_map_pick()). */
+		if (f->gen.randommap && lo != hi) {
+			f->map = calloc((p.nblocks + 63) / 64, sizeof(*f->map));
+			if (!f->map)
+				return -ENOMEM;
+		}
 		total += f->span;
 	}
 	w->bytes_left = j->time_based ? UINT64_MAX : j->io_size ? j->io_size : total;
@@ -1115,8 +1121,11 @@ static void abandon_stuck(struct run_state *st)
 
 static void teardown(struct run_state *st)
 {
-	for (int i = 0; st->workers && i < st->nr_workers; i++)
+	for (int i = 0; st->workers && i < st->nr_workers; i++) {
 		free(st->workers[i].slots);
+		for (int f = 0; f < st->workers[i].nr_files; f++)
+			free(st->workers[i].files[f].map);
+	}
 	free(st->workers);
 	for (size_t k = 0; st->js && k < st->res->nr; k++) {
 		bq_verify_job_end(st->js[k].verify, &st->res->jobs[k],
