@@ -736,7 +736,7 @@ TEST(unsupported_versus_unknown)
 		"verify_async", "verify_backlog", "verify_state_save", "zonemode", "zonesize", "lockmem",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "exitall",
 		"wait_for", "new_group", "loops", "nrfiles", "filesize", "file_service_type",
-		"create_on_open", "pre_read", "unlink", "buffered", "invalidate",
+		"create_on_open", "pre_read", "unlink", "buffered", "fadvise_hint",
 		"iodepth_batch", "iodepth_batch_complete_max", "iodepth_low", "numa_cpu_nodes",
 		"numa_mem_policy", "cpumask", "cpus_allowed_policy", "percentile_list",
 		"clat_percentiles", "lat_percentiles", "output-format", "rate", "rate_min",
