@@ -14,6 +14,8 @@
 /* Exit statuses: 0 done, 1 refused or failed at run time, 2 bad input. */
 #define EXIT_REFUSED 1
 #define EXIT_BADINPUT 2
+/* compare: the runs could not have shown a change of the threshold's size */
+#define EXIT_INCONCLUSIVE 3
 
 enum cli_output { OUTPUT_TABLE, OUTPUT_JSON };
 

@@ -205,6 +205,61 @@ static void print_diffs(const struct compare *c, FILE *out, const char *prefix)
 	}
 }
 
+static void runs_needed_text(char *buf, size_t len, const struct row *r)
+{
+	if (r->c.runs_needed > 0)
+		snprintf(buf, len, "%s %s%s%s could only have seen %.1f%% and needs %d runs a side",
+			 r->job, r->dir, *r->dir ? " " : "", r->m->name, r->c.detectable * 100,
+			 r->c.runs_needed);
+	else
+		snprintf(buf, len, "%s %s%s%s needs more than 1000 runs a side", r->job, r->dir,
+			 *r->dir ? " " : "", r->m->name);
+}
+
+/*
+ * An inconclusive verdict says what would settle it: the first metric
+ * (in table order, so IOPS before the tails) and the most demanding one,
+ * with the runs a side each needs at the variances seen.
+ */
+static void inconclusive_line(const struct compare *c, FILE *out, const char *prefix)
+{
+	const struct row *first = NULL, *worst = NULL;
+	int n = 0, intervals = 0;
+	char text[256];
+
+	for (int i = 0; i < c->nr_rows; i++) {
+		const struct row *r = &c->rows[i];
+
+		if (r->c.v != BQ_VERDICT_INCONCLUSIVE)
+			continue;
+		n++;
+		intervals += !r->c.welch;
+		if (!r->c.welch)
+			continue;
+		if (!first)
+			first = r;
+		if (!worst || r->c.runs_needed < 0 ||
+		    (worst->c.runs_needed >= 0 && r->c.runs_needed > worst->c.runs_needed))
+			worst = r;
+	}
+	if (!n)
+		return;
+	fprintf(out, "%sinconclusive: %d metric%s could not have shown a change of %.3g%%", prefix,
+		n, n == 1 ? "" : "s", c->threshold * 100);
+	if (intervals)
+		fprintf(out, "; intervals of single runs cannot show how runs differ: use blkqual "
+			"run --repeat N");
+	if (first) {
+		runs_needed_text(text, sizeof(text), first);
+		fprintf(out, "; %s", text);
+	}
+	if (worst && worst != first) {
+		runs_needed_text(text, sizeof(text), worst);
+		fprintf(out, "; the most demanding, %s", text);
+	}
+	fputc('\n', out);
+}
+
 static void print_table(const struct compare *c, FILE *out, bool markdown)
 {
 	char b[64], n[64], ch[64], ci[64], p[64], head[160];
@@ -245,7 +300,9 @@ static void print_table(const struct compare *c, FILE *out, bool markdown)
 		fprintf(out, "\nverdict: %s (%s; samples from %s vs %s)\n", bq_verdict_name(v),
 			head, c->nr_rows ? cmp_source_name(c->rows[0].sb) : "-",
 			c->nr_rows ? cmp_source_name(c->rows[0].sn) : "-");
-	if (c->nr_rows && (c->rows[0].sb == SRC_INTERVALS || c->rows[0].sn == SRC_INTERVALS))
+	if (v == BQ_VERDICT_INCONCLUSIVE)
+		inconclusive_line(c, out, markdown ? "\n" : "");
+	else if (c->nr_rows && (c->rows[0].sb == SRC_INTERVALS || c->rows[0].sn == SRC_INTERVALS))
 		fprintf(out, "%sthe samples are intervals of single runs, which cannot show how "
 			"much runs differ from each other; use blkqual run --repeat N (N >= 6) "
 			"for a sound verdict\n", markdown ? "\n" : "note: ");
@@ -267,9 +324,10 @@ static void print_tap(const struct compare *c, FILE *out)
 		row_texts(c, r, b, n, ch, ci, p, 64);
 		fprintf(out, "%s %d - %s %s %s: %s -> %s (%s, p=%s) %s%s\n",
 			r->c.v == BQ_VERDICT_REGRESSION ? "not ok" : "ok", i + 1, r->job, *r->dir ? r->dir : "",
-			r->m->name, b, n, ch, p, r->c.v == BQ_VERDICT_UNKNOWN ? "# SKIP " : "",
-			bq_verdict_name(r->c.v));
+			r->m->name, b, n, ch, p, r->c.v == BQ_VERDICT_UNKNOWN ||
+			r->c.v == BQ_VERDICT_INCONCLUSIVE ? "# SKIP " : "", bq_verdict_name(r->c.v));
 	}
+	inconclusive_line(c, out, "# ");
 }
 
 static json_object *sources_json(const struct cmp_side *s)
@@ -306,6 +364,12 @@ static json_object *row_json(const struct row *r)
 	json_object_object_add(o, "new_samples", json_object_new_int(r->c.nn));
 	json_object_object_add(o, "base_source", json_object_new_string(cmp_source_name(r->sb)));
 	json_object_object_add(o, "new_source", json_object_new_string(cmp_source_name(r->sn)));
+	json_object_object_add(o, "test", isnan(r->c.p) ? NULL :
+			       json_object_new_string(r->c.welch ? "welch-log" : "mann-whitney"));
+	json_object_object_add(o, "detectable_change", r->c.welch && !isnan(r->c.p) ?
+			       json_dbl(r->c.detectable) : NULL);
+	json_object_object_add(o, "runs_needed", r->c.runs_needed ?
+			       json_object_new_int(r->c.runs_needed) : NULL);
 	json_object_object_add(o, "verdict", json_object_new_string(bq_verdict_name(r->c.v)));
 	return o;
 }
@@ -415,7 +479,16 @@ int cmd_compare(int argc, char **argv)
 		print_tap(&c, stdout);
 	else
 		print_table(&c, stdout, c.format == FMT_MARKDOWN);
-	ret = overall(&c) == BQ_VERDICT_REGRESSION ? 1 : 0;
+	switch (overall(&c)) {
+	case BQ_VERDICT_REGRESSION:
+		ret = EXIT_REFUSED;
+		break;
+	case BQ_VERDICT_INCONCLUSIVE:
+		ret = EXIT_INCONCLUSIVE;
+		break;
+	default:
+		ret = 0;
+	}
 out_free:
 	free(jobs);
 	free(c.rows);

@@ -152,12 +152,15 @@ int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule, doub
  * @BQ_VERDICT_REGRESSION: worse, beyond the threshold and the noise
  * @BQ_VERDICT_IMPROVEMENT: better, likewise
  * @BQ_VERDICT_UNKNOWN: too few samples to tell
+ * @BQ_VERDICT_INCONCLUSIVE: no change seen, but the runs could not have
+ *                           shown one of the threshold's size either
  */
 enum bq_verdict {
 	BQ_VERDICT_NOISE,
 	BQ_VERDICT_REGRESSION,
 	BQ_VERDICT_IMPROVEMENT,
 	BQ_VERDICT_UNKNOWN,
+	BQ_VERDICT_INCONCLUSIVE,
 };
 
 /**
@@ -166,12 +169,23 @@ enum bq_verdict {
  * @intervals: set by the caller: a side's samples are one run's intervals
  * @nb: base samples
  * @nn: new samples
- * @base: median of the base samples
- * @new: median of the new ones
+ * @base: the base samples' centre: their geometric mean when they are runs
+ *        (Welch's test on logarithms), their median when intervals
+ * @new: the new ones', likewise
  * @change: @new / @base - 1
- * @lo: lower bound of the change's bootstrap interval
+ * @lo: lower bound of the change's confidence interval (t, or bootstrap
+ *      for intervals)
  * @hi: upper bound
- * @p: the Mann-Whitney p-value, NAN when not tested
+ * @p: the test's p-value, NAN when not tested
+ * @welch: tested with Welch's t on logarithms (else Mann-Whitney)
+ * @se: standard error of the log ratio (Welch)
+ * @var_b: variance of the base samples' logarithms (Welch)
+ * @var_n: of the new ones'
+ * @df: Welch's degrees of freedom
+ * @detectable: the smallest change the test could have found, with 80 %
+ *              power at the family's confidence (bq_verdict_decide())
+ * @runs_needed: runs a side that would detect a change of the threshold's
+ *               size; 0 when not known, -1 when more than 1000
  * @v: the verdict
  */
 struct bq_metric_cmp {
@@ -179,6 +193,10 @@ struct bq_metric_cmp {
 	bool intervals;
 	int nb, nn;
 	double base, new, change, lo, hi, p;
+	bool welch;
+	double se, var_b, var_n, df;
+	double detectable;
+	int runs_needed;
 	enum bq_verdict v;
 };
 
@@ -215,7 +233,9 @@ int bq_verdict_decide(struct bq_metric_cmp *const *cmps, int nr, double confiden
  * @nr: how many
  *
  * Return: a regression if any metric regressed, else an improvement if
- * any improved, else noise, or unknown when nothing could be tested.
+ * any improved, else inconclusive if any metric's runs could not have
+ * shown a change of the threshold's size, else noise, or unknown when
+ * nothing could be tested.
  */
 enum bq_verdict bq_verdict_overall(struct bq_metric_cmp *const *cmps, int nr);
 
