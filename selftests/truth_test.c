@@ -14,6 +14,7 @@
 
 #include "kselftest_harness.h"
 
+#include "helpers/attr.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
@@ -289,6 +290,56 @@ TEST_F(dev, utilisation_of_a_short_job_is_at_most_100_percent)
 		EXPECT_LE(0, util);
 		EXPECT_GE(100, util);
 	}
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+/*
+ * The truth test: direct random I/O on a device nobody else uses, with
+ * nomerges=2 so that each I/O is one request.  The job's reads and writes
+ * and their sectors equal the device's own counters, its mean latency is
+ * never below the block layer's own mean time per request, and the
+ * utilisation is at most 100 %.
+ */
+TEST_F(dev, figures_agree_with_the_kernels_counters)
+{
+	const char *args[] = { "--name=truth", self->opt, "--rw=randrw", "--bs=4k",
+			       "--iodepth=8", "--direct=1", "--runtime=1", "--time_based", NULL };
+	static const char *const dirs[] = { "read", "write" };
+	char attr[128], key[64];
+	struct run_result r;
+	json_object *root, *j, *t;
+
+	PREP_READY(&self->p);
+	snprintf(attr, sizeof(attr), "/sys/block/%s/queue/nomerges", strrchr(self->s.dev, '/') + 1);
+	ASSERT_EQ(0, attr_write(attr, "2"));
+	root = run_json(_metadata, &r, args);
+	ASSERT_NE(NULL, root);
+	j = job0(root);
+	t = json_object_array_get_idx(json_object_object_get(j, "targets"), 0);
+	for (int d = 0; d < 2; d++) {
+		long long ios, dev_ios, ticks_ms;
+		double mean;
+
+		snprintf(key, sizeof(key), "total.%s.ios", dirs[d]);
+		ios = json_int(j, key, -1);
+		snprintf(key, sizeof(key), "disk_stats.%s_ios", dirs[d]);
+		dev_ios = json_int(t, key, -2);
+		EXPECT_LT(0, ios);
+		EXPECT_EQ(ios, dev_ios) TH_LOG("%s: %lld I/Os, the device %lld", dirs[d], ios,
+					       dev_ios);
+		snprintf(key, sizeof(key), "disk_stats.%s_sectors", dirs[d]);
+		EXPECT_EQ(ios * 8, json_int(t, key, -1));
+		snprintf(key, sizeof(key), "disk_stats.%s_ticks_ms", dirs[d]);
+		ticks_ms = json_int(t, key, -1);
+		snprintf(key, sizeof(key), "total.%s.lat_ns.mean", dirs[d]);
+		mean = json_dbl(j, key, 0);
+		TH_LOG("%s: mean latency %.1f us, the block layer's %.1f us per request", dirs[d],
+		       mean / 1e3, dev_ios > 0 ? ticks_ms * 1e3 / dev_ios : 0);
+		if (dev_ios > 0)
+			EXPECT_GE(mean, (double)ticks_ms * 1e6 / (double)dev_ios);
+	}
+	EXPECT_GE(100, json_dbl(t, "disk_stats.util_pct", 101));
 	json_object_put(root);
 	run_result_free(&r);
 }
