@@ -138,6 +138,34 @@ FIXTURE_TEARDOWN(tmp)
  * short, the run ends within a second or two because the target shrank,
  * and the failures are one line with a count.
  */
+/*
+ * Run @argv (a random read of a 64 MiB file, self->file) and truncate
+ * the file to 0 half a second in.  Return: ms from the truncation to the
+ * exit (the run killed after 5 s), or -1.
+ */
+static long long truncated_under_run(FIXTURE_DATA(tmp) *self, const char *const *argv,
+				     int *status)
+{
+	long long took;
+	pid_t pid;
+
+	write_text(self->file, "");
+	if (truncate(self->file, 64 << 20))
+		return -1;
+	pid = spawn_logged(argv, self->log);
+	if (pid <= 0)
+		return -1;
+	sleep_ms(500);
+	if (truncate(self->file, 0))
+		return -1;
+	took = wait_exit_ms(pid, 5000, status);
+	if (took < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, status, 0);
+	}
+	return took;
+}
+
 TEST_F(tmp, truncated_file_errors_are_one_line)
 {
 	char opt[320];
@@ -147,20 +175,9 @@ TEST_F(tmp, truncated_file_errors_are_one_line)
 	long long took;
 	int status;
 	char *text;
-	pid_t pid;
 
 	snprintf(opt, sizeof(opt), "--filename=%s", self->file);
-	write_text(self->file, "");
-	ASSERT_EQ(0, truncate(self->file, 64 << 20));
-	pid = spawn_logged(argv, self->log);
-	ASSERT_LT(0, pid);
-	sleep_ms(500);
-	ASSERT_EQ(0, truncate(self->file, 0));
-	took = wait_exit_ms(pid, 5000, &status);
-	if (took < 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-	}
+	took = truncated_under_run(self, argv, &status);
 	ASSERT_LE(0, took) TH_LOG("the run went on after its file was truncated");
 	TH_LOG("run ended %lld ms after the truncation", took);
 	EXPECT_GE(2500, took);
@@ -188,20 +205,10 @@ TEST_F(tmp, failed_ios_are_said_on_stderr)
 			       "--time_based", "--name=trunc", NULL };
 	int status;
 	char *text;
-	pid_t pid;
 
 	snprintf(opt, sizeof(opt), "--filename=%s", self->file);
 	snprintf(output, sizeof(output), "--output=%s", self->out);
-	write_text(self->file, "");
-	ASSERT_EQ(0, truncate(self->file, 64 << 20));
-	pid = spawn_logged(argv, self->log);
-	ASSERT_LT(0, pid);
-	sleep_ms(500);
-	ASSERT_EQ(0, truncate(self->file, 0));
-	ASSERT_LE(0, wait_exit_ms(pid, 5000, &status)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-	}
+	ASSERT_LE(0, truncated_under_run(self, argv, &status));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(1, WEXITSTATUS(status));
 	text = slurp(self->log);

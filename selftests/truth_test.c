@@ -36,6 +36,23 @@ static json_object *run_json(struct __test_metadata *_metadata, struct run_resul
 	return root;
 }
 
+/* A zeroed 16 MiB file under /tmp for a job, and its --filename=; 0 or -1. */
+static int temp_target(char *file, char *opt, size_t len)
+{
+	int fd = mkstemp(file);
+
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, 16 << 20)) {
+		close(fd);
+		unlink(file);
+		return -1;
+	}
+	close(fd);
+	snprintf(opt, len, "--filename=%s", file);
+	return 0;
+}
+
 /*
  * An I/O's latency starts when its batch goes to the kernel, not when the
  * batch began to be picked: with 256 nops per batch, all reaped at once,
@@ -102,12 +119,8 @@ TEST(sqpoll_time_restarts_after_the_ramp)
 			       "--time_based", NULL };
 	struct run_result r;
 	json_object *root, *t;
-	int fd = mkstemp(file);
 
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ftruncate(fd, 16 << 20));
-	close(fd);
-	snprintf(opt, sizeof(opt), "--filename=%s", file);
+	ASSERT_EQ(0, temp_target(file, opt, sizeof(opt)));
 	root = run_json(_metadata, &r, args);
 	unlink(file);
 	ASSERT_NE(NULL, root);
@@ -222,12 +235,8 @@ TEST(mixed_size_random_writes_cover_every_block)
 		struct run_result r;
 		json_object *root, *o;
 		long zeros, total;
-		int fd = mkstemp(file);
 
-		ASSERT_LE(0, fd);
-		ASSERT_EQ(0, ftruncate(fd, 16 << 20));
-		close(fd);
-		snprintf(opt, sizeof(opt), "--filename=%s", file);
+		ASSERT_EQ(0, temp_target(file, opt, sizeof(opt)));
 		root = run_json(_metadata, &r, args);
 		zeros = zero_blocks(file, &total);
 		unlink(file);
