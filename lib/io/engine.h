@@ -9,6 +9,7 @@
 #ifndef BLKQUAL_ENGINE_H
 #define BLKQUAL_ENGINE_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * run.c - run a set of jobs: targets, checks, placement, threads, the
- * start line, progress and intervals, and the device's own counters
+ * start line, the monitor and progress (the figures beside the workers
+ * are run_figures.c's, stuck threads run_stalls.c's)
  *
  * The main thread never does I/O.  It samples the workers' counters
  * without locks (aligned 64-bit loads cannot tear on the platforms we
@@ -9,7 +10,6 @@
  * I/O path nothing.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -18,69 +18,11 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
-#include "blkqual_raid.h"
-#include "core/threads.h"
-#include "engine.h"
-#include "target.h"
+#include "run_int.h"
 #include "verify/verify_int.h"
 
 /* How often a progress line goes to the caller's callback. */
 #define PROGRESS_TICK_NS	250000000ULL
-
-/* The running totals an interval sample is a difference of. */
-struct iv_mark {
-	uint64_t *buckets[BQ_NR_DIRS];
-	uint64_t ios[BQ_NR_DIRS];
-	uint64_t bytes[BQ_NR_DIRS];
-	double sum[BQ_NR_DIRS];
-	uint64_t count[BQ_NR_DIRS];
-};
-
-struct job_state {
-	int fds[BQ_MAX_FILES];
-	struct bq_raid0 raid;		/* the layout of a striped job */
-	struct bq_target_info logical;	/* a striped job's array, as one target */
-	int first_worker;
-	struct iv_mark prev;		/* the threads' totals at the last interval sample */
-	struct iv_mark before;		/* and at the one before it, to fold a short last one */
-	bool ramp_sampled;
-	struct bq_vjob *verify;		/* verify=: the job's state and findings */
-	bool stats_done;		/* disk stats taken before a verify phase */
-};
-
-struct run_state {
-	struct bq_ctx *ctx;
-	const struct bq_run_opts *opts;
-	struct bq_results *res;
-	struct job_state *js;
-	struct bq_worker *workers;
-	int nr_workers;
-	struct bq_held held;
-	struct bq_threads *threads;	/* the workers' start line, watchdog and halt flag */
-	uint64_t t0;			/* when they went */
-	volatile int local_stop;
-	volatile int *stop;		/* the caller's: a signal */
-	volatile int *halt;		/* the workers': a signal, a gone target or a stall */
-	uint64_t stall_ns;		/* when a stall was found; 0: none */
-	uint64_t next_tick;		/* the monitor's next progress line */
-	uint64_t next_iv;		/* its next interval sample */
-};
-
-/* Add a line to what the user should know about a job. */
-static void __attribute__((format(printf, 2, 3))) job_note(struct bq_job_result *jr,
-							   const char *fmt, ...)
-{
-	size_t used = strlen(jr->notes);
-	va_list ap;
-
-	if (used && used + 1 < sizeof(jr->notes))
-		jr->notes[used++] = '\n';
-	if (used + 1 >= sizeof(jr->notes))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(jr->notes + used, sizeof(jr->notes) - used, fmt, ap);
-	va_end(ap);
-}
 
 /* Smallest and largest block size a job can issue, over both directions. */
 static void bs_bounds(const struct bq_job *j, uint32_t *lo, uint32_t *hi)
@@ -478,105 +420,6 @@ static void run_work(void *arg, int i)
 	worker_run(&st->workers[i]);
 }
 
-static void sample_diskstats(struct run_state *st, struct bq_job_result *jr)
-{
-	for (int i = 0; i < jr->nr_targets; i++) {
-		struct bq_target_info *ti = &jr->targets[i];
-
-		ti->have_stats = ti->devname[0] &&
-				 !bq_diskstats_read(st->ctx, ti->devname, &ti->before);
-		ti->stats_t0_ns = bq_now_ns();
-	}
-}
-
-static void finish_diskstats(struct run_state *st, struct bq_job_result *jr)
-{
-	for (int i = 0; i < jr->nr_targets; i++) {
-		struct bq_target_info *ti = &jr->targets[i];
-		struct bq_diskstats after;
-
-		if (ti->have_stats && !bq_diskstats_read(st->ctx, ti->devname, &after)) {
-			bq_diskstats_delta(&ti->before, &after, &ti->delta);
-			ti->stats_window_ns = bq_now_ns() - ti->stats_t0_ns;
-		} else {
-			ti->have_stats = false;
-		}
-	}
-}
-
-static void mark_copy(struct iv_mark *dst, const struct iv_mark *src)
-{
-	for (int d = 0; d < BQ_NR_DIRS; d++) {
-		dst->ios[d] = src->ios[d];
-		dst->bytes[d] = src->bytes[d];
-		dst->sum[d] = src->sum[d];
-		dst->count[d] = src->count[d];
-		memcpy(dst->buckets[d], src->buckets[d], BQ_HIST_BUCKETS * sizeof(uint64_t));
-	}
-}
-
-/* One interval sample of a job: deltas of the threads' running totals. */
-static int sample_interval(struct run_state *st, size_t k, uint64_t t_ns)
-{
-	struct bq_job_result *jr = &st->res->jobs[k];
-	struct job_state *js = &st->js[k];
-	struct bq_interval iv = { .t_ns = t_ns };
-	struct bq_interval *grown;
-
-	mark_copy(&js->before, &js->prev);
-
-	for (int d = 0; d < BQ_NR_DIRS; d++) {
-		uint64_t ios = 0, bytes = 0, count = 0, *cur;
-		struct bq_hist diff = { .min = 0, .max = UINT64_MAX };
-		double sum = 0;
-
-		cur = calloc(BQ_HIST_BUCKETS, sizeof(*cur));
-		if (!cur)
-			return -ENOMEM;
-		for (int i = 0; i < jr->nr_threads; i++) {
-			const struct bq_dir_result *r = &jr->threads[i].d[d];
-
-			ios += r->ios;
-			bytes += r->bytes;
-			sum += r->lat.sum;
-			count += r->lat.count;
-			for (int b = 0; b < BQ_HIST_BUCKETS; b++)
-				cur[b] += r->lat.buckets[b];
-		}
-		/* Totals restart at the end of ramp_time: start the deltas over too. */
-		if (ios < js->prev.ios[d] || count < js->prev.count[d]) {
-			js->prev.ios[d] = js->prev.bytes[d] = js->prev.count[d] = 0;
-			js->prev.sum[d] = 0;
-			memset(js->prev.buckets[d], 0, BQ_HIST_BUCKETS * sizeof(uint64_t));
-		}
-		iv.ios[d] = ios - js->prev.ios[d];
-		iv.bytes[d] = bytes - js->prev.bytes[d];
-		if (count > js->prev.count[d]) {
-			iv.mean_ns[d] = (sum - js->prev.sum[d]) / (double)(count - js->prev.count[d]);
-			for (int b = 0; b < BQ_HIST_BUCKETS; b++) {
-				uint64_t now = cur[b];
-
-				cur[b] = now >= js->prev.buckets[d][b] ? now - js->prev.buckets[d][b] : 0;
-				js->prev.buckets[d][b] = now;
-			}
-			diff.buckets = cur;
-			diff.count = count - js->prev.count[d];
-			iv.p99_ns[d] = bq_hist_percentile(&diff, 99.0);
-		}
-		js->prev.ios[d] = ios;
-		js->prev.bytes[d] = bytes;
-		js->prev.sum[d] = sum;
-		js->prev.count[d] = count;
-		free(cur);
-	}
-	grown = realloc(jr->intervals, (jr->nr_intervals + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	grown[jr->nr_intervals++] = iv;
-	jr->intervals = grown;
-	return 0;
-}
-
 static uint64_t planned_end(const struct run_state *st)
 {
 	uint64_t end = 0;
@@ -652,103 +495,6 @@ static bool target_shrank(struct run_state *st, uint64_t now)
 	return gone;
 }
 
-/* The watchdog's measure of progress: I/Os completed, well or not. */
-static uint64_t completions(void *arg, int i)
-{
-	const struct run_state *st = arg;
-	const struct bq_thread_result *r = st->workers[i].res;
-
-	return r->d[BQ_READ].ios + r->d[BQ_READ].errors + r->d[BQ_WRITE].ios +
-	       r->d[BQ_WRITE].errors;
-}
-
-static int cmp_stall_io(const void *a, const void *b)
-{
-	const struct bq_stall_io *x = a, *y = b;
-
-	return x->age_ns < y->age_ns ? 1 : x->age_ns > y->age_ns ? -1 : 0;
-}
-
-/*
- * What a stuck thread waits for: its I/Os in flight, the oldest first.
- * @since: when it last completed something; 0 when it was never watched
- * (stall_timeout=0), so it has waited since the start.
- */
-static void record_stall(void *arg, int i, uint64_t now, uint64_t since)
-{
-	struct run_state *st = arg;
-	struct bq_worker *w = &st->workers[i];
-	struct bq_job_result *jr = w->jr;
-	struct bq_stall_io *all;
-	struct bq_stall *grown, *s;
-	unsigned int n = 0;
-
-	grown = realloc(jr->stalls, ((size_t)jr->nr_stalls + 1) * sizeof(*grown));
-	if (!grown)
-		return;
-	jr->stalls = grown;
-	s = &grown[jr->nr_stalls++];
-	memset(s, 0, sizeof(*s));
-	s->thread = w->index;
-	s->cpu = w->cpu;
-	s->in_fsync = __atomic_load_n(&w->sync_since_ns, __ATOMIC_ACQUIRE) != 0;
-	s->stalled_ns = now - (since ? since : st->t0);
-	all = calloc(w->nr_slots, sizeof(*all));
-	for (unsigned int k = 0; k < w->nr_slots; k++) {
-		const struct bq_slot *sl = &w->slots[k];
-
-		if (!__atomic_load_n(&sl->busy, __ATOMIC_ACQUIRE))
-			continue;
-		s->outstanding++;
-		if (!all)
-			continue;
-		all[n++] = (struct bq_stall_io){
-			.offset = sl->offset, .len = sl->len, .dir = sl->dir, .file = sl->file,
-			.age_ns = now > sl->start_ns ? now - sl->start_ns : 0,
-		};
-	}
-	if (all) {
-		qsort(all, n, sizeof(*all), cmp_stall_io);
-		s->nr_ios = n < BQ_STALL_MAX_IOS ? (int)n : BQ_STALL_MAX_IOS;
-		memcpy(s->ios, all, (size_t)s->nr_ios * sizeof(*all));
-		free(all);
-	}
-}
-
-/* The oldest I/O of @w in flight, as its submission time; 0 when none is. */
-static uint64_t oldest_inflight(const struct bq_worker *w)
-{
-	uint64_t oldest = 0;
-
-	for (unsigned int k = 0; k < w->nr_slots; k++) {
-		const struct bq_slot *s = &w->slots[k];
-
-		if (__atomic_load_n(&s->busy, __ATOMIC_ACQUIRE) && (!oldest || s->start_ns < oldest))
-			oldest = s->start_ns;
-	}
-	return oldest;
-}
-
-/*
- * stall_timeout: a thread that has completed nothing for that long is
- * stuck if it has had I/O in flight, or a flush outstanding, for as long
- * (a frozen filesystem under a loop device, a lost command).
- */
-static bool worker_stuck(void *arg, int i, uint64_t now, uint64_t since)
-{
-	struct run_state *st = arg;
-	struct bq_worker *w = &st->workers[i];
-	uint64_t oldest = oldest_inflight(w), limit = w->job->stall_timeout_ns;
-
-	(void)since;
-	if (!oldest)
-		oldest = __atomic_load_n(&w->sync_since_ns, __ATOMIC_ACQUIRE);
-	if (!oldest || now < oldest + limit)
-		return false;
-	record_stall(st, i, now, since);
-	return true;
-}
-
 /* When the last thread of job @k finished its I/O; 0 while one still runs. */
 static uint64_t job_ended(const struct run_state *st, size_t k)
 {
@@ -784,20 +530,20 @@ static uint64_t run_tick(void *arg, uint64_t now)
 
 		/* A job that ended while others go on: its device counters end with it. */
 		if (ended && !st->js[k].stats_done) {
-			finish_diskstats(st, &st->res->jobs[k]);
+			run_finish_diskstats(st, &st->res->jobs[k]);
 			st->js[k].stats_done = true;
 		}
 		/* Re-read them where ramp_time ends, as the workers reset; not past the job's end. */
 		if (j->ramp_ns && !st->js[k].ramp_sampled &&
 		    now >= t0 + j->startdelay_ns + j->ramp_ns) {
 			if (!st->js[k].stats_done)
-				sample_diskstats(st, &st->res->jobs[k]);
+				run_sample_diskstats(st, &st->res->jobs[k]);
 			st->js[k].ramp_sampled = true;
 		}
 	}
 	if (now >= st->next_iv) {
 		for (size_t k = 0; k < st->res->nr; k++)
-			sample_interval(st, k, st->next_iv - t0);
+			run_sample_interval(st, k, st->next_iv - t0);
 		st->next_iv += iv;
 		sampled = true;
 	}
@@ -810,9 +556,9 @@ static uint64_t run_tick(void *arg, uint64_t now)
 
 static const struct bq_threads_ops run_threads_ops = {
 	.work = run_work,
-	.progress = completions,
-	.stuck = worker_stuck,
-	.straggler = record_stall,
+	.progress = run_completions,
+	.stuck = run_worker_stuck,
+	.straggler = run_record_stall,
 	.tick = run_tick,
 };
 
@@ -842,10 +588,10 @@ static void monitor(struct run_state *st)
 			struct bq_job_result *jr = &st->res->jobs[k];
 
 			if (fold && jr->nr_intervals) {
-				mark_copy(&st->js[k].prev, &st->js[k].before);
+				run_mark_copy(&st->js[k].prev, &st->js[k].before);
 				jr->nr_intervals--;
 			}
-			sample_interval(st, k, t);
+			run_sample_interval(st, k, t);
 		}
 		progress(st, bq_now_ns(), true);
 	}
@@ -863,7 +609,7 @@ static int start_line(struct run_state *st, int started, int ret, struct bq_pars
 	}
 	if (!ret)
 		for (size_t k = 0; k < st->res->nr; k++)
-			sample_diskstats(st, &st->res->jobs[k]);
+			run_sample_diskstats(st, &st->res->jobs[k]);
 	bq_threads_open(st->threads, !ret);
 	st->t0 = bq_threads_t0(st->threads);
 	return ret;
@@ -887,39 +633,13 @@ static uint64_t measured_from(struct run_state *st, size_t k)
 	if (!inside)
 		return st->t0 + j->startdelay_ns + j->ramp_ns;
 	if (inside == jr->nr_threads)
-		job_note(jr, "the job ended inside its ramp_time of %.3gs: its figures include "
+		run_job_note(jr, "the job ended inside its ramp_time of %.3gs: its figures include "
 			 "the ramp", (double)j->ramp_ns / 1e9);
 	else
-		job_note(jr, "%d of its threads ended inside its ramp_time of %.3gs: their "
+		run_job_note(jr, "%d of its threads ended inside its ramp_time of %.3gs: their "
 			 "figures include the ramp", inside, (double)j->ramp_ns / 1e9);
 	return inside == jr->nr_threads ? st->t0 + j->startdelay_ns :
 					  st->t0 + j->startdelay_ns + j->ramp_ns;
-}
-
-/*
- * A buffered job can be served by the page cache: say so when the device
- * read less than half of what the job read (readahead only makes the
- * device read more).
- */
-static void cache_note(struct bq_job_result *jr)
-{
-	uint64_t dev_bytes = 0, job_bytes = 0;
-	bool stats = false;
-
-	if (jr->job.direct)
-		return;
-	for (int i = 0; i < jr->nr_targets; i++) {
-		if (!jr->targets[i].have_stats)
-			return;
-		dev_bytes += jr->targets[i].delta.sectors[BQ_READ] << 9;
-		stats = true;
-	}
-	for (int i = 0; i < jr->nr_threads; i++)
-		job_bytes += jr->threads[i].d[BQ_READ].bytes;
-	if (stats && job_bytes && dev_bytes < job_bytes / 2)
-		job_note(jr, "the device read %.1f%% of the bytes the job read: the rest came "
-			 "from the page cache (direct=0)", 100.0 * (double)dev_bytes /
-			 (double)job_bytes);
 }
 
 static void finish_jobs(struct run_state *st)
@@ -939,8 +659,8 @@ static void finish_jobs(struct run_state *st)
 		}
 		jr->runtime_ns = end - start;
 		if (!st->js[k].stats_done)
-			finish_diskstats(st, jr);
-		cache_note(jr);
+			run_finish_diskstats(st, jr);
+		run_cache_note(jr);
 	}
 }
 
@@ -961,7 +681,7 @@ static void passthru_stats_note(struct run_state *st, struct bq_job_result *jr)
 			continue;
 		if (!bq_read_int(path, &on) && on == 1)
 			continue;
-		job_note(jr, "the disk stats of %s leave passthrough I/O out%s", name,
+		run_job_note(jr, "the disk stats of %s leave passthrough I/O out%s", name,
 			 access(path, F_OK) ? "" : " (queue/iostats_passthrough=0)");
 		return;
 	}
@@ -973,7 +693,7 @@ static void verify_io_done(void *a, void *b)
 	struct run_state *st = a;
 	size_t k = (size_t)(uintptr_t)b;
 
-	finish_diskstats(st, &st->res->jobs[k]);
+	run_finish_diskstats(st, &st->res->jobs[k]);
 	st->js[k].stats_done = true;
 }
 
@@ -1037,7 +757,7 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		if (ret)
 			return ret;
 		if (bq_engine_has(jr->job.engine, BQ_ENGINE_SYNC) && jr->job.iodepth > 1)
-			job_note(jr, "%s does one I/O at a time: iodepth=%u has no effect",
+			run_job_note(jr, "%s does one I/O at a time: iodepth=%u has no effect",
 				 bq_engine_name(jr->job.engine), jr->job.iodepth);
 		if (bq_engine_has(jr->job.engine, BQ_ENGINE_PASSTHRU))
 			passthru_stats_note(st, jr);
@@ -1071,52 +791,6 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		}
 	}
 	return 0;
-}
-
-/*
- * The threads that are stuck keep their worker, slots, descriptors and
- * the run's halt flag; they get results and a job of their own, so that
- * the caller may report and free the run's results while they wait.
- */
-static void abandon_stuck(struct run_state *st)
-{
-	struct run_state *keep = malloc(sizeof(*keep));
-
-	for (int i = 0; i < st->nr_workers; i++) {
-		struct bq_worker *w = &st->workers[i];
-		struct bq_thread_result *r;
-		struct bq_job *job;
-		bool ok = true;
-
-		if (!bq_threads_stalled(st->threads, i))
-			continue;
-		/* A stuck worker never reaches worker_finish(): its CPU time is read from outside. */
-		bq_threads_cpu_since(st->threads, i, &w->ru_start, &w->res->usr_ns, &w->res->sys_ns);
-		r = malloc(sizeof(*r));
-		job = malloc(sizeof(*job));
-		if (!r || !job) {
-			free(r);
-			free(job);
-			continue;
-		}
-		*r = *w->res;
-		*job = *w->job;
-		for (int d = 0; d < BQ_NR_DIRS; d++)
-			ok = !bq_hist_init(&r->d[d].lat) && ok;
-		if (r->nr_members) {
-			r->members = calloc((size_t)r->nr_members, sizeof(*r->members));
-			for (int m = 0; r->members && m < r->nr_members; m++)
-				ok = !bq_hist_init(&r->members[m].lat) && ok;
-			ok = ok && r->members;
-		}
-		if (!ok)
-			continue;
-		__atomic_store_n(&w->job, job, __ATOMIC_RELEASE);
-		__atomic_store_n(&w->res, r, __ATOMIC_RELEASE);
-	}
-	if (keep)
-		*keep = *st;
-	bq_threads_abandon(st->threads, keep);
 }
 
 static void teardown(struct run_state *st)
@@ -1183,129 +857,10 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 	res->interrupted = *st.stop != 0;
 	res->stalled = st.stall_ns != 0;
 	if (res->stalled)
-		abandon_stuck(&st);
+		run_abandon_stuck(&st);
 	else
 		teardown(&st);
 	if (ret && !err->msg[0])
 		bq_fail_at(err, "run", ret, "%s", strerror(-ret));
 	return ret;
-}
-
-/* Add one thread's figures to a sum (mean_depth is the caller's business). */
-static void thread_add(struct bq_thread_result *sum, const struct bq_thread_result *t)
-{
-	for (int d = 0; d < BQ_NR_DIRS; d++) {
-		sum->d[d].ios += t->d[d].ios;
-		sum->d[d].bytes += t->d[d].bytes;
-		sum->d[d].errors += t->d[d].errors;
-		bq_hist_merge(&sum->d[d].lat, &t->d[d].lat);
-	}
-	sum->syncs += t->syncs;
-	sum->usr_ns += t->usr_ns;
-	sum->sys_ns += t->sys_ns;
-	sum->vol_cs += t->vol_cs;
-	sum->invol_cs += t->invol_cs;
-	sum->sqpoll_ns += t->sqpoll_ns;
-	for (int e = 0; e < t->nr_errors && sum->nr_errors < BQ_MAX_IO_ERRORS; e++)
-		sum->errors[sum->nr_errors++] = t->errors[e];
-	bq_io_error_groups_merge(sum, t);
-	for (int m = 0; m < t->nr_members && m < sum->nr_members; m++) {
-		sum->members[m].ios += t->members[m].ios;
-		sum->members[m].bytes += t->members[m].bytes;
-		sum->members[m].errors += t->members[m].errors;
-		bq_hist_merge(&sum->members[m].lat, &t->members[m].lat);
-	}
-}
-
-void bq_job_sum(const struct bq_job_result *jr, struct bq_thread_result *sum)
-{
-	for (int i = 0; i < jr->nr_threads; i++) {
-		thread_add(sum, &jr->threads[i]);
-		sum->mean_depth += jr->threads[i].mean_depth / jr->nr_threads;
-	}
-}
-
-static void diskstats_add(struct bq_diskstats *sum, const struct bq_diskstats *d)
-{
-	for (int k = 0; k < BQ_NR_DIRS; k++) {
-		sum->ios[k] += d->ios[k];
-		sum->merges[k] += d->merges[k];
-		sum->sectors[k] += d->sectors[k];
-		sum->ticks_ms[k] += d->ticks_ms[k];
-	}
-	sum->io_ticks_ms += d->io_ticks_ms;
-	sum->time_in_queue_ms += d->time_in_queue_ms;
-	sum->discards += d->discards;
-	sum->flushes += d->flushes;
-}
-
-static int job_add(struct bq_job_result *dst, const struct bq_job_result *src)
-{
-	uint64_t total = dst->runtime_ns + src->runtime_ns;
-	struct bq_interval *iv;
-
-	if (dst->nr_threads != src->nr_threads || dst->nr_targets != src->nr_targets)
-		return -EINVAL;
-	iv = realloc(dst->intervals, sizeof(*iv) * (dst->nr_intervals + src->nr_intervals));
-	if (!iv && dst->nr_intervals + src->nr_intervals)
-		return -ENOMEM;
-	dst->intervals = iv;
-	/* The second repetition's series continues where the first one ended. */
-	for (size_t k = 0; k < src->nr_intervals; k++) {
-		iv[dst->nr_intervals + k] = src->intervals[k];
-		iv[dst->nr_intervals + k].t_ns += dst->runtime_ns;
-	}
-	dst->nr_intervals += src->nr_intervals;
-	for (int i = 0; i < dst->nr_threads; i++) {
-		struct bq_thread_result *d = &dst->threads[i];
-		const struct bq_thread_result *s = &src->threads[i];
-
-		thread_add(d, s);
-		d->mean_depth = total ? (d->mean_depth * (double)dst->runtime_ns +
-					 s->mean_depth * (double)src->runtime_ns) / (double)total : 0;
-	}
-	for (int t = 0; t < dst->nr_targets; t++)
-		diskstats_add(&dst->targets[t].delta, &src->targets[t].delta);
-	if (dst->verify && src->verify)
-		bq_verify_report_add_run(dst->verify, src->verify);
-	dst->runtime_ns = total;
-	return 0;
-}
-
-int bq_results_add(struct bq_results *dst, const struct bq_results *src)
-{
-	if (dst->nr != src->nr)
-		return -EINVAL;
-	for (size_t k = 0; k < dst->nr; k++) {
-		int ret = job_add(&dst->jobs[k], &src->jobs[k]);
-
-		if (ret)
-			return ret;
-	}
-	dst->interrupted |= src->interrupted;
-	return 0;
-}
-
-void bq_results_free(struct bq_results *res)
-{
-	for (size_t k = 0; k < res->nr; k++) {
-		struct bq_job_result *jr = &res->jobs[k];
-
-		for (int i = 0; jr->threads && i < jr->nr_threads; i++) {
-			for (int d = 0; d < BQ_NR_DIRS; d++)
-				bq_hist_free(&jr->threads[i].d[d].lat);
-			for (int m = 0; m < jr->threads[i].nr_members; m++)
-				bq_hist_free(&jr->threads[i].members[m].lat);
-			free(jr->threads[i].members);
-		}
-		free(jr->threads);
-		free(jr->targets);
-		free(jr->intervals);
-		free(jr->stalls);
-		if (jr->verify)
-			bq_verify_report_free(jr->verify);
-		free(jr->verify);
-	}
-	free(res->jobs);
-	memset(res, 0, sizeof(*res));
 }

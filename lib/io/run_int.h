@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * run_int.h - private: a run's state, shared by run.c (setting up,
+ * starting, monitoring), run_figures.c (interval samples, device
+ * counters, notes) and run_stalls.c (what stuck threads wait for)
+ */
+#ifndef BLKQUAL_RUN_INT_H
+#define BLKQUAL_RUN_INT_H
+
+#include "blkqual_raid.h"
+#include "core/threads.h"
+#include "engine.h"
+#include "target.h"
+
+struct bq_vjob;
+
+/* The running totals an interval sample is a difference of. */
+struct iv_mark {
+	uint64_t *buckets[BQ_NR_DIRS];
+	uint64_t ios[BQ_NR_DIRS];
+	uint64_t bytes[BQ_NR_DIRS];
+	double sum[BQ_NR_DIRS];
+	uint64_t count[BQ_NR_DIRS];
+};
+
+struct job_state {
+	int fds[BQ_MAX_FILES];
+	struct bq_raid0 raid;		/* the layout of a striped job */
+	struct bq_target_info logical;	/* a striped job's array, as one target */
+	int first_worker;
+	struct iv_mark prev;		/* the threads' totals at the last interval sample */
+	struct iv_mark before;		/* and at the one before it, to fold a short last one */
+	bool ramp_sampled;
+	struct bq_vjob *verify;		/* verify=: the job's state and findings */
+	bool stats_done;		/* disk stats taken before a verify phase */
+};
+
+struct run_state {
+	struct bq_ctx *ctx;
+	const struct bq_run_opts *opts;
+	struct bq_results *res;
+	struct job_state *js;
+	struct bq_worker *workers;
+	int nr_workers;
+	struct bq_held held;
+	struct bq_threads *threads;	/* the workers' start line, watchdog and halt flag */
+	uint64_t t0;			/* when they went */
+	volatile int local_stop;
+	volatile int *stop;		/* the caller's: a signal */
+	volatile int *halt;		/* the workers': a signal, a gone target or a stall */
+	uint64_t stall_ns;		/* when a stall was found; 0: none */
+	uint64_t next_tick;		/* the monitor's next progress line */
+	uint64_t next_iv;		/* its next interval sample */
+};
+
+/* run_figures.c */
+void __attribute__((format(printf, 2, 3))) run_job_note(struct bq_job_result *jr,
+							const char *fmt, ...);
+void run_sample_diskstats(struct run_state *st, struct bq_job_result *jr);
+void run_finish_diskstats(struct run_state *st, struct bq_job_result *jr);
+void run_mark_copy(struct iv_mark *dst, const struct iv_mark *src);
+int run_sample_interval(struct run_state *st, size_t k, uint64_t t_ns);
+void run_cache_note(struct bq_job_result *jr);
+
+/* run_stalls.c */
+uint64_t run_completions(void *arg, int i);
+void run_record_stall(void *arg, int i, uint64_t now, uint64_t since);
+bool run_worker_stuck(void *arg, int i, uint64_t now, uint64_t since);
+void run_abandon_stuck(struct run_state *st);
+
+#endif /* BLKQUAL_RUN_INT_H */
