@@ -255,7 +255,7 @@ static void inconclusive_line(const struct compare *c, FILE *out, const char *pr
 	}
 	if (worst && worst != first) {
 		runs_needed_text(text, sizeof(text), worst);
-		fprintf(out, "; the most demanding, %s", text);
+		fprintf(out, "; the most demanding: %s", text);
 	}
 	fputc('\n', out);
 }
