@@ -10,15 +10,6 @@
 #include "blkqual_passthru.h"
 
 /**
- * bq_probe_signatures() - bq_probe_signatures_fd() of a path
- * @path: device or file
- * @sigs: receives a malloc()ed array (NULL when none)
- *
- * Return: number of signatures, or -errno (-EACCES without permission).
- */
-int bq_probe_signatures(const char *path, struct bq_signature **sigs);
-
-/**
  * bq_nvme_health_decode() - decode raw identify and SMART log pages
  * @id_ctrl: 4096-byte Identify Controller data
  * @id_ns: 4096-byte Identify Namespace data, or NULL
