@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "blkqual_qualify.h"
+#include "qualify_int.h"
 
 #ifdef CONFIG_LIBNVME
 #include <nvme/ioctl.h>
