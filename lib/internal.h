@@ -194,4 +194,114 @@ void bq_fill_kind(struct bq_ctx *ctx, const char *sysdir, struct bq_device *dev)
 int bq_device_load_mt(struct bq_ctx *ctx, const char *name, const struct bq_mounts *mt,
 		      struct bq_device *dev);
 
+/* placement.c: a CPU for each of a run's threads, near its device */
+
+/**
+ * struct bq_topology - NUMA nodes and their online CPUs
+ */
+struct bq_topology {
+	int nr_nodes;
+	int *node_ids;		/* nr_nodes entries */
+	int **node_cpus;	/* per node, ascending */
+	int *node_nr_cpus;
+	int nr_cpus;		/* online CPUs in all */
+};
+
+/**
+ * bq_topology_read() - nodes and CPUs from sysfs (movable root)
+ * @ctx: context
+ * @t: filled in; a kernel without NUMA gives one node 0 with every CPU
+ *
+ * Return: 0 or -errno.
+ */
+int bq_topology_read(struct bq_ctx *ctx, struct bq_topology *t);
+
+/**
+ * bq_topology_free() - free a topology
+ * @t: the topology
+ */
+void bq_topology_free(struct bq_topology *t);
+
+/**
+ * struct bq_place_req - what placement must satisfy
+ * @nr_threads: threads to place
+ * @dev_node: NUMA node of each thread's device (-1: unknown)
+ * @allowed: CPUs a thread may use (cpus_allowed), or NULL for all
+ * @nr_allowed: entries in @allowed
+ */
+struct bq_place_req {
+	int nr_threads;
+	const int *dev_node;
+	const int *allowed;
+	int nr_allowed;
+};
+
+/**
+ * bq_place() - choose a CPU for every thread
+ * @t: the machine
+ * @req: the threads
+ * @cpu: receives a CPU per thread
+ * @node: receives that CPU's node per thread
+ *
+ * Pure: the same input gives the same answer.  Threads go to CPUs of
+ * their device's node first, one thread per CPU before any CPU is shared;
+ * threads whose device has no node are spread over all nodes.
+ *
+ * Return: 0, -EINVAL when no allowed CPU exists, or -ENOMEM.
+ */
+int bq_place(const struct bq_topology *t, const struct bq_place_req *req, int *cpu, int *node);
+
+/* diskstats.c: what a device's counters moved over a run */
+
+/**
+ * bq_diskstats_delta() - @after minus @before, field by field
+ * @before: earlier sample
+ * @after: later sample
+ * @delta: receives the difference (in_flight is @after's)
+ */
+void bq_diskstats_delta(const struct bq_diskstats *before, const struct bq_diskstats *after,
+			struct bq_diskstats *delta);
+
+/* io_errors.c: failed I/Os, counted by kind */
+
+/**
+ * bq_io_error_count() - count one failed I/O in its group
+ * @t: the thread's (or a sum's) results
+ * @e: the failure
+ */
+void bq_io_error_count(struct bq_thread_result *t, const struct bq_io_error *e);
+
+/**
+ * bq_io_error_groups_merge() - add another result's error groups
+ * @dst: receives them
+ * @src: the groups to add
+ *
+ * Groups of the same kind add up (count, offset range, examples while
+ * there is room); @src's later offsets count as the later ones.
+ */
+void bq_io_error_groups_merge(struct bq_thread_result *dst, const struct bq_thread_result *src);
+
+/* histogram.c: reuse after the ramp, and the per-I/O path */
+void bq_hist_reset(struct bq_hist *h);
+
+/**
+ * bq_hist_add() - record one value (the per-I/O path: no branches taken
+ * but the rare min/max updates, no allocation)
+ * @h: histogram
+ * @ns: latency
+ */
+static inline void bq_hist_add(struct bq_hist *h, uint64_t ns)
+{
+	double d = (double)ns;
+
+	h->buckets[bq_hist_index(ns)]++;
+	h->count++;
+	h->sum += d;
+	h->sumsq += d * d;
+	if (ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+}
+
 #endif /* BLKQUAL_INTERNAL_H */

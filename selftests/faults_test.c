@@ -27,6 +27,7 @@
 
 #include "blkqual_ops.h"
 #include "workloads/ops_int.h"
+#include "internal.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/spawn.h"
