@@ -372,4 +372,34 @@ uint64_t bq_offgen_next(struct bq_offgen *g);
  */
 uint64_t bq_rand_next(struct bq_offgen *g);
 
+/* engines/uring_cmd.c: NVMe passthrough commands (ioengine=io_uring_cmd) */
+
+struct nvme_uring_cmd;
+
+/* NLB is a 16-bit, 0-based count: one command moves at most this many blocks. */
+#define BQ_NVME_MAX_BLOCKS 65536u
+
+/**
+ * bq_nvme_rw_cmd() - build an NVMe Read or Write for IORING_OP_URING_CMD
+ * @cmd: the command (<linux/nvme_ioctl.h>), usually the SQE's cmd area of
+ *       an IORING_SETUP_SQE128 ring
+ * @write: Write (opcode 01h) instead of Read (02h)
+ * @nsid: namespace ID
+ * @offset: byte offset in the namespace, a multiple of @lba_size
+ * @len: bytes, a non-zero multiple of @lba_size, at most
+ *       BQ_NVME_MAX_BLOCKS blocks
+ * @lba_size: LBA data size of the namespace's format, a power of two
+ * @buf: the data
+ *
+ * Fills opcode, nsid, addr, data_len, the starting LBA (cdw10 low, cdw11
+ * high) and the 0-based block count (cdw12); every other field is zero.
+ * Pure, so the per-I/O path and the tests build the same bytes.
+ *
+ * Return: 0; -EINVAL when the numbers make no command (then @cmd is not
+ * touched); -EOPNOTSUPP when built without <linux/nvme_ioctl.h>'s
+ * struct nvme_uring_cmd.
+ */
+int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64_t offset,
+		   uint32_t len, uint32_t lba_size, void *buf);
+
 #endif /* BLKQUAL_INTERNAL_H */

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "device/device_int.h"
 #include "internal.h"
 #include "qualify_int.h"
 
