@@ -194,4 +194,212 @@ void bq_fill_kind(struct bq_ctx *ctx, const char *sysdir, struct bq_device *dev)
 int bq_device_load_mt(struct bq_ctx *ctx, const char *name, const struct bq_mounts *mt,
 		      struct bq_device *dev);
 
+/* placement.c: a CPU for each of a run's threads, near its device */
+
+/**
+ * struct bq_topology - NUMA nodes and their online CPUs
+ */
+struct bq_topology {
+	int nr_nodes;
+	int *node_ids;		/* nr_nodes entries */
+	int **node_cpus;	/* per node, ascending */
+	int *node_nr_cpus;
+	int nr_cpus;		/* online CPUs in all */
+};
+
+/**
+ * bq_topology_read() - nodes and CPUs from sysfs (movable root)
+ * @ctx: context
+ * @t: filled in; a kernel without NUMA gives one node 0 with every CPU
+ *
+ * Return: 0 or -errno.
+ */
+int bq_topology_read(struct bq_ctx *ctx, struct bq_topology *t);
+
+/**
+ * bq_topology_free() - free a topology
+ * @t: the topology
+ */
+void bq_topology_free(struct bq_topology *t);
+
+/**
+ * struct bq_place_req - what placement must satisfy
+ * @nr_threads: threads to place
+ * @dev_node: NUMA node of each thread's device (-1: unknown)
+ * @allowed: CPUs a thread may use (cpus_allowed), or NULL for all
+ * @nr_allowed: entries in @allowed
+ */
+struct bq_place_req {
+	int nr_threads;
+	const int *dev_node;
+	const int *allowed;
+	int nr_allowed;
+};
+
+/**
+ * bq_place() - choose a CPU for every thread
+ * @t: the machine
+ * @req: the threads
+ * @cpu: receives a CPU per thread
+ * @node: receives that CPU's node per thread
+ *
+ * Pure: the same input gives the same answer.  Threads go to CPUs of
+ * their device's node first, one thread per CPU before any CPU is shared;
+ * threads whose device has no node are spread over all nodes.
+ *
+ * Return: 0, -EINVAL when no allowed CPU exists, or -ENOMEM.
+ */
+int bq_place(const struct bq_topology *t, const struct bq_place_req *req, int *cpu, int *node);
+
+/* diskstats.c: what a device's counters moved over a run */
+
+/**
+ * bq_diskstats_delta() - @after minus @before, field by field
+ * @before: earlier sample
+ * @after: later sample
+ * @delta: receives the difference (in_flight is @after's)
+ */
+void bq_diskstats_delta(const struct bq_diskstats *before, const struct bq_diskstats *after,
+			struct bq_diskstats *delta);
+
+/* io_errors.c: failed I/Os, counted by kind */
+
+/**
+ * bq_io_error_count() - count one failed I/O in its group
+ * @t: the thread's (or a sum's) results
+ * @e: the failure
+ */
+void bq_io_error_count(struct bq_thread_result *t, const struct bq_io_error *e);
+
+/**
+ * bq_io_error_groups_merge() - add another result's error groups
+ * @dst: receives them
+ * @src: the groups to add
+ *
+ * Groups of the same kind add up (count, offset range, examples while
+ * there is room); @src's later offsets count as the later ones.
+ */
+void bq_io_error_groups_merge(struct bq_thread_result *dst, const struct bq_thread_result *src);
+
+/* histogram.c: reuse after the ramp, and the per-I/O path */
+void bq_hist_reset(struct bq_hist *h);
+
+/**
+ * bq_hist_add() - record one value (the per-I/O path: no branches taken
+ * but the rare min/max updates, no allocation)
+ * @h: histogram
+ * @ns: latency
+ */
+static inline void bq_hist_add(struct bq_hist *h, uint64_t ns)
+{
+	double d = (double)ns;
+
+	h->buckets[bq_hist_index(ns)]++;
+	h->count++;
+	h->sum += d;
+	h->sumsq += d * d;
+	if (ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+}
+
+/* offsets.c: where each I/O of a thread goes */
+
+/**
+ * struct bq_offgen - where the next I/O of one thread goes, in blocks
+ *
+ * Sequential: 0, 1, 2, ... wrapping at @nblocks.  Random with the random
+ * map (fio's default): a keyed permutation of [0, nblocks), so every block
+ * is visited exactly once per pass without a bitmap; each pass draws a new
+ * key.  norandommap: independent uniform draws.  zipf and pareto: skewed
+ * draws, scattered over the range by the same permutation so the hot
+ * blocks are not adjacent.  Everything is reproducible from the seed.
+ * Fixed size: nothing is allocated, whatever the device size.
+ */
+struct bq_offgen {
+	uint64_t nblocks;
+	uint64_t pos;		/* sequential position or index within the pass */
+	uint64_t pass;
+	uint64_t rng[4];	/* xoshiro256** state */
+	uint64_t key[4];	/* permutation round keys of this pass */
+	unsigned int half_bits;	/* permutation works on 2 * half_bits bits */
+	bool random;
+	bool randommap;
+	enum bq_dist dist;
+	double param;
+	double dist_c[4];	/* precomputed constants of the distribution */
+};
+
+/**
+ * struct bq_offgen_params - how a thread's offsets are drawn
+ */
+struct bq_offgen_params {
+	uint64_t nblocks;	/* >= 1 */
+	bool random;
+	bool norandommap;
+	enum bq_dist dist;
+	double param;		/* zipf theta (> 0), or pareto h (0 < h < 1): a fraction
+				 * h of the blocks gets 1 - h of the draws, as in fio */
+	uint64_t seed;
+};
+
+/**
+ * bq_offgen_init() - set up a generator
+ * @g: the generator
+ * @p: parameters
+ *
+ * Return: 0 or -EINVAL (no blocks, bad distribution parameter).
+ */
+int bq_offgen_init(struct bq_offgen *g, const struct bq_offgen_params *p);
+
+/**
+ * bq_offgen_next() - the next block index, in [0, nblocks)
+ * @g: the generator
+ *
+ * Return: the block index.
+ */
+uint64_t bq_offgen_next(struct bq_offgen *g);
+
+/**
+ * bq_rand_next() - the generator's raw 64-bit random stream (xoshiro256**)
+ * @g: the generator
+ *
+ * Used for the other per-I/O draws (direction of a mixed job, block size
+ * of a split) so one seed reproduces the whole workload.
+ *
+ * Return: 64 random bits.
+ */
+uint64_t bq_rand_next(struct bq_offgen *g);
+
+/* engines/uring_cmd.c: NVMe passthrough commands (ioengine=io_uring_cmd) */
+
+struct nvme_uring_cmd;
+
+/* NLB is a 16-bit, 0-based count: one command moves at most this many blocks. */
+#define BQ_NVME_MAX_BLOCKS 65536u
+
+/**
+ * bq_nvme_rw_cmd() - build an NVMe Read or Write for IORING_OP_URING_CMD
+ * @cmd: the command (<linux/nvme_ioctl.h>), usually the SQE's cmd area of
+ *       an IORING_SETUP_SQE128 ring
+ * @write: Write (opcode 01h) instead of Read (02h)
+ * @nsid: namespace ID
+ * @offset: byte offset in the namespace, a multiple of @lba_size
+ * @len: bytes, a non-zero multiple of @lba_size, at most
+ *       BQ_NVME_MAX_BLOCKS blocks
+ * @lba_size: LBA data size of the namespace's format, a power of two
+ * @buf: the data
+ *
+ * Fills opcode, nsid, addr, data_len, the starting LBA (cdw10 low, cdw11
+ * high) and the 0-based block count (cdw12); every other field is zero.
+ * Pure, so the per-I/O path and the tests build the same bytes.
+ *
+ * Return: 0; -EINVAL when the numbers make no command (then @cmd is not
+ * touched); -EOPNOTSUPP when built without <linux/nvme_ioctl.h>'s
+ * struct nvme_uring_cmd.
+ */
+int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64_t offset,
+		   uint32_t len, uint32_t lba_size, void *buf);
+
 #endif /* BLKQUAL_INTERNAL_H */

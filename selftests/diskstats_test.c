@@ -16,6 +16,7 @@
 
 #include "blkqual.h"
 #include "blkqual_io.h"
+#include "internal.h"
 #include "helpers/tree.h"
 
 /* A stat file as the kernel prints it: %8 columns, one line. */

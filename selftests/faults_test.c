@@ -26,6 +26,8 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_ops.h"
+#include "workloads/ops_int.h"
+#include "internal.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/spawn.h"

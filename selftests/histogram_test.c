@@ -15,6 +15,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_io.h"
+#include "internal.h"
 
 #define NS_PER_HOUR UINT64_C(3600000000000)
 #define TOP_BUCKET (BQ_HIST_BUCKETS - 1)

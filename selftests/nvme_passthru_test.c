@@ -16,6 +16,8 @@
 
 #include "blkqual.h"
 #include "config-host.h"
+#include "device/device_int.h"
+#include "internal.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
 

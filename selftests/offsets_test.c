@@ -17,6 +17,7 @@
 
 #include "blkqual.h"
 #include "blkqual_io.h"
+#include "internal.h"
 
 /*
  * Bodies holding an ASSERT or EXPECT take braces even when they are one

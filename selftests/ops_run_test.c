@@ -11,6 +11,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_ops.h"
+#include "workloads/ops_int.h"
 
 enum { OP_A, OP_B, NR_OPS };
 

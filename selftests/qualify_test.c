@@ -21,6 +21,8 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_qualify.h"
+#include "job/jobopt.h"
+#include "qualify/qualify_int.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"

@@ -18,6 +18,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_qualify.h"
+#include "qualify/qualify_int.h"
 
 /* Two steps of one 4k random-write cell each; "w" tracks its writes. */
 static const char two_steps[] =

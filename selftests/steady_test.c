@@ -9,6 +9,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_qualify.h"
+#include "qualify/qualify_int.h"
 
 static const struct bq_steady_params pts = BQ_STEADY_PARAMS_PTS;
 

@@ -10,13 +10,30 @@
 #include "blkqual_passthru.h"
 
 /**
- * bq_probe_signatures() - bq_probe_signatures_fd() of a path
- * @path: device or file
- * @sigs: receives a malloc()ed array (NULL when none)
- *
- * Return: number of signatures, or -errno (-EACCES without permission).
+ * struct bq_nvme_ns - a namespace as passthrough I/O sees it
+ * @nsid: namespace ID
+ * @nsze: size in logical blocks
+ * @lba_size: data bytes per logical block; 0 when the format is unreadable
+ * @lba_meta: metadata bytes per logical block
+ * @lbaf: index of the LBA format in use (FLBAS, high bits included)
  */
-int bq_probe_signatures(const char *path, struct bq_signature **sigs);
+struct bq_nvme_ns {
+	uint32_t nsid;
+	uint64_t nsze;
+	uint32_t lba_size;
+	uint16_t lba_meta;
+	int lbaf;
+};
+
+/**
+ * bq_nvme_ns_decode() - size and LBA format from Identify Namespace data
+ * @id_ns: 4096-byte Identify Namespace data
+ * @ns: filled in, except @ns->nsid (the data does not hold it)
+ *
+ * Shared with bq_nvme_health_decode() so the format index is worked out
+ * in one place.  Without libnvme, @ns is zeroed.
+ */
+void bq_nvme_ns_decode(const void *id_ns, struct bq_nvme_ns *ns);
 
 /**
  * bq_nvme_health_decode() - decode raw identify and SMART log pages

@@ -8,7 +8,6 @@
  */
 #include <blkid.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -112,19 +111,6 @@ int bq_probe_signatures_fd(int fd, struct bq_signature **sigs)
 		ret = nr;
 	}
 	blkid_free_probe(pr);
-	return ret;
-}
-
-int bq_probe_signatures(const char *path, struct bq_signature **sigs)
-{
-	int fd, ret;
-
-	*sigs = NULL;
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = bq_probe_signatures_fd(fd, sigs);
-	close(fd);
 	return ret;
 }
 

@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "io/engine.h"
+#include "job/jobopt.h"
 
 static const struct engine_entry {
 	enum bq_engine id;

@@ -20,7 +20,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "blkqual_raid.h"
+#include "../../raid/raid_int.h"
 #include "io/engine.h"
 
 #if defined(HAVE_IORING_OP_URING_CMD) && defined(HAVE_IORING_SETUP_SQE128) && \

@@ -50,15 +50,6 @@ struct bq_diskstats {
 int bq_diskstats_read(struct bq_ctx *ctx, const char *name, struct bq_diskstats *st);
 
 /**
- * bq_diskstats_delta() - @after minus @before, field by field
- * @before: earlier sample
- * @after: later sample
- * @delta: receives the difference (in_flight is @after's)
- */
-void bq_diskstats_delta(const struct bq_diskstats *before, const struct bq_diskstats *after,
-			struct bq_diskstats *delta);
-
-/**
  * bq_diskstats_util() - how busy the device was, as iostat's %util
  * @delta: counters over a window
  * @window_ns: the window's length

@@ -52,7 +52,6 @@ struct bq_hist {
 
 int bq_hist_init(struct bq_hist *h);
 void bq_hist_free(struct bq_hist *h);
-void bq_hist_reset(struct bq_hist *h);
 void bq_hist_merge(struct bq_hist *dst, const struct bq_hist *src);
 uint64_t bq_hist_percentile(const struct bq_hist *h, double pct);
 double bq_hist_mean(const struct bq_hist *h);
@@ -77,26 +76,6 @@ static inline unsigned int bq_hist_index(uint64_t ns)
 	shift = log2 - BQ_HIST_SUB_BITS;
 	return ((shift + 1) << BQ_HIST_SUB_BITS) +
 	       (unsigned int)((ns >> shift) & ((1u << BQ_HIST_SUB_BITS) - 1));
-}
-
-/**
- * bq_hist_add() - record one value (the per-I/O path: no branches taken
- * but the rare min/max updates, no allocation)
- * @h: histogram
- * @ns: latency
- */
-static inline void bq_hist_add(struct bq_hist *h, uint64_t ns)
-{
-	double d = (double)ns;
-
-	h->buckets[bq_hist_index(ns)]++;
-	h->count++;
-	h->sum += d;
-	h->sumsq += d * d;
-	if (ns < h->min)
-		h->min = ns;
-	if (ns > h->max)
-		h->max = ns;
 }
 
 #ifdef __cplusplus

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * blkqual_io.h - libblkqual's I/O side, one header per concern: jobs,
- * placement, latency histograms, device counters, NVMe passthrough, the run
+ * latency histograms, device counters, NVMe passthrough, the run
  */
 #ifndef BLKQUAL_IO_H
 #define BLKQUAL_IO_H
 
 #include "blkqual_job.h"
-#include "blkqual_placement.h"
 #include "blkqual_histogram.h"
 #include "blkqual_diskstats.h"
 #include "blkqual_passthru.h"

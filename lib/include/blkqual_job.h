@@ -91,15 +91,6 @@ enum bq_engine_cap {
 const char *bq_engine_name(enum bq_engine e);
 
 /**
- * bq_engine_parse() - the engine a name (or one of fio's aliases) means
- * @name: "io_uring", "psync", "sync", "null", ...
- * @e: receives the engine
- *
- * Return: 0, or -ENOENT when no engine has that name.
- */
-int bq_engine_parse(const char *name, enum bq_engine *e);
-
-/**
  * bq_engine_has() - whether an engine has every capability in @caps
  * @e: the engine
  * @caps: BQ_ENGINE_* capabilities, or'ed
@@ -230,20 +221,14 @@ struct bq_parse_error {
 };
 
 /**
- * bq_job_release() - free what a job owns (its filenames)
- * @job: the job; its filename list is left empty
- */
-void bq_job_release(struct bq_job *job);
-
-/**
  * bq_job_set() - set one option by its fio name
  * @job: the job
  * @key: option name, e.g. "bs", "rw", "iodepth"
  * @value: its value, or NULL for a flag given without one ("time_based")
  * @err: filled in on failure (msg only; the caller sets where)
  *
- * On failure @job is unchanged.  Filenames are copied; free them with
- * bq_job_release() or bq_jobset_free().
+ * On failure @job is unchanged.  Filenames are copied; bq_jobset_free()
+ * frees them.
  *
  * Return: 0; -EINVAL for a bad value; -ENOENT for an unknown option;
  * -EOPNOTSUPP for an option or value fio has that blkqual does not
@@ -290,74 +275,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args);
  * @set: the jobs
  */
 void bq_jobset_free(struct bq_jobset *set);
-
-/* ---- offsets ------------------------------------------------------------ */
-
-/**
- * struct bq_offgen - where the next I/O of one thread goes, in blocks
- *
- * Sequential: 0, 1, 2, ... wrapping at @nblocks.  Random with the random
- * map (fio's default): a keyed permutation of [0, nblocks), so every block
- * is visited exactly once per pass without a bitmap; each pass draws a new
- * key.  norandommap: independent uniform draws.  zipf and pareto: skewed
- * draws, scattered over the range by the same permutation so the hot
- * blocks are not adjacent.  Everything is reproducible from the seed.
- * Fixed size: nothing is allocated, whatever the device size.
- */
-struct bq_offgen {
-	uint64_t nblocks;
-	uint64_t pos;		/* sequential position or index within the pass */
-	uint64_t pass;
-	uint64_t rng[4];	/* xoshiro256** state */
-	uint64_t key[4];	/* permutation round keys of this pass */
-	unsigned int half_bits;	/* permutation works on 2 * half_bits bits */
-	bool random;
-	bool randommap;
-	enum bq_dist dist;
-	double param;
-	double dist_c[4];	/* precomputed constants of the distribution */
-};
-
-/**
- * struct bq_offgen_params - how a thread's offsets are drawn
- */
-struct bq_offgen_params {
-	uint64_t nblocks;	/* >= 1 */
-	bool random;
-	bool norandommap;
-	enum bq_dist dist;
-	double param;		/* zipf theta (> 0), or pareto h (0 < h < 1): a fraction
-				 * h of the blocks gets 1 - h of the draws, as in fio */
-	uint64_t seed;
-};
-
-/**
- * bq_offgen_init() - set up a generator
- * @g: the generator
- * @p: parameters
- *
- * Return: 0 or -EINVAL (no blocks, bad distribution parameter).
- */
-int bq_offgen_init(struct bq_offgen *g, const struct bq_offgen_params *p);
-
-/**
- * bq_offgen_next() - the next block index, in [0, nblocks)
- * @g: the generator
- *
- * Return: the block index.
- */
-uint64_t bq_offgen_next(struct bq_offgen *g);
-
-/**
- * bq_rand_next() - the generator's raw 64-bit random stream (xoshiro256**)
- * @g: the generator
- *
- * Used for the other per-I/O draws (direction of a mixed job, block size
- * of a split) so one seed reproduces the whole workload.
- *
- * Return: 64 random bits.
- */
-uint64_t bq_rand_next(struct bq_offgen *g);
 
 #ifdef __cplusplus
 }

@@ -136,46 +136,6 @@ int bq_raid0_init(struct bq_raid0 *r, const uint64_t *member_sectors,
  */
 uint64_t bq_raid0_size(const struct bq_raid0 *r);
 
-/**
- * struct bq_raid0_piece - part of an I/O that goes to one member
- * @array_sector: where the piece starts in the array
- * @sectors: its length
- * @member: the member it goes to
- * @member_sector: where it starts on the member, data offset included
- */
-struct bq_raid0_piece {
-	uint64_t array_sector;
-	uint64_t sectors;
-	int member;
-	uint64_t member_sector;
-};
-
-/**
- * typedef bq_raid0_piece_fn - called by bq_raid0_split() for each piece
- * @piece: the piece
- * @arg: the caller's argument
- *
- * Return: 0 to go on; anything else stops the split and is returned.
- */
-typedef int (*bq_raid0_piece_fn)(const struct bq_raid0_piece *piece, void *arg);
-
-/**
- * bq_raid0_split() - cut an I/O into the pieces md would send to members
- * @r: the layout
- * @array_sector: start of the I/O
- * @nr_sectors: its length; 0 calls nothing
- * @fn: called for each piece, in array order
- * @arg: passed to @fn
- *
- * md splits every I/O at chunk boundaries and sends each part to one
- * member; so does this, so a striper in userspace issues what md would.
- *
- * Return: 0, -ERANGE (the I/O does not fit in the array; nothing called)
- * or the first non-zero value @fn returned.
- */
-int bq_raid0_split(const struct bq_raid0 *r, uint64_t array_sector, uint64_t nr_sectors,
-		   bq_raid0_piece_fn fn, void *arg);
-
 #ifdef __cplusplus
 }
 #endif

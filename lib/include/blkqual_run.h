@@ -74,25 +74,6 @@ struct bq_io_error_group {
 	int nr_examples;
 };
 
-struct bq_thread_result;
-
-/**
- * bq_io_error_count() - count one failed I/O in its group
- * @t: the thread's (or a sum's) results
- * @e: the failure
- */
-void bq_io_error_count(struct bq_thread_result *t, const struct bq_io_error *e);
-
-/**
- * bq_io_error_groups_merge() - add another result's error groups
- * @dst: receives them
- * @src: the groups to add
- *
- * Groups of the same kind add up (count, offset range, examples while
- * there is room); @src's later offsets count as the later ones.
- */
-void bq_io_error_groups_merge(struct bq_thread_result *dst, const struct bq_thread_result *src);
-
 /**
  * struct bq_dir_result - what one direction did
  */

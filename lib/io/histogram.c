@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "blkqual_io.h"
 
 #define SUB_BUCKETS (1u << BQ_HIST_SUB_BITS)

@@ -27,6 +27,21 @@ int bq_parse_fail(struct bq_parse_error *err, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /**
+ * bq_engine_parse() - the engine a name (or one of fio's aliases) means
+ * @name: "io_uring", "psync", "sync", "null", ...
+ * @e: receives the engine
+ *
+ * Return: 0, or -ENOENT when no engine has that name.
+ */
+int bq_engine_parse(const char *name, enum bq_engine *e);
+
+/**
+ * bq_job_release() - free what a job owns (its filenames)
+ * @job: the job; its filename list is left empty
+ */
+void bq_job_release(struct bq_job *job);
+
+/**
  * bq_job_defaults() - a job with fio's defaults
  * @job: filled in (name "job", rw read, bs 4k, iodepth 1, numjobs 1,
  *       io_uring, direct 0, randrepeat 1, poll auto, fixedbufs and

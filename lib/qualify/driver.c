@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job/jobopt.h"
 #include "qualify_int.h"
 #include "verify/verify_int.h"
 

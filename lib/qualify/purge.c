@@ -18,8 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "device/device_int.h"
 #include "internal.h"
-#include "blkqual_qualify.h"
+#include "qualify_int.h"
 
 #ifdef CONFIG_LIBNVME
 #include <nvme/ioctl.h>

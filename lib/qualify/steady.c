@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "blkqual_qualify.h"
+#include "qualify_int.h"
 
 bool bq_steady_judge(const double *v, int last, const struct bq_steady_params *p,
 		     struct bq_steady_window *w)

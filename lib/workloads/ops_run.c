@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "blkqual_ops.h"
+#include "ops_int.h"
 #include "internal.h"
 #include "core/threads.h"
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "blkqual_qualify.h"
+#include "qualify/qualify_int.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -25,6 +25,7 @@
 
 #include "blkqual_fileio.h"
 #include "internal.h"
+#include "workloads/ops_int.h"
 
 #define MAX_BLOCK_SIZE (1u << 30)
 #define MAX_THREADS 4096

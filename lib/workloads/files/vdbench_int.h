@@ -14,6 +14,7 @@
 
 #include "blkqual_files.h"
 #include "internal.h"
+#include "workloads/ops_int.h"
 
 #define BQ_FILES_MAX_FILES (128u << 20)	/* per anchor, as vdbench */
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "replay_int.h"
+#include "workloads/ops_int.h"
 
 #define SAMPLE_NS 1000000000ull
 
