@@ -18,6 +18,7 @@
 
 #include "blkqual.h"
 #include "blkqual_stats.h"
+#include "stats/stats_int.h"
 #include "blkqual_verify.h"
 #include "verify/verify_int.h"
 

@@ -9,6 +9,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual_stats.h"
+#include "stats/stats_int.h"
 
 #define EXPECT_NEAR(want, got, tol) EXPECT_LE(fabs((double)(want) - (double)(got)), (tol))
 

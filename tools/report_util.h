@@ -87,7 +87,7 @@ int write_atomically(const char *path, int (*emit)(FILE *, void *), void *arg);
  * process group.
  *
  * Return: the flag the handlers set, for struct bq_run_opts.stop and
- * struct bq_ops_opts.stop.
+ * the file workloads' stop flags.
  */
 volatile int *stop_on_signals(volatile int **now);
 

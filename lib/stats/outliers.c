@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "blkqual_stats.h"
+#include "stats/stats_int.h"
 
 int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule, double *median,
 		double *mad, struct bq_outlier *out)

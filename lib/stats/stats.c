@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "blkqual_stats.h"
+#include "stats/stats_int.h"
 #include "internal.h"
 
 /* Exact p-values up to this many pairs; beyond, the normal approximation is good. */
