@@ -730,13 +730,30 @@ TEST(thread_is_accepted_stonewall_is_not)
 	EXPECT_STREQ("fio option 'stonewall' is not supported by blkqual", err.msg);
 }
 
+/* fio's harmless ones: description is a comment, buffered the opposite of direct. */
+TEST(description_and_buffered_as_in_fio)
+{
+	struct bq_parse_error err;
+	struct bq_job job, def;
+
+	bq_job_defaults(&def);
+	EXPECT_EQ(0, set1("description", "4k random reads, as the vendor's guide has it", &job,
+			  &err));
+	EXPECT_TRUE(same_job(&def, &job));
+	EXPECT_EQ(0, set1("buffered", "0", &job, &err));
+	EXPECT_TRUE(job.direct);
+	EXPECT_EQ(0, set1("buffered", "1", &job, &err));
+	EXPECT_FALSE(job.direct);
+	EXPECT_EQ(-EINVAL, set1("buffered", "maybe", NULL, &err));
+}
+
 TEST(unsupported_versus_unknown)
 {
 	static const char *const fio_only[] = {
 		"verify_async", "verify_backlog", "verify_state_save", "zonemode", "zonesize", "lockmem",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "exitall",
 		"wait_for", "new_group", "loops", "nrfiles", "filesize", "file_service_type",
-		"create_on_open", "pre_read", "unlink", "buffered", "fadvise_hint",
+		"create_on_open", "pre_read", "unlink", "overwrite", "fadvise_hint",
 		"iodepth_batch", "iodepth_batch_complete_max", "iodepth_low", "numa_cpu_nodes",
 		"numa_mem_policy", "cpumask", "cpus_allowed_policy", "percentile_list",
 		"clat_percentiles", "lat_percentiles", "output-format", "rate", "rate_min",
@@ -746,7 +763,7 @@ TEST(unsupported_versus_unknown)
 		"end_fsync", "fsync_on_close", "fdatasync", "sync_file_range", "overwrite",
 		"allow_mounted_write", "serialize_overlap", "unified_rw_reporting",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
-		"readonly", "description",
+		"readonly",
 	};
 	struct bq_parse_error err;
 

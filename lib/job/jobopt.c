@@ -239,6 +239,25 @@ static int set_ignored(const struct job_opt *o, const char *key, const char *val
 	return 0;
 }
 
+/* buffered=1 is fio's other way of saying direct=0. */
+static int set_buffered(const struct job_opt *o, const char *key, const char *val,
+			struct bq_job *job, struct bq_parse_error *err)
+{
+	bool b;
+
+	if (parse_bool(val, &b))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0 or 1", key, val);
+	job->direct = !b;
+	return 0;
+}
+
+/* description= is for people reading the job file: any text, no effect. */
+static int set_description(const struct job_opt *o, const char *key, const char *val,
+			   struct bq_job *job, struct bq_parse_error *err)
+{
+	return 0;
+}
+
 static int set_name(const struct job_opt *o, const char *key, const char *val,
 		    struct bq_job *job, struct bq_parse_error *err)
 {
@@ -826,6 +845,7 @@ static int set_verify_pattern(const struct job_opt *o, const char *key, const ch
 
 static const struct job_opt job_opts[] = {
 	OPT("name", OPT_VALUE, set_name),
+	OPT("description", OPT_VALUE, set_description),
 	OPT("filename", OPT_VALUE, set_filename),
 	OPT("rw", OPT_VALUE, set_rw),
 	OPT("readwrite", OPT_VALUE, set_rw),
@@ -853,6 +873,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("startdelay", OPT_VALUE, set_time, startdelay_ns, NS_PER_S, 0),
 	OPT_AT("thinktime", OPT_VALUE, set_time, thinktime_ns, NS_PER_US, 0),
 	OPT_AT("direct", OPT_VALUE, set_bool, direct, 0, 0),
+	OPT("buffered", OPT_VALUE, set_buffered),
 	OPT_AT("invalidate", OPT_VALUE, set_bool, invalidate, 0, 0),
 	OPT("sync", OPT_VALUE, set_sync),
 	OPT_AT("fsync", OPT_VALUE, set_uint, fsync_every, 0, UINT32_MAX),
@@ -889,7 +910,7 @@ static const struct job_opt job_opts[] = {
  */
 static const char *const fio_only_opts[] = {
 	/* job description and ordering */
-	"description", "loops", "stonewall", "wait_for_previous", "wait_for", "new_group",
+	"loops", "stonewall", "wait_for_previous", "wait_for", "new_group",
 	"exitall", "exit_what", "exitall_on_error", "kb_base", "unit_base", "uid", "gid",
 	"nice", "prio", "prioclass", "cmdprio", "cmdprio_percentage", "cmdprio_class",
 	"cmdprio_bssplit",
@@ -899,7 +920,7 @@ static const char *const fio_only_opts[] = {
 	"fill_fs", "create_serialize", "create_fsync", "create_on_open", "create_only",
 	"allow_file_create", "allow_mounted_write", "pre_read", "unlink",
 	"unlink_each_loop", "opendir", "fadvise_hint", "fadvise_stream", "fallocate",
-	"buffered", "overwrite", "end_fsync", "fsync_on_close", "fdatasync",
+	"overwrite", "end_fsync", "fsync_on_close", "fdatasync",
 	"sync_file_range", "write_barrier",
 	/* zones */
 	"zonemode", "zonerange", "zonesize", "zonecapacity", "zoneskip", "read_beyond_wp",
