@@ -730,6 +730,41 @@ TEST(thread_is_accepted_stonewall_is_not)
 	EXPECT_STREQ("fio option 'stonewall' is not supported by blkqual", err.msg);
 }
 
+/*
+ * Every rejected option of a job file at once, in file order: the first
+ * in where and msg, the others in more with their lines; past
+ * BQ_PARSE_MORE they are counted.
+ */
+TEST(a_files_refusals_come_all_at_once)
+{
+	char path[64], want[160], text[2048];
+	struct bq_parse_error err;
+	struct bq_jobset set;
+	size_t n;
+
+	ASSERT_EQ(-EOPNOTSUPP, parse_text_at("[global]\nverify=md5\n[j]\nfilename=/dev/null\n"
+					     "stonewall\nbs=4k\niodepht=4\n", path, &set, &err));
+	EXPECT_EQ(0, set.nr);
+	snprintf(want, sizeof(want), "%s:2", path);
+	EXPECT_STREQ(want, err.where);
+	EXPECT_STREQ("verify=md5 is not supported (use crc32c, xxhash or pattern)", err.msg);
+	ASSERT_EQ(2, err.nr_more);
+	snprintf(want, sizeof(want), "%s:5: fio option 'stonewall' is not supported by blkqual",
+		 path);
+	EXPECT_STREQ(want, err.more[0]);
+	snprintf(want, sizeof(want), "%s:7: unknown option 'iodepht' (did you mean 'iodepth'?)",
+		 path);
+	EXPECT_STREQ(want, err.more[1]);
+	EXPECT_EQ(0, err.more_dropped);
+
+	n = (size_t)snprintf(text, sizeof(text), "[j]\nfilename=/dev/null\n");
+	for (int i = 0; i < BQ_PARSE_MORE + 4; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "stonewall\n");
+	ASSERT_EQ(-EOPNOTSUPP, parse_text(text, &set, &err));
+	EXPECT_EQ(BQ_PARSE_MORE, err.nr_more);
+	EXPECT_EQ(3, err.more_dropped);
+}
+
 /* fio's harmless ones: description is a comment, buffered the opposite of direct. */
 TEST(description_and_buffered_as_in_fio)
 {

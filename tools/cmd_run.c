@@ -81,6 +81,16 @@ static bool is_flag(const char *arg, const char *name)
  * ("--repaly"): the parser can only suggest job options, so say the error
  * here with the closest run option when there is one.
  */
+/* A job file's other rejected options, after the first: all of them at once. */
+static void more_job_errors(struct cli *cli, const struct bq_parse_error *perr)
+{
+	for (int i = 0; i < perr->nr_more; i++)
+		cli_error(cli, "%s", perr->more[i]);
+	if (perr->more_dropped)
+		cli_error(cli, "and %d more rejected option%s", perr->more_dropped,
+			  perr->more_dropped == 1 ? "" : "s");
+}
+
 static int job_args_error(struct cli *cli, const struct bq_parse_error *perr)
 {
 	static const char *const own[] = {
@@ -92,8 +102,11 @@ static int job_args_error(struct cli *cli, const struct bq_parse_error *perr)
 	char word[64];
 
 	if (strncmp(perr->msg, "unknown option '", 16) || strstr(perr->msg, "did you mean") ||
-	    w[0] != '-')
-		return cli_usage_error(cli, "%s: %s", perr->where, perr->msg);
+	    w[0] != '-') {
+		cli_usage_error(cli, "%s: %s", perr->where, perr->msg);
+		more_job_errors(cli, perr);
+		return EXIT_BADINPUT;
+	}
 	w += w[1] == '-' ? 2 : 1;
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(w, "="), w);
 	hint = bq_suggest(word, own, ARRAY_LEN(own));

@@ -210,14 +210,23 @@ struct bq_jobset {
 	size_t nr;
 };
 
+#define BQ_PARSE_MORE	15
+
 /**
  * struct bq_parse_error - where and why an option or job file was rejected
  * @where: "job.fio:12", "--bs" or "-bs"
  * @msg: the problem, one line, no trailing period
+ * @nr_more: a job file's further rejected options, after the first (which
+ *           is @where and @msg): all of a file's are reported at once
+ * @more: each as "where: msg"
+ * @more_dropped: how many more there were beyond BQ_PARSE_MORE
  */
 struct bq_parse_error {
 	char where[256];
 	char msg[256];
+	int nr_more;
+	char more[BQ_PARSE_MORE][520];
+	int more_dropped;
 };
 
 /**

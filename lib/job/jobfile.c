@@ -184,6 +184,9 @@ struct jobfile {
 	unsigned int job_line;
 	size_t nr_jobs;
 	bool where_set;
+	bool bad_option;	/* the line's error is an option's: go on to the next */
+	int first_ret;		/* the first rejected option's, 0 while none was */
+	struct bq_parse_error first;	/* its where and msg */
 };
 
 static int end_section(struct jobfile *jf, struct bq_jobset *set, struct bq_parse_error *err)
@@ -250,6 +253,7 @@ static int parse_option(struct jobfile *jf, char *line, struct bq_parse_error *e
 		return bq_parse_fail(err, -EINVAL, "'=' without an option name");
 	if (jf->section == SECTION_NONE)
 		return bq_parse_fail(err, -EINVAL, "option '%s' before any section", key);
+	jf->bad_option = true;
 	return bq_job_set(jf->section == SECTION_GLOBAL ? &jf->global : &jf->job, key, value,
 			  err);
 }
@@ -280,6 +284,29 @@ static int parse_line(struct jobfile *jf, char *raw, struct bq_jobset *set,
 		ret = parse_option(jf, line, err);
 	free(expanded);
 	return ret;
+}
+
+/*
+ * Every rejected option of a file is reported, not only the first, so a
+ * job file from elsewhere takes one round instead of one per option: the
+ * first in @err's where and msg, the others in its more.
+ */
+static void note_bad_option(struct jobfile *jf, struct bq_parse_error *err, int ret)
+{
+	if (!err)
+		return;
+	if (!jf->first_ret) {
+		jf->first_ret = ret;
+		set_where(&jf->first, jf->path, jf->line);
+		bq_strlcpy(jf->first.msg, err->msg, sizeof(jf->first.msg));
+		return;
+	}
+	if (err->nr_more == BQ_PARSE_MORE) {
+		err->more_dropped++;
+		return;
+	}
+	snprintf(err->more[err->nr_more++], sizeof(err->more[0]), "%s:%u: %s", jf->path,
+		 jf->line, err->msg);
 }
 
 static int parse_file(const char *path, const struct bq_job *base, struct bq_jobset *set,
@@ -321,7 +348,13 @@ static int parse_file(const char *path, const struct bq_job *base, struct bq_job
 			ret = bq_parse_fail(err, -EINVAL, "a NUL byte in the line");
 			goto out_release_job;
 		}
+		jf.bad_option = false;
 		ret = parse_line(&jf, buf, set, err);
+		if (ret && jf.bad_option) {
+			/* A rejected option: say so, and read on for the others. */
+			note_bad_option(&jf, err, ret);
+			continue;
+		}
 		if (ret) {
 			/* A job that failed its check names its own section line. */
 			if (!jf.where_set)
@@ -329,7 +362,12 @@ static int parse_file(const char *path, const struct bq_job *base, struct bq_job
 			goto out_release_job;
 		}
 	}
-	ret = end_section(&jf, set, err);
+	/* Jobs missing a rejected option would only fail their checks for it. */
+	ret = jf.first_ret ? jf.first_ret : end_section(&jf, set, err);
+	if (jf.first_ret && err) {
+		bq_strlcpy(err->where, jf.first.where, sizeof(err->where));
+		bq_strlcpy(err->msg, jf.first.msg, sizeof(err->msg));
+	}
 	if (!ret && !jf.nr_jobs) {
 		set_where(err, path, 0);
 		ret = bq_parse_fail(err, -EINVAL, "no job sections");
@@ -361,6 +399,8 @@ int bq_jobfile_parse(const char *path, struct bq_jobset *set, struct bq_parse_er
 
 	set->jobs = NULL;
 	set->nr = 0;
+	if (err)
+		err->nr_more = err->more_dropped = 0;
 	bq_job_defaults(&base);
 	ret = parse_file(path, &base, set, err);
 	if (ret)
@@ -491,6 +531,8 @@ int bq_jobs_from_args(int argc, char **argv, struct bq_jobset *set,
 
 	set->jobs = NULL;
 	set->nr = 0;
+	if (err)
+		err->nr_more = err->more_dropped = 0;
 	bq_job_defaults(&cl.global);
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];
