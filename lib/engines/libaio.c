@@ -61,9 +61,7 @@ static int aio_loop(struct bq_worker *w)
 		if (queued) {
 			unsigned int sent = 0;
 
-			/* gtod_reduce: the pick's time, for the watchdog only. */
-			slots_stamp_batch(w->slots, a->free_slots, a->nr_free, free_before,
-					  stamps ? bq_now_ns() : now);
+			slots_stamp_batch(w, a->free_slots, a->nr_free, free_before, now);
 			while (sent < queued) {
 				n = io_submit(a->ctx, (long)(queued - sent), a->queue + sent);
 				if (n == -EAGAIN || n == -EINTR)

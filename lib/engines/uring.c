@@ -281,10 +281,7 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			now = bq_now_ns();
 			continue;
 		}
-		/* gtod_reduce: the pick's time, for the watchdog only. */
-		if (u->nr_free != free_before)
-			slots_stamp_batch(w->slots, u->free_slots, u->nr_free, free_before,
-					  stamps ? bq_now_ns() : now);
+		slots_stamp_batch(w, u->free_slots, u->nr_free, free_before, now);
 		wait_nr = inflight < u->batch_wait ? 1 : u->batch_wait;
 		worker_depth_sample(w, inflight);
 		ret = io_uring_submit_and_wait(&u->ring, wait_nr);
@@ -509,10 +506,7 @@ static int stripe_loop(struct bq_worker *w, struct uring_state *u)
 			now = bq_now_ns();
 			continue;
 		}
-		/* gtod_reduce: the pick's time, for the watchdog only. */
-		if (u->nr_free != free_before)
-			slots_stamp_batch(w->slots, u->free_slots, u->nr_free, free_before,
-					  stamps ? bq_now_ns() : now);
+		slots_stamp_batch(w, u->free_slots, u->nr_free, free_before, now);
 		worker_depth_sample(w, inflight);
 		ret = io_uring_submit_and_wait(&u->ring, 1);
 		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY && ret != -ETIME)

@@ -50,19 +50,10 @@ static inline void slot_issued(struct bq_slot *s, uint64_t now)
  * before it goes to the kernel, so that no I/O's latency carries the
  * preparation of the others.  Between the two the watchdog may see a
  * slot's previous stamp, older, for a thread that is anything but stuck.
- * The engines' free lists pop from the top: what the batch took is still
- * in free[from, to).
  */
 static inline void slot_queued(struct bq_slot *s)
 {
 	__atomic_store_n(&s->busy, 1, __ATOMIC_RELEASE);
-}
-
-static inline void slots_stamp_batch(struct bq_slot *slots, const uint16_t *free,
-				     unsigned int from, unsigned int to, uint64_t now)
-{
-	for (unsigned int k = from; k < to; k++)
-		slots[free[k]].start_ns = now;
 }
 
 static inline void slot_done(struct bq_slot *s)
@@ -379,6 +370,23 @@ static inline unsigned int worker_batch(const struct bq_worker *w)
 	if (!b)
 		b = w->job->gtod_reduce ? w->depth / 2 : 1;
 	return b < 1 ? 1 : b > w->depth ? w->depth : b;
+}
+
+/*
+ * One stamp for a submission batch (see slot_queued()).  The engines'
+ * free lists pop from the top: what the batch took is still in
+ * free[from, to).  With gtod_reduce nothing is timed, and the watchdog
+ * gets the time the batch was picked (@now), without a clock read.
+ */
+static inline void slots_stamp_batch(struct bq_worker *w, const uint16_t *free,
+				     unsigned int from, unsigned int to, uint64_t now)
+{
+	if (from == to)
+		return;
+	if (!w->job->gtod_reduce)
+		now = bq_now_ns();
+	for (unsigned int k = from; k < to; k++)
+		w->slots[free[k]].start_ns = now;
 }
 
 static inline void worker_depth_sample(struct bq_worker *w, unsigned int inflight)
