@@ -1,0 +1,211 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# fio-examples.sh - run every job file of a fio source tree's examples/
+# through blkqual and through fio, side by side, on scratch loop devices.
+#
+# usage: tools/compat/fio-examples.sh [-b BLKQUAL] [-f FIO] [-k] FIO_SOURCE_TREE
+#
+# Each example is copied with its targets pointed at scratch (a raw loop
+# device for /dev/ paths, a directory on a loop-backed XFS for files) and
+# its sizes, runtimes and thread counts capped, so that a whole tree runs
+# in minutes.  Both tools run the same copy.  Per file it prints one of
+#   ran         blkqual ran it; for jobs that end by size the reads and
+#               writes of every job equal fio's ("same as fio")
+#   differs     blkqual ran it but its counts are not fio's (which job, what)
+#   refused     blkqual refused it, with every reason it gave
+#   failed      blkqual accepted it but the run failed (exit status, why)
+# and "in scope" when every engine the file names is one blkqual has.
+# Needs root (loop devices, mount).  -k keeps the rewritten copies.
+
+set -u
+
+blkqual=${BLKQUAL:-$(dirname "$0")/../../blkqual}
+fio=fio
+keep=
+while getopts b:f:k opt; do
+	case $opt in
+	b) blkqual=$OPTARG ;;
+	f) fio=$OPTARG ;;
+	k) keep=1 ;;
+	*) echo "usage: $0 [-b BLKQUAL] [-f FIO] [-k] FIO_SOURCE_TREE" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# -ne 1 ] || [ ! -d "$1/examples" ]; then
+	echo "$0: give a fio source tree (a directory with examples/)" >&2
+	exit 2
+fi
+tree=$1
+[ "$(id -u)" = 0 ] || { echo "$0: needs root (loop devices, mount)" >&2; exit 1; }
+command -v "$fio" >/dev/null || { echo "$0: $fio not found" >&2; exit 1; }
+[ -x "$blkqual" ] || { echo "$0: $blkqual is not executable" >&2; exit 1; }
+blkqual=$(realpath "$blkqual")
+
+# The engines blkqual has, by fio's names; a file naming no engine gets
+# fio's default (psync).
+our_engines=" io_uring io_uring_cmd libaio psync sync pvsync pvsync2 null sg "
+
+work=$(mktemp -d /tmp/blkqual-fio-examples.XXXXXX)
+rawdev=
+fsdev=
+cleanup()
+{
+	mountpoint -q "$work/mnt" && umount "$work/mnt"
+	[ -n "$fsdev" ] && losetup -d "$fsdev"
+	[ -n "$rawdev" ] && losetup -d "$rawdev"
+	if [ -n "$keep" ]; then
+		echo "rewritten job files kept in $work/jobs"
+	else
+		rm -rf "$work"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+truncate -s 1g "$work/raw.img" "$work/fs.img"
+rawdev=$(losetup -f --show "$work/raw.img") || exit 1
+fsdev=$(losetup -f --show "$work/fs.img") || exit 1
+mkfs.xfs -q "$fsdev" || exit 1
+mkdir -p "$work/mnt" "$work/jobs" "$work/out"
+mount "$fsdev" "$work/mnt" || exit 1
+
+# Point targets at scratch and cap what would take long or fill the disk.
+rewrite()
+{
+	awk -v dev="$rawdev" -v dir="$work/mnt/run" '
+	function cap_size(v, lim,    n, u, m) {
+		if (v ~ /%$/ || v ~ /-/ || v ~ /\$/) return v
+		n = v; sub(/[^0-9.].*$/, "", n); u = tolower(substr(v, length(n) + 1))
+		sub(/i?b$/, "", u)
+		m = (u == "k") ? 1024 : (u == "m") ? 1048576 : (u == "g") ? 1073741824 : \
+		    (u == "t") ? 1099511627776 : (u == "") ? 1 : 0
+		if (m == 0 || n * m > lim) return "64m"
+		return v
+	}
+	function cap_time(v,    n, u, s) {
+		n = v; sub(/[^0-9.].*$/, "", n); u = tolower(substr(v, length(n) + 1))
+		s = (u == "" || u == "s") ? n : (u == "m") ? n * 60 : (u == "h") ? n * 3600 : \
+		    (u == "ms") ? n / 1000 : (u == "us") ? n / 1e6 : 2
+		return s > 2 ? "2" : v
+	}
+	/^[ \t]*[a-z_]+[ \t]*=/ {
+		line = $0; sub(/^[ \t]*/, "", line)
+		k = line; sub(/[ \t]*=.*/, "", k)
+		v = line; sub(/^[^=]*=[ \t]*/, "", v); sub(/[ \t]+$/, "", v)
+		if (k == "filename") {
+			if (v ~ /^\/dev\//) v = dev
+			else if (v ~ /\//) { n = split(v, p, "/"); v = dir "/" p[n] }
+		} else if (k == "directory") {
+			v = dir
+		} else if (k == "size" || k == "filesize" || k == "io_size" || k == "io_limit") {
+			v = cap_size(v, 67108864)
+		} else if (k == "runtime" || k == "timeout") {
+			v = cap_time(v)
+		} else if (k == "ramp_time" || k == "startdelay") {
+			v = "0"
+		} else if (k == "numjobs" && v + 0 > 4) {
+			v = "4"
+		} else if ((k == "nrfiles" || k == "nr_files") && v + 0 > 16) {
+			v = "16"
+		} else if (k == "loops" && v + 0 > 2) {
+			v = "2"
+		} else if (k == "iodepth" && v + 0 > 128) {
+			v = "128"
+		}
+		print k "=" v
+		next
+	}
+	{ print }' "$1"
+}
+
+# Sum reads and writes per job name from a fio or blkqual JSON document.
+counts()
+{
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+kind, path = sys.argv[1], sys.argv[2]
+try:
+    with open(path) as f:
+        text = f.read()
+    # fio may print notes before its JSON document.
+    doc = json.loads(text[text.index('{'):])
+except (OSError, ValueError):
+    sys.exit(1)
+out = {}
+for j in doc.get("jobs", []):
+    name = j.get("jobname" if kind == "fio" else "name", "?")
+    if kind == "fio":
+        r, w = j["read"]["total_ios"], j["write"]["total_ios"]
+    else:
+        t = j.get("total", {})
+        r, w = t.get("read", {}).get("ios", 0), t.get("write", {}).get("ios", 0)
+        # fio counts a verify phase's reads as the job's reads.
+        phase = (j.get("verify") or {}).get("phase") or {}
+        r += phase.get("read", {}).get("ios", 0)
+    a = out.setdefault(name, [0, 0])
+    a[0] += r
+    a[1] += w
+for name in sorted(out):
+    print("%s %d %d" % (name, out[name][0], out[name][1]))
+PY
+}
+
+n=0; ran=0; same=0; differs=0; refused=0; failed=0
+scope=0; scope_ran=0
+for f in "$tree"/examples/*.fio; do
+	base=$(basename "$f")
+	job="$work/jobs/$base"
+	rewrite "$f" > "$job"
+	n=$((n + 1))
+
+	engines=$(sed -n 's/^[ \t]*ioengine[ \t]*=[ \t]*\([^ \t]*\).*/\1/p' "$f" | sort -u)
+	inscope=1
+	for e in ${engines:-psync}; do
+		case "$our_engines" in *" $e "*) ;; *) inscope= ;; esac
+	done
+	tag=
+	[ -n "$inscope" ] && { scope=$((scope + 1)); tag=" [in scope]"; }
+
+	rm -rf "$work/mnt/run"; mkdir -p "$work/mnt/run"
+	(cd "$work/mnt/run" && timeout -s INT 60 "$blkqual" run -o json --output "$work/out/bq.json" \
+		"$job" >/dev/null 2>"$work/out/bq.err")
+	rc=$?
+	case $rc in
+	0) ;;
+	2)
+		refused=$((refused + 1))
+		reasons=$(sed "s|^[a-z]*: ||; s|$work/jobs/||" "$work/out/bq.err" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+		echo "$base: refused$tag: $reasons"
+		continue ;;
+	*)
+		failed=$((failed + 1))
+		echo "$base: failed$tag (exit $rc): $(head -n 1 "$work/out/bq.err")"
+		continue ;;
+	esac
+	ran=$((ran + 1))
+	[ -n "$inscope" ] && scope_ran=$((scope_ran + 1))
+
+	# Counts are comparable only when both tools end by size.
+	if grep -Eq '^[ \t]*(time_based|runtime|timeout|exitall|rate|rate_iops|steadystate|ss|max_latency|latency_target)[ \t]*(=|$)' "$job"; then
+		echo "$base: ran$tag (ends by time: counts not compared)"
+		continue
+	fi
+	rm -rf "$work/mnt/run"; mkdir -p "$work/mnt/run"
+	if ! (cd "$work/mnt/run" && timeout -s INT 60 "$fio" --output-format=json \
+		--output="$work/out/fio.json" "$job" >/dev/null 2>&1); then
+		echo "$base: ran$tag (fio failed on it: not compared)"
+		continue
+	fi
+	counts fio "$work/out/fio.json" > "$work/out/fio.counts" || true
+	counts blkqual "$work/out/bq.json" > "$work/out/bq.counts" || true
+	if cmp -s "$work/out/fio.counts" "$work/out/bq.counts"; then
+		same=$((same + 1))
+		echo "$base: ran$tag, same as fio ($(tr '\n' ';' < "$work/out/bq.counts" | sed 's/;$//'))"
+	else
+		differs=$((differs + 1))
+		echo "$base: differs$tag: fio {$(tr '\n' ';' < "$work/out/fio.counts")} blkqual {$(tr '\n' ';' < "$work/out/bq.counts")} (job reads writes)"
+	fi
+done
+
+echo "$n files: $ran ran ($same same as fio, $differs differ), $refused refused, $failed failed; in scope (engines blkqual has): $scope_ran of $scope ran"
