@@ -228,6 +228,12 @@ vm-shell: deps
 	$(Q)$(MAKE) tests
 	$(Q)$(TEST_ENV) $(srctree)/selftests/vm/vm.sh --shell $(vm-progs)
 
+# Documentation/fio-options.rst is blkqual's own listing; fio_names_test
+# fails when it is stale.
+fio-options-doc: $(blkqual)
+	$(call quiet,GEN,Documentation/fio-options.rst)$(blkqual) options -o rst \
+		> $(srctree)/Documentation/fio-options.rst
+
 deps:
 	$(Q)$(srctree)/scripts/deps.sh
 	$(Q)$(srctree)/scripts/kselftest-headers.sh "$(KSFT_DIR)"
@@ -266,12 +272,13 @@ help:
 	@echo '  deps       install build and test dependencies (Debian/Ubuntu, as root)'
 	@echo '  install    install blkqual and its man page (PREFIX, DESTDIR)'
 	@echo '  fuzz       run each libFuzzer target for FUZZ_TIME seconds (default 30; clang)'
+	@echo '  fio-options-doc  regenerate Documentation/fio-options.rst from blkqual options'
 	@echo '  clean      remove build products'
 	@echo 'Variables: V=1 (full commands), O=dir (out-of-tree), CI=true or WERROR=1 (-Werror),'
 	@echo '  SANITIZE=1 (ASan and UBSan; own tree build/asan unless O= is given)'
 
 .PHONY: all tests check check-vm vm-shell deps demo install clean distclean help \
-	fuzz fuzz-build fuzz-probe
+	fuzz fuzz-build fuzz-probe fio-options-doc
 
 -include $(lib-objs:.o=.d) $(raid-objs:.o=.d) $(tools-objs:.o=.d) $(helper-objs:.o=.d) $(test-progs:=.d) \
 	$(vm-progs:=.d) $(fuzz-replay-objs:.o=.d) $(fuzz-replay-progs:=.d) \

@@ -717,7 +717,7 @@ TEST(failed_option_leaves_job_alone)
 	EXPECT_TRUE(same_job(&before, &job));
 }
 
-TEST(thread_is_accepted_stonewall_is_not)
+TEST(thread_is_accepted_ioscheduler_is_not)
 {
 	struct bq_parse_error err;
 	struct bq_job job, def;
@@ -726,8 +726,9 @@ TEST(thread_is_accepted_stonewall_is_not)
 	EXPECT_EQ(0, set1("thread", NULL, &job, &err));
 	EXPECT_TRUE(same_job(&def, &job));
 	EXPECT_EQ(0, set1("thread", "1", &job, &err));
-	EXPECT_EQ(-EOPNOTSUPP, set1("stonewall", NULL, NULL, &err));
-	EXPECT_STREQ("fio option 'stonewall' is not supported by blkqual", err.msg);
+	EXPECT_EQ(-EOPNOTSUPP, set1("ioscheduler", "none", NULL, &err));
+	EXPECT_STREQ("fio option 'ioscheduler' is not supported by blkqual: blkqual does not "
+		     "change the device's I/O scheduler", err.msg);
 }
 
 /*
@@ -743,14 +744,14 @@ TEST(a_files_refusals_come_all_at_once)
 	size_t n;
 
 	ASSERT_EQ(-EOPNOTSUPP, parse_text_at("[global]\nverify=md5\n[j]\nfilename=/dev/null\n"
-					     "stonewall\nbs=4k\niodepht=4\n", path, &set, &err));
+					     "exec_prerun=x\nbs=4k\niodepht=4\n", path, &set, &err));
 	EXPECT_EQ(0, set.nr);
 	snprintf(want, sizeof(want), "%s:2", path);
 	EXPECT_STREQ(want, err.where);
 	EXPECT_STREQ("verify=md5 is not supported (use crc32c, xxhash or pattern)", err.msg);
 	ASSERT_EQ(2, err.nr_more);
-	snprintf(want, sizeof(want), "%s:5: fio option 'stonewall' is not supported by blkqual",
-		 path);
+	snprintf(want, sizeof(want), "%s:5: fio option 'exec_prerun' is not supported by "
+		 "blkqual: blkqual runs no programs around a job", path);
 	EXPECT_STREQ(want, err.more[0]);
 	snprintf(want, sizeof(want), "%s:7: unknown option 'iodepht' (did you mean 'iodepth'?)",
 		 path);
@@ -759,7 +760,7 @@ TEST(a_files_refusals_come_all_at_once)
 
 	n = (size_t)snprintf(text, sizeof(text), "[j]\nfilename=/dev/null\n");
 	for (int i = 0; i < BQ_PARSE_MORE + 4; i++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "stonewall\n");
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "exec_prerun=x\n");
 	ASSERT_EQ(-EOPNOTSUPP, parse_text(text, &set, &err));
 	EXPECT_EQ(BQ_PARSE_MORE, err.nr_more);
 	EXPECT_EQ(3, err.more_dropped);

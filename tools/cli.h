@@ -89,6 +89,7 @@ int cmd_fileio(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_files(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_options(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_qualify(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

@@ -247,6 +247,16 @@ int bq_job_set(struct bq_job *job, const char *key, const char *value,
 	       struct bq_parse_error *err);
 
 /**
+ * bq_job_opt_each() - every fio option name blkqual knows, and its status
+ * @fn: gets the name, NULL for a supported option or the one-line reason
+ *      it is refused, and @arg; a non-zero return stops the walk
+ * @arg: passed through
+ *
+ * Return: what @fn returned last (0 when every name was seen).
+ */
+int bq_job_opt_each(int (*fn)(const char *name, const char *refused, void *arg), void *arg);
+
+/**
  * bq_jobs_from_args() - jobs from a fio-style command line
  * @argc: number of arguments
  * @argv: "--rw=read", "-rw=read", "--bs", "4k", "--name=a", ...; no

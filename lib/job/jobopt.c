@@ -903,90 +903,6 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("verify_only", OPT_FLAG, set_bool, verify_only, 0, 0),
 };
 
-/*
- * fio's other option names, so a fio job file gets "not supported" rather
- * than "unknown".  Command-line-only fio options are here too: they show
- * up when a fio command line is pasted.
- */
-static const char *const fio_only_opts[] = {
-	/* job description and ordering */
-	"loops", "stonewall", "wait_for_previous", "wait_for", "new_group",
-	"exitall", "exit_what", "exitall_on_error", "kb_base", "unit_base", "uid", "gid",
-	"nice", "prio", "prioclass", "cmdprio", "cmdprio_percentage", "cmdprio_class",
-	"cmdprio_bssplit",
-	/* files */
-	"directory", "filename_format", "unique_filename", "lockfile", "nrfiles", "nr_files",
-	"openfiles", "file_service_type", "filesize", "file_append", "fill_device",
-	"fill_fs", "create_serialize", "create_fsync", "create_on_open", "create_only",
-	"allow_file_create", "allow_mounted_write", "pre_read", "unlink",
-	"unlink_each_loop", "opendir", "fadvise_hint", "fadvise_stream", "fallocate",
-	"overwrite", "end_fsync", "fsync_on_close", "fdatasync",
-	"sync_file_range", "write_barrier",
-	/* zones */
-	"zonemode", "zonerange", "zonesize", "zonecapacity", "zoneskip", "read_beyond_wp",
-	"max_open_zones", "job_max_open_zones", "ignore_zone_limits",
-	"zone_reset_threshold", "zone_reset_frequency",
-	/* I/O pattern */
-	"rw_sequencer", "offset_increment", "offset_align", "number_ios",
-	"percentage_random", "random_generator", "allrandrepeat", "softrandommap",
-	"bs_unaligned", "blocksize_unaligned", "bs_is_seq_rand", "unified_rw_reporting",
-	/* buffers and memory */
-	"zero_buffers", "refill_buffers", "scramble_buffers", "buffer_pattern",
-	"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
-	"dedupe_mode", "dedupe_working_set_percentage", "dedupe_global", "iomem", "mem",
-	"iomem_align", "mem_align", "hugepage-size", "lockmem",
-	/* queueing */
-	"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete_max", "iodepth_low",
-	"serialize_overlap", "io_submit_mode",
-	/* rate and latency targets */
-	"rate", "rate_min", "rate_iops_min", "ratecycle", "rate_process",
-	"rate_ignore_thinktime", "latency_target", "latency_window",
-	"latency_percentile", "latency_run", "max_latency",
-	"thinktime_spin", "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime",
-	"flow_id", "flow", "flow_watermark", "flow_sleep",
-	/* CPUs, memory policy, cgroups */
-	"cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "cgroup",
-	"cgroup_weight", "cgroup_nodelete",
-	/* verification and trim */
-	"verify_offset", "verify_dump", "verify_async", "verify_async_cpus",
-	"verify_backlog", "verify_backlog_batch", "verify_state_save",
-	"verify_state_load", "verify_header_seed", "verify_write_sequence",
-	"experimental_verify", "trim_percentage",
-	"trim_verify_zero", "trim_backlog", "trim_backlog_batch",
-	/* steady state */
-	"steadystate", "ss", "steadystate_duration", "ss_dur", "steadystate_ramp_time",
-	"ss_ramp",
-	/* measurement and logs */
-	"per_job_logs", "write_bw_log", "write_lat_log", "write_hist_log",
-	"write_iops_log", "log_avg_msec", "log_hist_msec", "log_hist_coarseness",
-	"log_max_value", "log_offset", "log_prio", "log_compression",
-	"log_compression_cpus", "log_store_compressed", "log_unix_epoch",
-	"log_alternate_epoch", "log_alternate_epoch_clock_id", "block_error_percentiles",
-	"bwavgtime", "iopsavgtime", "disable_lat", "disable_clat", "disable_slat",
-	"disable_bw_measurement", "slat_percentiles", "clat_percentiles",
-	"lat_percentiles", "percentile_list", "significant_figures", "stats",
-	"clocksource", "gtod_cpu", "disk_util",
-	/* I/O logs and replay */
-	"read_iolog", "write_iolog", "read_iolog_chunked", "merge_blktrace_file",
-	"merge_blktrace_scalars", "merge_blktrace_iters", "replay_no_stall",
-	"replay_redirect", "replay_align", "replay_scale", "replay_time_scale",
-	"replay_skip",
-	/* error handling, hooks, scheduler */
-	"ignore_error", "error_dump", "exec_prerun", "exec_postrun", "ioscheduler",
-	/* engine-specific */
-	"nonvectored", "force_async", "sqthread_poll_cpu", "uncached", "nowait",
-	"atomic", "userspace_reap", "cmd_type", "md_per_io_size", "pi_act", "pi_chk",
-	"apptag", "apptag_mask", "readfua", "writefua", "sg_write_mode",
-	"hipri_percentage",
-	/* command line only */
-	"output", "output-format", "minimal", "append-terse", "terse-version",
-	"bandwidth-log", "status-interval", "eta", "eta-newline", "eta-interval",
-	"section", "parse-only", "readonly", "warnings-fatal", "max-jobs", "server",
-	"client", "alloc-size", "trigger-file", "trigger-timeout", "trigger",
-	"trigger-remote", "aux-path", "debug", "showcmd", "cmdhelp", "enghelp",
-	"crctest", "idle-prof", "inflate-log", "profile",
-};
-
 static const struct job_opt *find_opt(const char *key)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(job_opts); i++)
@@ -1090,7 +1006,7 @@ int bq_job_set(struct bq_job *job, const char *key, const char *value,
 	       struct bq_parse_error *err)
 {
 	const struct job_opt *o;
-	const char *hint;
+	const char *hint, *why;
 
 	if (!key)
 		return bq_parse_fail(err, -EINVAL, "option without a name");
@@ -1100,10 +1016,10 @@ int bq_job_set(struct bq_job *job, const char *key, const char *value,
 			return bq_parse_fail(err, -EINVAL, "%s needs a value", key);
 		return o->set(o, key, value, job, err);
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(fio_only_opts); i++)
-		if (!strcmp(fio_only_opts[i], key))
-			return bq_parse_fail(err, -EOPNOTSUPP,
-					     "fio option '%s' is not supported by blkqual", key);
+	why = bq_job_opt_refusal(key);
+	if (why)
+		return bq_parse_fail(err, -EOPNOTSUPP,
+				     "fio option '%s' is not supported by blkqual: %s", key, why);
 	hint = suggest(key);
 	if (hint)
 		return bq_parse_fail(err, -ENOENT, "unknown option '%s' (did you mean '%s'?)",
@@ -1224,4 +1140,24 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
 	return check_verify(job, err);
+}
+
+/**
+ * bq_job_opt_each() - every fio option name blkqual knows, and its status
+ * @fn: gets the name, NULL for a supported option or the reason it is
+ *      refused, and @arg; a non-zero return stops the walk
+ * @arg: passed through
+ *
+ * Supported names come first, in the option table's order, then the
+ * refused ones by group.
+ *
+ * Return: what @fn returned last.
+ */
+int bq_job_opt_each(int (*fn)(const char *name, const char *refused, void *arg), void *arg)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(job_opts) && !ret; i++)
+		ret = fn(job_opts[i].name, NULL, arg);
+	return ret ? ret : bq_job_refused_each(fn, arg);
 }

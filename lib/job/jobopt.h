@@ -82,4 +82,9 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err);
  */
 int bq_jobfile_parse(const char *path, struct bq_jobset *set, struct bq_parse_error *err);
 
+/* Why a fio option is refused, or NULL when it is not (refused.c). */
+const char *bq_job_opt_refusal(const char *key);
+/* Each refused fio option with its reason, until @fn returns non-zero. */
+int bq_job_refused_each(int (*fn)(const char *name, const char *reason, void *arg), void *arg);
+
 #endif /* BLKQUAL_JOBOPT_H */

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * refused.c - the fio options blkqual does not implement, and why
+ *
+ * A fio job file must not run here with part of it silently dropped, and
+ * its author should learn in the same line whether the option is coming
+ * or is outside what blkqual is for.  So every fio name that is not in
+ * the option table is listed here, in groups that share one reason.
+ * Command-line-only fio switches are here too: they show up when a fio
+ * command line is pasted.
+ */
+#include <string.h>
+
+#include "jobopt.h"
+#include "internal.h"
+
+struct refused_group {
+	const char *reason;
+	const char *const *names;
+};
+
+#define GROUP(why, ...) { .reason = (why), .names = (const char *const[]){ __VA_ARGS__, NULL } }
+
+static const struct refused_group refused[] = {
+	GROUP("job ordering is not implemented yet: all jobs start together",
+	      "loops", "stonewall", "wait_for_previous", "wait_for", "new_group",
+	      "exitall", "exit_what", "exitall_on_error"),
+	GROUP("unit bases are not implemented yet: every prefix is a power of 1024",
+	      "kb_base", "unit_base"),
+	GROUP("blkqual does not change process or I/O priorities",
+	      "uid", "gid", "nice", "prio", "prioclass", "cmdprio", "cmdprio_percentage",
+	      "cmdprio_class", "cmdprio_bssplit"),
+	GROUP("file sets are not implemented yet: name the files with filename=",
+	      "directory", "filename_format", "unique_filename", "nrfiles", "nr_files",
+	      "openfiles", "file_service_type", "filesize", "file_append", "fill_device",
+	      "fill_fs", "create_serialize", "create_fsync", "create_on_open", "create_only",
+	      "allow_file_create", "pre_read", "unlink", "unlink_each_loop", "opendir",
+	      "fallocate", "overwrite"),
+	GROUP("locking a file between jobs is not implemented", "lockfile"),
+	GROUP("page-cache hints are not implemented", "fadvise_hint", "fadvise_stream"),
+	GROUP("the guard decides what may be written: see blkqual guard and --force-destroy",
+	      "allow_mounted_write"),
+	GROUP("this flush option is not implemented yet (fsync= and sync= are)",
+	      "end_fsync", "fsync_on_close", "fdatasync", "sync_file_range", "write_barrier"),
+	GROUP("zoned devices and strided zones are not implemented yet",
+	      "zonemode", "zonerange", "zonesize", "zonecapacity", "zoneskip", "read_beyond_wp",
+	      "max_open_zones", "job_max_open_zones", "ignore_zone_limits",
+	      "zone_reset_threshold", "zone_reset_frequency"),
+	GROUP("this I/O pattern option is not implemented yet",
+	      "rw_sequencer", "offset_increment", "offset_align", "number_ios",
+	      "percentage_random", "random_generator", "allrandrepeat", "softrandommap",
+	      "bs_unaligned", "blocksize_unaligned", "bs_is_seq_rand", "unified_rw_reporting"),
+	GROUP("buffer contents are not implemented yet: blkqual writes random bytes",
+	      "zero_buffers", "refill_buffers", "scramble_buffers", "buffer_pattern",
+	      "buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
+	      "dedupe_mode", "dedupe_working_set_percentage", "dedupe_global"),
+	GROUP("blkqual allocates its own aligned buffers on the device's NUMA node",
+	      "iomem", "mem", "iomem_align", "mem_align", "hugepage-size", "lockmem"),
+	GROUP("this queueing option is not implemented yet (iodepth and "
+	      "iodepth_batch_complete_min are)",
+	      "iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete_max",
+	      "iodepth_low", "serialize_overlap", "io_submit_mode"),
+	GROUP("this rate or latency option is not implemented yet (rate_iops and thinktime are)",
+	      "rate", "rate_min", "rate_iops_min", "ratecycle", "rate_cycle", "rate_process",
+	      "rate_ignore_thinktime", "latency_target", "latency_window",
+	      "latency_percentile", "latency_run", "max_latency", "thinktime_spin",
+	      "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime"),
+	GROUP("flow control between jobs is not implemented",
+	      "flow_id", "flow", "flow_watermark", "flow_sleep"),
+	GROUP("blkqual places threads itself near the device: use cpus_allowed",
+	      "cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy"),
+	GROUP("cgroups are not implemented", "cgroup", "cgroup_weight", "cgroup_nodelete"),
+	GROUP("this verify option is not implemented yet (see verify.rst)",
+	      "verify_offset", "verify_dump", "verify_async", "verify_async_cpus",
+	      "verify_backlog", "verify_backlog_batch", "verify_state_save",
+	      "verify_state_load", "verify_header_seed", "verify_write_sequence",
+	      "experimental_verify"),
+	GROUP("trim is not implemented yet",
+	      "trim_percentage", "trim_verify_zero", "trim_backlog", "trim_backlog_batch"),
+	GROUP("fio's steady state is not implemented yet (blkqual qualify has SNIA's)",
+	      "steadystate", "ss", "steadystate_duration", "ss_dur", "steadystate_ramp_time",
+	      "ss_ramp"),
+	GROUP("this log or statistics option is not implemented yet",
+	      "per_job_logs", "write_bw_log", "write_lat_log", "write_hist_log",
+	      "write_iops_log", "log_avg_msec", "log_hist_msec", "log_hist_coarseness",
+	      "log_max_value", "log_offset", "log_prio", "log_compression",
+	      "log_compression_cpus", "log_store_compressed", "log_unix_epoch",
+	      "log_alternate_epoch", "log_alternate_epoch_clock_id", "log_entries",
+	      "block_error_percentiles", "bwavgtime", "iopsavgtime", "disable_lat",
+	      "disable_clat", "disable_slat", "disable_bw_measurement", "slat_percentiles",
+	      "clat_percentiles", "lat_percentiles", "percentile_list", "significant_figures",
+	      "stats"),
+	GROUP("blkqual reads CLOCK_MONOTONIC on the CPU doing the I/O",
+	      "clocksource", "gtod_cpu"),
+	GROUP("disk utilisation is always reported", "disk_util"),
+	GROUP("I/O logs and trace replay are not implemented yet",
+	      "read_iolog", "write_iolog", "read_iolog_chunked", "merge_blktrace_file",
+	      "merge_blktrace_scalars", "merge_blktrace_iters", "replay_no_stall",
+	      "replay_redirect", "replay_align", "replay_scale", "replay_time_scale",
+	      "replay_skip"),
+	GROUP("error filters are not implemented: use continue_on_error",
+	      "ignore_error", "error_dump"),
+	GROUP("blkqual runs no programs around a job", "exec_prerun", "exec_postrun"),
+	GROUP("blkqual does not change the device's I/O scheduler", "ioscheduler"),
+	GROUP("this engine option is not implemented yet",
+	      "nonvectored", "force_async", "sqthread_poll_cpu", "uncached", "nowait",
+	      "atomic", "userspace_reap", "cmd_type", "md_per_io_size", "pi_act", "pi_chk",
+	      "apptag", "apptag_mask", "readfua", "writefua", "sg_write_mode",
+	      "hipri_percentage", "write_hint", "stream_id"),
+	GROUP("fio command-line switch: blkqual run has its own (blkqual run --help)",
+	      "output", "output-format", "minimal", "append-terse", "terse-version",
+	      "bandwidth-log", "status-interval", "eta", "eta-newline", "eta-interval",
+	      "section", "parse-only", "readonly", "warnings-fatal", "max-jobs", "server",
+	      "client", "alloc-size", "trigger-file", "trigger-timeout", "trigger",
+	      "trigger-remote", "aux-path", "debug", "showcmd", "cmdhelp", "enghelp",
+	      "crctest", "idle-prof", "inflate-log", "profile"),
+};
+
+/**
+ * bq_job_opt_refusal() - why blkqual refuses a fio option
+ * @key: the option's name
+ *
+ * Return: the reason, or NULL when @key is not a refused fio option.
+ */
+const char *bq_job_opt_refusal(const char *key)
+{
+	for (size_t g = 0; g < ARRAY_SIZE(refused); g++)
+		for (const char *const *n = refused[g].names; *n; n++)
+			if (!strcmp(*n, key))
+				return refused[g].reason;
+	return NULL;
+}
+
+/**
+ * bq_job_refused_each() - call @fn for every refused fio option
+ * @fn: gets the name, the reason and @arg; a non-zero return stops
+ * @arg: passed through
+ *
+ * Return: what @fn returned last.
+ */
+int bq_job_refused_each(int (*fn)(const char *name, const char *reason, void *arg), void *arg)
+{
+	int ret = 0;
+
+	for (size_t g = 0; g < ARRAY_SIZE(refused) && !ret; g++)
+		for (const char *const *n = refused[g].names; *n && !ret; n++)
+			ret = fn(*n, refused[g].reason, arg);
+	return ret;
+}
