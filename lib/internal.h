@@ -402,4 +402,7 @@ struct nvme_uring_cmd;
 int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64_t offset,
 		   uint32_t len, uint32_t lba_size, void *buf);
 
+/* units.c: the kb_base of the job option being set on this thread (0: none) */
+unsigned int bq_units_job_kb_base(unsigned int kb_base);
+
 #endif /* BLKQUAL_INTERNAL_H */

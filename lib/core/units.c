@@ -32,19 +32,75 @@ static int parse_digits(const char **s, uint64_t *val)
 	return 0;
 }
 
+/*
+ * While a job option is being set, the job's kb_base (bq_job_set() puts it
+ * here): every size parser of every option then means what fio means by
+ * "4k" and "4KiB" without each setter passing it along.  0 outside a job
+ * option: blkqual's own flags keep the plain powers of 1024.
+ */
+static __thread unsigned int job_kb_base;
+
+/**
+ * bq_units_job_kb_base() - the kb_base sizes are read with on this thread
+ * @kb_base: 1000, 1024, or 0 (not inside a job option)
+ *
+ * Return: the value it replaces, for the caller to put back.
+ */
+unsigned int bq_units_job_kb_base(unsigned int kb_base)
+{
+	unsigned int old = job_kb_base;
+
+	job_kb_base = kb_base;
+	return old;
+}
+
+/*
+ * The multiplier of the unit at @p, fio's rules: "k", "kb" are kb_base,
+ * "kib" is the other base (1000 when kb_base is 1024: fio inverts the
+ * prefixes for old job files), "ki" without "b" is only "k".
+ */
+static int size_unit(const char *p, unsigned int kb_base, uint64_t *mult)
+{
+	static const char prefixes[] = "kmgtp";
+	const char *hit = strchr(prefixes, tolower((unsigned char)*p));
+	uint64_t base = kb_base;
+
+	if (!hit || !*p)
+		return -EINVAL;
+	p++;
+	if (tolower((unsigned char)p[0]) == 'i' && tolower((unsigned char)p[1]) == 'b' &&
+	    kb_base) {
+		base = kb_base == 1000 ? 1024 : 1000;
+		p += 2;
+	} else {
+		if (tolower((unsigned char)*p) == 'i')
+			p++;
+		if (tolower((unsigned char)*p) == 'b')
+			p++;
+	}
+	if (*p)
+		return -EINVAL;
+	if (!kb_base)
+		base = 1024;
+	*mult = 1;
+	for (const char *q = prefixes; q <= hit; q++)
+		*mult *= base;
+	return 0;
+}
+
 /**
  * bq_parse_size() - parse a size the way fio does
  * @s: "4k", "4ki", "4KiB", "1m", "2g", "512", "1t"
  * @out: bytes
  *
  * Only whole numbers: fio's fractional sizes ("1.5g") are rare and would
- * round in ways a user cannot see.
+ * round in ways a user cannot see.  Inside a job option the job's kb_base
+ * applies (see bq_units_job_kb_base()).
  *
  * Return: 0, or -EINVAL (malformed, negative) or -ERANGE (overflow).
  */
 int bq_parse_size(const char *s, uint64_t *out)
 {
-	static const char prefixes[] = "kmgtp";
 	const char *p = s;
 	uint64_t val, mult = 1;
 	int ret;
@@ -55,19 +111,9 @@ int bq_parse_size(const char *s, uint64_t *out)
 	if (ret)
 		return ret;
 	if (*p) {
-		const char *hit = strchr(prefixes, tolower((unsigned char)*p));
-
-		if (hit) {
-			for (const char *q = prefixes; q <= hit; q++)
-				mult <<= 10;
+		if (tolower((unsigned char)*p) == 'b' && !p[1])
 			p++;
-			/* "ki" is the same power of 1024 as "k" (kb_base=1024). */
-			if (tolower((unsigned char)*p) == 'i')
-				p++;
-		}
-		if (tolower((unsigned char)*p) == 'b')
-			p++;
-		if (*p)
+		else if (size_unit(p, job_kb_base, &mult))
 			return -EINVAL;
 	}
 	if (__builtin_mul_overflow(val, mult, &val))

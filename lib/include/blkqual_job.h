@@ -200,6 +200,10 @@ struct bq_job {
 	uint32_t verify_interval;	/* bytes per verified block; 0: the smallest I/O */
 	uint32_t verify_pattern_len;
 	uint8_t verify_pattern[256];
+
+	/* job files as vendors write them (issue 19) */
+	unsigned int kb_base;		/* what "k" means in sizes: 1024 (0 too) or 1000 */
+	unsigned int unit_base;		/* fio's output unit: 0 auto, 8 bytes (1, bits, refused) */
 };
 
 /**

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jobopt.h"
 #include "internal.h"
@@ -76,82 +77,6 @@ void bq_jobset_free(struct bq_jobset *set)
 	set->nr = 0;
 }
 
-struct strbuf {
-	char *s;
-	size_t len;
-	size_t cap;
-};
-
-static int strbuf_add(struct strbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = (b->len + n + 1) * 2;
-		char *p = realloc(b->s, cap);
-
-		if (!p)
-			return -ENOMEM;
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	return 0;
-}
-
-/* ${VAR} from the environment; a variable that is not set is an error. */
-static int expand_env(const char *in, char **out, struct bq_parse_error *err)
-{
-	struct strbuf b = { NULL, 0, 0 };
-	const char *p = in;
-	int ret;
-
-	for (;;) {
-		const char *start = strstr(p, "${"), *close, *val;
-		char name[128];
-		size_t len;
-
-		if (!start) {
-			ret = strbuf_add(&b, p, strlen(p));
-			if (ret)
-				goto out_free_buf;
-			break;
-		}
-		ret = strbuf_add(&b, p, (size_t)(start - p));
-		if (ret)
-			goto out_free_buf;
-		close = strchr(start + 2, '}');
-		if (!close) {
-			ret = bq_parse_fail(err, -EINVAL, "'${' without a closing '}'");
-			goto out_free_buf;
-		}
-		len = (size_t)(close - start - 2);
-		if (!len || len >= sizeof(name)) {
-			ret = bq_parse_fail(err, -EINVAL, "bad variable name in '%.*s'",
-					    (int)(close - start + 1), start);
-			goto out_free_buf;
-		}
-		memcpy(name, start + 2, len);
-		name[len] = '\0';
-		val = getenv(name);
-		if (!val) {
-			ret = bq_parse_fail(err, -EINVAL, "environment variable '%s' is not set",
-					    name);
-			goto out_free_buf;
-		}
-		ret = strbuf_add(&b, val, strlen(val));
-		if (ret)
-			goto out_free_buf;
-		p = close + 1;
-	}
-	*out = b.s;
-	return 0;
-
-out_free_buf:
-	free(b.s);
-	return ret;
-}
-
 static bool is_include(const char *line)
 {
 	return !strncmp(line, "include", 7) && (!line[7] || isspace((unsigned char)line[7]) ||
@@ -162,18 +87,44 @@ enum section {
 	SECTION_NONE,
 	SECTION_GLOBAL,
 	SECTION_JOB,
+	SECTION_SKIPPED,	/* a job --section did not name: read past, as fio does */
 };
 
+/* fio sets these first in a section, wherever they are written in it. */
+static bool is_early_option(const char *key)
+{
+	return !strcmp(key, "kb_base") || !strcmp(key, "unit_base");
+}
+
 /**
- * struct jobfile - state while reading one job file
- * @path: as given, for error locations
- * @line: current line number
+ * struct pending - one option line of the section being read
+ * @key: the option name
+ * @value: its value, or NULL for a bare flag
+ * @where: "path:line" it came from (an included file's own)
+ */
+struct pending {
+	char *key;
+	char *value;
+	char where[256];
+};
+
+/* Files may include files this deep; a loop is caught before this. */
+#define MAX_INCLUDE_DEPTH 16
+
+/**
+ * struct jobfile - state while reading one job file and what it includes
+ * @path: the file being read now, for error locations
+ * @line: current line number in it
  * @section: what the options being read apply to
  * @global: the defaults for the next job, every [global] so far applied
  * @job: the job being read
- * @job_line: where @job's section starts
+ * @job_line: where @job's section starts (in the top file)
  * @nr_jobs: jobs this file produced
+ * @nr_sections: job sections it has, --section's choice or not
  * @where_set: an error already points at its own line (a job's section)
+ * @sections: the jobs to keep (--section), NULL for all
+ * @opts: the section's option lines, applied when it ends (kb_base first)
+ * @open: real paths of the files being read, outermost first: a loop check
  */
 struct jobfile {
 	const char *path;
@@ -183,17 +134,88 @@ struct jobfile {
 	struct bq_job job;
 	unsigned int job_line;
 	size_t nr_jobs;
+	size_t nr_sections;
 	bool where_set;
-	bool bad_option;	/* the line's error is an option's: go on to the next */
 	int first_ret;		/* the first rejected option's, 0 while none was */
 	struct bq_parse_error first;	/* its where and msg */
+	const char *const *sections;
+	struct pending *opts;
+	size_t nr_opts;
+	char *open[MAX_INCLUDE_DEPTH + 1];
+	int depth;
 };
+
+static void here(const struct jobfile *jf, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%u", jf->path, jf->line);
+}
+
+/*
+ * Every rejected option of a file is reported, not only the first, so a
+ * job file from elsewhere takes one round instead of one per option: the
+ * first in @err's where and msg, the others in its more.
+ */
+static void note_bad_option(struct jobfile *jf, struct bq_parse_error *err, int ret,
+			    const char *where)
+{
+	if (!err)
+		return;
+	if (!jf->first_ret) {
+		jf->first_ret = ret;
+		bq_strlcpy(jf->first.where, where, sizeof(jf->first.where));
+		bq_strlcpy(jf->first.msg, err->msg, sizeof(jf->first.msg));
+		return;
+	}
+	if (err->nr_more == BQ_PARSE_MORE) {
+		err->more_dropped++;
+		return;
+	}
+	snprintf(err->more[err->nr_more++], sizeof(err->more[0]), "%s: %s", where, err->msg);
+}
+
+static void drop_pending(struct jobfile *jf)
+{
+	for (size_t i = 0; i < jf->nr_opts; i++) {
+		free(jf->opts[i].key);
+		free(jf->opts[i].value);
+	}
+	free(jf->opts);
+	jf->opts = NULL;
+	jf->nr_opts = 0;
+}
+
+/* The section's options onto @job: kb_base and unit_base first, then in order. */
+static void apply_pending(struct jobfile *jf, struct bq_job *job, struct bq_parse_error *err)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < jf->nr_opts; i++) {
+			struct pending *o = &jf->opts[i];
+			int ret;
+
+			if (is_early_option(o->key) != !pass)
+				continue;
+			ret = bq_job_set(job, o->key, o->value, err);
+			if (ret)
+				note_bad_option(jf, err, ret, o->where);
+		}
+	}
+	drop_pending(jf);
+}
 
 static int end_section(struct jobfile *jf, struct bq_jobset *set, struct bq_parse_error *err)
 {
 	int ret = 0;
 
+	if (jf->section == SECTION_GLOBAL)
+		apply_pending(jf, &jf->global, err);
 	if (jf->section == SECTION_JOB) {
+		apply_pending(jf, &jf->job, err);
+		/* Jobs missing a rejected option would only fail their checks for it. */
+		if (jf->first_ret) {
+			bq_job_release(&jf->job);
+			jf->section = SECTION_NONE;
+			return 0;
+		}
 		ret = finish_job(set, &jf->job, err);
 		if (ret) {
 			set_where(err, jf->path, jf->job_line);
@@ -202,8 +224,19 @@ static int end_section(struct jobfile *jf, struct bq_jobset *set, struct bq_pars
 			jf->nr_jobs++;
 		}
 	}
+	drop_pending(jf);
 	jf->section = SECTION_NONE;
 	return ret;
+}
+
+static bool keep_section(const struct jobfile *jf, const char *name)
+{
+	if (!jf->sections)
+		return true;
+	for (const char *const *s = jf->sections; *s; s++)
+		if (!strcmp(*s, name))
+			return true;
+	return false;
 }
 
 static int start_section(struct jobfile *jf, char *line, struct bq_jobset *set,
@@ -227,6 +260,11 @@ static int start_section(struct jobfile *jf, char *line, struct bq_jobset *set,
 		jf->section = SECTION_GLOBAL;
 		return 0;
 	}
+	jf->nr_sections++;
+	if (!keep_section(jf, name)) {
+		jf->section = SECTION_SKIPPED;
+		return 0;
+	}
 	ret = bq_job_copy(&jf->job, &jf->global);
 	if (ret)
 		return ret;
@@ -240,9 +278,11 @@ static int start_section(struct jobfile *jf, char *line, struct bq_jobset *set,
 	return 0;
 }
 
+/* Queue one "key=value" line of the section; it is set when the section ends. */
 static int parse_option(struct jobfile *jf, char *line, struct bq_parse_error *err)
 {
 	char *eq = strchr(line, '='), *key = line, *value = NULL;
+	struct pending *opts, *o;
 
 	if (eq) {
 		*eq = '\0';
@@ -253,31 +293,138 @@ static int parse_option(struct jobfile *jf, char *line, struct bq_parse_error *e
 		return bq_parse_fail(err, -EINVAL, "'=' without an option name");
 	if (jf->section == SECTION_NONE)
 		return bq_parse_fail(err, -EINVAL, "option '%s' before any section", key);
-	jf->bad_option = true;
-	return bq_job_set(jf->section == SECTION_GLOBAL ? &jf->global : &jf->job, key, value,
-			  err);
+	opts = realloc(jf->opts, (jf->nr_opts + 1) * sizeof(*opts));
+	if (!opts)
+		return -ENOMEM;
+	jf->opts = opts;
+	o = &opts[jf->nr_opts];
+	o->key = strdup(key);
+	o->value = value ? strdup(value) : NULL;
+	if (!o->key || (value && !o->value)) {
+		free(o->key);
+		free(o->value);
+		return -ENOMEM;
+	}
+	here(jf, o->where, sizeof(o->where));
+	jf->nr_opts++;
+	return 0;
 }
 
-static int parse_line(struct jobfile *jf, char *raw, struct bq_jobset *set,
+static int read_lines(struct jobfile *jf, FILE *f, bool nested, struct bq_jobset *set,
+		      struct bq_parse_error *err);
+
+/* Push @path's real path on the stack of open files, refusing a loop. */
+static int push_open(struct jobfile *jf, const char *path, struct bq_parse_error *err)
+{
+	char *real;
+
+	if (!strcmp(path, "-")) {
+		real = strdup("-");
+	} else {
+		real = realpath(path, NULL);
+		if (!real)
+			return bq_parse_fail(err, -errno, "cannot open '%s': %s", path,
+					     strerror(errno));
+	}
+	if (!real)
+		return -ENOMEM;
+	for (int i = 0; i < jf->depth; i++) {
+		if (strcmp(jf->open[i], real))
+			continue;
+		free(real);
+		return bq_parse_fail(err, -ELOOP, "include loop: '%s' includes itself "
+				     "(directly or through other files)", path);
+	}
+	if (jf->depth > MAX_INCLUDE_DEPTH) {
+		free(real);
+		return bq_parse_fail(err, -ELOOP, "includes nested deeper than %d files",
+				     MAX_INCLUDE_DEPTH);
+	}
+	jf->open[jf->depth++] = real;
+	return 0;
+}
+
+static void pop_open(struct jobfile *jf)
+{
+	free(jf->open[--jf->depth]);
+}
+
+/*
+ * "include FILE" as fio reads it: only inside a section (its options join
+ * that section), FILE as given from the current directory if it exists
+ * there, else next to the file that includes it; an included file has
+ * options and further includes but no sections.
+ */
+static int include_file(struct jobfile *jf, const char *name, struct bq_jobset *set,
+			struct bq_parse_error *err)
+{
+	const char *slash = strrchr(jf->path, '/'), *saved_path = jf->path;
+	unsigned int saved_line = jf->line;
+	char *path = NULL;
+	FILE *f;
+	int ret;
+
+	if (jf->section == SECTION_NONE)
+		return bq_parse_fail(err, -EINVAL, "'include %s' before any section", name);
+	if (!*name)
+		return bq_parse_fail(err, -EINVAL, "'include' without a file name");
+	if (access(name, F_OK) && slash && *name != '/') {
+		if (asprintf(&path, "%.*s%s", (int)(slash - jf->path + 1), jf->path, name) < 0)
+			return -ENOMEM;
+	}
+	f = fopen(path ? path : name, "re");
+	if (!f) {
+		ret = bq_parse_fail(err, -errno, "cannot open included file '%s': %s",
+				    path ? path : name, strerror(errno));
+		goto out_free_path;
+	}
+	ret = push_open(jf, path ? path : name, err);
+	if (ret)
+		goto out_close_file;
+	jf->path = path ? path : name;
+	jf->line = 0;
+	ret = read_lines(jf, f, true, set, err);
+	pop_open(jf);
+	jf->path = saved_path;
+	jf->line = saved_line;
+
+out_close_file:
+	fclose(f);
+out_free_path:
+	free(path);
+	return ret;
+}
+
+static int parse_line(struct jobfile *jf, char *raw, bool nested, struct bq_jobset *set,
 		      struct bq_parse_error *err)
 {
 	char *expanded = NULL, *line;
+	char where[256];
 	int ret;
 
 	bq_ini_strip_comment(raw);
 	line = bq_ini_trim(raw);
 	if (!*line)
 		return 0;
+	if (*line == '[' && nested)
+		return bq_parse_fail(err, -EINVAL, "a section in an included file (fio "
+				     "allows only options there)");
+	/* fio reads nothing of a section --section left out, not even its includes. */
+	if (*line != '[' && jf->section == SECTION_SKIPPED)
+		return 0;
 	/* Comments go first, so a " #" inside a variable's value is kept as text. */
-	ret = expand_env(line, &expanded, err);
-	if (ret)
-		return ret;
+	ret = bq_expand_line(line, &expanded, err);
+	if (ret) {
+		/* A bad value: report it with the others, read on. */
+		here(jf, where, sizeof(where));
+		note_bad_option(jf, err, ret, where);
+		return 0;
+	}
 	line = bq_ini_trim(expanded);
 	if (!*line)
 		ret = 0;
 	else if (is_include(line))
-		ret = bq_parse_fail(err, -EOPNOTSUPP,
-				    "'include' is not supported: give each file as an argument");
+		ret = include_file(jf, bq_ini_trim(line + 7 + (line[7] == '=')), set, err);
 	else if (*line == '[')
 		ret = start_section(jf, line, set, err);
 	else
@@ -286,35 +433,49 @@ static int parse_line(struct jobfile *jf, char *raw, struct bq_jobset *set,
 	return ret;
 }
 
-/*
- * Every rejected option of a file is reported, not only the first, so a
- * job file from elsewhere takes one round instead of one per option: the
- * first in @err's where and msg, the others in its more.
- */
-static void note_bad_option(struct jobfile *jf, struct bq_parse_error *err, int ret)
-{
-	if (!err)
-		return;
-	if (!jf->first_ret) {
-		jf->first_ret = ret;
-		set_where(&jf->first, jf->path, jf->line);
-		bq_strlcpy(jf->first.msg, err->msg, sizeof(jf->first.msg));
-		return;
-	}
-	if (err->nr_more == BQ_PARSE_MORE) {
-		err->more_dropped++;
-		return;
-	}
-	snprintf(err->more[err->nr_more++], sizeof(err->more[0]), "%s:%u: %s", jf->path,
-		 jf->line, err->msg);
-}
-
-static int parse_file(const char *path, const struct bq_job *base, struct bq_jobset *set,
+/* The lines of @f: a hard error names its own file and line and ends the read. */
+static int read_lines(struct jobfile *jf, FILE *f, bool nested, struct bq_jobset *set,
 		      struct bq_parse_error *err)
 {
-	struct jobfile jf = { .path = path, .section = SECTION_NONE };
 	char *buf = NULL;
 	size_t cap = 0;
+	int ret = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		errno = 0;
+		n = getline(&buf, &cap, f);
+		if (n < 0) {
+			ret = errno ? -errno : 0;
+			if (ret)
+				bq_parse_fail(err, ret, "cannot read: %s", strerror(-ret));
+			break;
+		}
+		jf->line++;
+		/* Everything after a NUL would be silently dropped: a name cut short. */
+		if (strlen(buf) != (size_t)n) {
+			ret = bq_parse_fail(err, -EINVAL, "a NUL byte in the line");
+			break;
+		}
+		ret = parse_line(jf, buf, nested, set, err);
+		if (ret)
+			break;
+	}
+	/* A job that failed its check names its own section line. */
+	if (ret && !jf->where_set) {
+		set_where(err, jf->path, jf->line);
+		jf->where_set = true;
+	}
+	free(buf);
+	return ret;
+}
+
+static int parse_file(const char *path, const struct bq_job *base,
+		      const char *const *sections, struct bq_jobset *set,
+		      struct bq_parse_error *err)
+{
+	struct jobfile jf = { .path = path, .section = SECTION_NONE, .sections = sections };
 	FILE *f;
 	int ret;
 
@@ -324,51 +485,26 @@ static int parse_file(const char *path, const struct bq_job *base, struct bq_job
 		set_where(err, path, 0);
 		return bq_parse_fail(err, ret, "cannot open: %s", strerror(-ret));
 	}
+	ret = push_open(&jf, path, err);
+	if (ret) {
+		set_where(err, path, 0);
+		goto out_close_file;
+	}
 	ret = bq_job_copy(&jf.global, base);
 	if (ret)
-		goto out_close_file;
-	for (;;) {
-		ssize_t n;
-
-		errno = 0;
-		n = getline(&buf, &cap, f);
-		if (n < 0) {
-			ret = errno ? -errno : 0;
-			if (ret) {
-				set_where(err, path, jf.line);
-				bq_parse_fail(err, ret, "cannot read: %s", strerror(-ret));
-				goto out_release_job;
-			}
-			break;
-		}
-		jf.line++;
-		/* Everything after a NUL would be silently dropped: a name cut short. */
-		if (strlen(buf) != (size_t)n) {
-			set_where(err, path, jf.line);
-			ret = bq_parse_fail(err, -EINVAL, "a NUL byte in the line");
-			goto out_release_job;
-		}
-		jf.bad_option = false;
-		ret = parse_line(&jf, buf, set, err);
-		if (ret && jf.bad_option) {
-			/* A rejected option: say so, and read on for the others. */
-			note_bad_option(&jf, err, ret);
-			continue;
-		}
-		if (ret) {
-			/* A job that failed its check names its own section line. */
-			if (!jf.where_set)
-				set_where(err, path, jf.line);
-			goto out_release_job;
+		goto out_pop;
+	ret = read_lines(&jf, f, false, set, err);
+	if (ret)
+		goto out_release_job;
+	ret = end_section(&jf, set, err);
+	if (!ret && jf.first_ret) {
+		ret = jf.first_ret;
+		if (err) {
+			bq_strlcpy(err->where, jf.first.where, sizeof(err->where));
+			bq_strlcpy(err->msg, jf.first.msg, sizeof(err->msg));
 		}
 	}
-	/* Jobs missing a rejected option would only fail their checks for it. */
-	ret = jf.first_ret ? jf.first_ret : end_section(&jf, set, err);
-	if (jf.first_ret && err) {
-		bq_strlcpy(err->where, jf.first.where, sizeof(err->where));
-		bq_strlcpy(err->msg, jf.first.msg, sizeof(err->msg));
-	}
-	if (!ret && !jf.nr_jobs) {
+	if (!ret && !jf.nr_sections) {
 		set_where(err, path, 0);
 		ret = bq_parse_fail(err, -EINVAL, "no job sections");
 	}
@@ -376,11 +512,39 @@ static int parse_file(const char *path, const struct bq_job *base, struct bq_job
 out_release_job:
 	if (jf.section == SECTION_JOB)
 		bq_job_release(&jf.job);
+	drop_pending(&jf);
 	bq_job_release(&jf.global);
+out_pop:
+	pop_open(&jf);
 out_close_file:
-	free(buf);
 	if (f != stdin)
 		fclose(f);
+	return ret;
+}
+
+/**
+ * bq_jobfile_parse_sections() - read a fio job file, keeping some jobs
+ * @path: the file ("-" for standard input)
+ * @sections: NULL-terminated job names to keep, or NULL for all
+ * @set: receives the jobs
+ * @err: filled in on failure
+ *
+ * Return: 0 or -errno; on failure @set is empty.
+ */
+int bq_jobfile_parse_sections(const char *path, const char *const *sections,
+			      struct bq_jobset *set, struct bq_parse_error *err)
+{
+	struct bq_job base;
+	int ret;
+
+	set->jobs = NULL;
+	set->nr = 0;
+	if (err)
+		err->nr_more = err->more_dropped = 0;
+	bq_job_defaults(&base);
+	ret = parse_file(path, &base, sections, set, err);
+	if (ret)
+		bq_jobset_free(set);
 	return ret;
 }
 
@@ -394,18 +558,7 @@ out_close_file:
  */
 int bq_jobfile_parse(const char *path, struct bq_jobset *set, struct bq_parse_error *err)
 {
-	struct bq_job base;
-	int ret;
-
-	set->jobs = NULL;
-	set->nr = 0;
-	if (err)
-		err->nr_more = err->more_dropped = 0;
-	bq_job_defaults(&base);
-	ret = parse_file(path, &base, set, err);
-	if (ret)
-		bq_jobset_free(set);
-	return ret;
+	return bq_jobfile_parse_sections(path, NULL, set, err);
 }
 
 /**
@@ -415,6 +568,7 @@ int bq_jobfile_parse(const char *path, struct bq_jobset *set, struct bq_parse_er
  * @have_job: whether @job is in use
  * @job_arg: the --name argument that started @job
  * @stray: first global option no job has used yet, or -1
+ * @sections: the jobs --section keeps (NULL-terminated), or NULL for all
  */
 struct cmdline {
 	struct bq_job global;
@@ -422,7 +576,59 @@ struct cmdline {
 	bool have_job;
 	const char *job_arg;
 	int stray;
+	const char **sections;
 };
+
+static bool cmdline_keeps(const struct cmdline *cl, const char *name)
+{
+	if (!cl->sections)
+		return true;
+	for (const char **s = cl->sections; *s; s++)
+		if (!strcmp(*s, name))
+			return true;
+	return false;
+}
+
+/*
+ * fio's --section=NAME (repeatable, anywhere on the line): only the jobs
+ * so named run, from job files and --name alike, with every [global].
+ * Return: the number of arguments at @argv[@i] it took (0: not --section).
+ */
+static int section_arg(struct cmdline *cl, int argc, char **argv, int i,
+		       struct bq_parse_error *err)
+{
+	const char *a = argv[i], *name;
+	size_t n = 0;
+	int used = 1;
+
+	if (a[0] != '-')
+		return 0;
+	a += a[1] == '-' ? 2 : 1;
+	if (!strncmp(a, "section=", 8)) {
+		name = a + 8;
+	} else if (!strcmp(a, "section")) {
+		if (i + 1 >= argc)
+			return bq_parse_fail(err, -EINVAL, "--section needs a value");
+		name = argv[i + 1];
+		used = 2;
+	} else {
+		return 0;
+	}
+	if (!*name)
+		return bq_parse_fail(err, -EINVAL, "--section needs a value");
+	if (!strcmp(name, "global"))
+		return bq_parse_fail(err, -EINVAL, "--section=global: [global] is always read; "
+				     "name a job");
+	while (cl->sections && cl->sections[n])
+		n++;
+	if (!cl->sections) {
+		cl->sections = calloc((size_t)argc + 1, sizeof(*cl->sections));
+		if (!cl->sections)
+			return -ENOMEM;
+	}
+	cl->sections[n] = name;
+	return used;
+}
 
 static int end_cmdline_job(struct cmdline *cl, struct bq_jobset *set,
 			   struct bq_parse_error *err)
@@ -432,6 +638,10 @@ static int end_cmdline_job(struct cmdline *cl, struct bq_jobset *set,
 	if (!cl->have_job)
 		return 0;
 	cl->have_job = false;
+	if (!cmdline_keeps(cl, cl->job.name)) {
+		bq_job_release(&cl->job);
+		return 0;
+	}
 	ret = finish_job(set, &cl->job, err);
 	if (ret)
 		set_where(err, cl->job_arg, 0);
@@ -526,7 +736,7 @@ int bq_jobs_from_args(int argc, char **argv, struct bq_jobset *set,
 		      struct bq_parse_error *err)
 {
 	struct cmdline cl = { .have_job = false, .stray = -1 };
-	bool files_only = false;
+	bool files_only = false, *section_args;
 	int ret;
 
 	set->jobs = NULL;
@@ -534,9 +744,27 @@ int bq_jobs_from_args(int argc, char **argv, struct bq_jobset *set,
 	if (err)
 		err->nr_more = err->more_dropped = 0;
 	bq_job_defaults(&cl.global);
+	/* --section applies to job files before it too, as fio reads all flags first. */
+	section_args = calloc((size_t)argc + 1, sizeof(*section_args));
+	if (!section_args) {
+		ret = -ENOMEM;
+		goto out_free_jobs;
+	}
+	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+		ret = section_arg(&cl, argc, argv, i, err);
+		if (ret < 0) {
+			set_where(err, argv[i], 0);
+			goto out_free_jobs;
+		}
+		for (int k = 0; k < ret; k++)
+			section_args[i + k] = true;
+		i += ret ? ret - 1 : 0;
+	}
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];
 
+		if (!files_only && section_args[i])
+			continue;
 		if (!files_only && !strcmp(arg, "--")) {
 			files_only = true;
 			continue;
@@ -546,7 +774,7 @@ int bq_jobs_from_args(int argc, char **argv, struct bq_jobset *set,
 			if (ret)
 				goto out_free_jobs;
 			/* The options given so far are the job file's defaults, as in fio. */
-			ret = parse_file(arg, &cl.global, set, err);
+			ret = parse_file(arg, &cl.global, cl.sections, set, err);
 			if (ret)
 				goto out_free_jobs;
 			cl.stray = -1;
@@ -559,6 +787,12 @@ int bq_jobs_from_args(int argc, char **argv, struct bq_jobset *set,
 	ret = end_cmdline_job(&cl, set, err);
 	if (ret)
 		goto out_free_jobs;
+	if (!set->nr && cl.sections) {
+		set_where(err, "--section", 0);
+		ret = bq_parse_fail(err, -EINVAL, "no job of that name (%s%s)", cl.sections[0],
+				    cl.sections[1] ? ", ..." : "");
+		goto out_free_jobs;
+	}
 	if (!set->nr) {
 		set_where(err, "command line", 0);
 		if (!argc) {
@@ -576,6 +810,8 @@ int bq_jobs_from_args(int argc, char **argv, struct bq_jobset *set,
 		goto out_free_jobs;
 	}
 	bq_job_release(&cl.global);
+	free(cl.sections);
+	free(section_args);
 	return 0;
 
 out_release_job:
@@ -584,5 +820,7 @@ out_release_job:
 out_free_jobs:
 	bq_job_release(&cl.global);
 	bq_jobset_free(set);
+	free(cl.sections);
+	free(section_args);
 	return ret;
 }

@@ -837,6 +837,29 @@ static int set_verify_pattern(const struct job_opt *o, const char *key, const ch
 }
 
 #define NS_PER_US 1000ull
+/* fio's two prefix bases; given after a size in the same section, it still applies to it. */
+static int set_kb_base(const struct job_opt *o, const char *key, const char *val,
+		       struct bq_job *job, struct bq_parse_error *err)
+{
+	if (strcmp(val, "1024") && strcmp(val, "1000"))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 1024 or 1000", key, val);
+	job->kb_base = (unsigned int)atoi(val);
+	return 0;
+}
+
+/* Bytes (8, or 0 for fio's auto) is what blkqual reports; bits (1) it cannot. */
+static int set_unit_base(const struct job_opt *o, const char *key, const char *val,
+			 struct bq_job *job, struct bq_parse_error *err)
+{
+	if (!strcmp(val, "1"))
+		return bq_parse_fail(err, -EOPNOTSUPP,
+				     "%s=%s: bit-based output is not supported", key, val);
+	if (strcmp(val, "0") && strcmp(val, "8"))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0, 8 or 1", key, val);
+	job->unit_base = (unsigned int)atoi(val);
+	return 0;
+}
+
 #define NS_PER_S 1000000000ull
 #define OPT(n, k, fn) { .name = (n), .kind = (k), .set = (fn) }
 #define OPT_AT(n, k, fn, field, l, h) \
@@ -901,6 +924,9 @@ static const struct job_opt job_opts[] = {
 	OPT("verify_pattern", OPT_VALUE, set_verify_pattern),
 	OPT_AT("verify_fatal", OPT_FLAG, set_bool, verify_fatal, 0, 0),
 	OPT_AT("verify_only", OPT_FLAG, set_bool, verify_only, 0, 0),
+	/* job files as vendors write them (issue 19): read first in a section, as in fio */
+	OPT("kb_base", OPT_VALUE, set_kb_base),
+	OPT("unit_base", OPT_VALUE, set_unit_base),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -993,6 +1019,42 @@ void bq_job_release(struct bq_job *job)
 	job->nr_files = 0;
 }
 
+/* What a number means in @o's value, or -1 for an option that takes no number. */
+static int expr_kind(const struct job_opt *o)
+{
+	if (o->set == set_time)
+		return o->lo == NS_PER_S ? BQ_EXPR_SECONDS : BQ_EXPR_USECS;
+	if (o->set == set_uint || o->set == set_u64 || o->set == set_bytes ||
+	    o->set == set_size || o->set == set_bs || o->set == set_ba ||
+	    o->set == set_rate_iops || o->set == set_verify_interval)
+		return BQ_EXPR_BYTES;
+	return -1;
+}
+
+/*
+ * @o's setter with fio's "(...)" expressions computed and the job's
+ * kb_base in force for every size the setter reads.
+ */
+static int set_expanded(const struct job_opt *o, const char *key, const char *value,
+			struct bq_job *job, struct bq_parse_error *err)
+{
+	int kind = expr_kind(o);
+	unsigned int old_base;
+	char *plain = NULL;
+	int ret;
+
+	if (kind >= 0) {
+		ret = bq_expand_paren(key, value, (enum bq_expr_kind)kind, &plain, err);
+		if (ret)
+			return ret;
+	}
+	old_base = bq_units_job_kb_base(job->kb_base ? job->kb_base : 1024);
+	ret = o->set(o, key, plain ? plain : value, job, err);
+	bq_units_job_kb_base(old_base);
+	free(plain);
+	return ret;
+}
+
 /**
  * bq_job_set() - set one option by its fio name
  * @job: the job, unchanged on failure
@@ -1014,7 +1076,7 @@ int bq_job_set(struct bq_job *job, const char *key, const char *value,
 	if (o) {
 		if (!value && o->kind == OPT_VALUE)
 			return bq_parse_fail(err, -EINVAL, "%s needs a value", key);
-		return o->set(o, key, value, job, err);
+		return set_expanded(o, key, value, job, err);
 	}
 	why = bq_job_opt_refusal(key);
 	if (why)

@@ -87,4 +87,50 @@ const char *bq_job_opt_refusal(const char *key);
 /* Each refused fio option with its reason, until @fn returns non-zero. */
 int bq_job_refused_each(int (*fn)(const char *name, const char *reason, void *arg), void *arg);
 
+/* What a number without a unit means inside a "(...)" expression. */
+enum bq_expr_kind {
+	BQ_EXPR_BYTES,		/* sizes and counts */
+	BQ_EXPR_SECONDS,	/* runtime and the like: whole seconds */
+	BQ_EXPR_USECS,		/* thinktime and the like */
+};
+
+/**
+ * bq_expand_line() - a job file line as fio reads it (jobexpand.c)
+ * @line: the line, comments stripped
+ * @out: receives the expanded line (malloc'd)
+ * @err: filled in on failure
+ *
+ * ${VAR} from the environment (unset: empty), $ncpus, $mb_memory and
+ * $pagesize, and bc's integer arithmetic on a value holding a keyword
+ * and one of + - * /, all as fio does.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int bq_expand_line(const char *line, char **out, struct bq_parse_error *err);
+
+/**
+ * bq_expand_paren() - a numeric value's "(...)" expressions computed, as fio
+ * @key: the option, for messages
+ * @val: the value
+ * @kind: what a number without a unit means
+ * @out: receives the plain value (malloc'd), or NULL when @val has no '('
+ * @err: filled in on failure
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int bq_expand_paren(const char *key, const char *val, enum bq_expr_kind kind, char **out,
+		    struct bq_parse_error *err);
+
+/**
+ * bq_jobfile_parse_sections() - bq_jobfile_parse(), keeping only some jobs
+ * @path: the file ("-" for standard input)
+ * @sections: NULL-terminated job names to keep (fio's --section), or NULL
+ * @set: receives the jobs
+ * @err: filled in on failure
+ *
+ * Return: 0 or -errno.
+ */
+int bq_jobfile_parse_sections(const char *path, const char *const *sections,
+			      struct bq_jobset *set, struct bq_parse_error *err);
+
 #endif /* BLKQUAL_JOBOPT_H */
