@@ -324,6 +324,13 @@ TEST_F(dir, env_variables)
 	EXPECT_EQ(4 * KiB, set.jobs[0].bs[BQ_READ]);
 	EXPECT_EQ(ncpus(), set.jobs[0].numjobs);
 	bq_jobset_free(&set);
+
+	/* fio replaces keywords in option lines only: a section keeps its name. */
+	ASSERT_EQ(0, parse1(self->dir, "[j$ncpus-${BQ_EXPAND_SIZE}]\nfilename=/dev/x\n", &set,
+			    &err))
+		TH_LOG("%s: %s", err.where, err.msg);
+	EXPECT_STREQ("j$ncpus-64m", set.jobs[0].name);
+	bq_jobset_free(&set);
 }
 
 /* ---- kb_base and unit_base ------------------------------------------------ */

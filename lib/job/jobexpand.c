@@ -103,20 +103,20 @@ static long keyword_value(int i)
 	}
 }
 
-static const char *const keywords[] = { "$pagesize", "$mb_memory", "$ncpus" };
+static const char *const keyword_names[] = { "$pagesize", "$mb_memory", "$ncpus" };
 
 /* Replace every keyword in @s (a malloc'd string); *@hit says whether any was. */
 static int replace_keywords(char **s, bool *hit)
 {
 	*hit = false;
-	for (size_t i = 0; i < ARRAY_SIZE(keywords); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keyword_names); i++) {
 		char *at;
 
-		while ((at = strstr(*s, keywords[i]))) {
+		while ((at = strstr(*s, keyword_names[i]))) {
 			char *n;
 
 			if (asprintf(&n, "%.*s%ld%s", (int)(at - *s), *s, keyword_value((int)i),
-				     at + strlen(keywords[i])) < 0)
+				     at + strlen(keyword_names[i])) < 0)
 				return -ENOMEM;
 			free(*s);
 			*s = n;
@@ -284,12 +284,13 @@ static int keyword_math(char **line, struct bq_parse_error *err)
 /**
  * bq_expand_line() - a job file line as fio reads it
  * @line: the line, comments stripped
+ * @keywords: an option line: fio's keywords and their arithmetic too
  * @out: receives the expanded line (malloc'd)
  * @err: filled in on failure
  *
  * Return: 0, -EINVAL (bad variable or arithmetic) or -ENOMEM.
  */
-int bq_expand_line(const char *line, char **out, struct bq_parse_error *err)
+int bq_expand_line(const char *line, bool keywords, char **out, struct bq_parse_error *err)
 {
 	struct strbuf b = { NULL, 0, 0 };
 	bool hit;
@@ -298,8 +299,10 @@ int bq_expand_line(const char *line, char **out, struct bq_parse_error *err)
 	ret = expand_env(line, &b, err);
 	if (!ret && !b.s)
 		ret = strbuf_add(&b, "", 0);
-	if (!ret)
+	if (!ret && keywords)
 		ret = replace_keywords(&b.s, &hit);
+	else
+		hit = false;
 	if (!ret && hit)
 		ret = keyword_math(&b.s, err);
 	if (ret) {

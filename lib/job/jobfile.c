@@ -413,7 +413,7 @@ static int parse_line(struct jobfile *jf, char *raw, bool nested, struct bq_jobs
 	if (*line != '[' && jf->section == SECTION_SKIPPED)
 		return 0;
 	/* Comments go first, so a " #" inside a variable's value is kept as text. */
-	ret = bq_expand_line(line, &expanded, err);
+	ret = bq_expand_line(line, *line != '[' && !is_include(line), &expanded, err);
 	if (ret) {
 		/* A bad value: report it with the others, read on. */
 		here(jf, where, sizeof(where));

@@ -97,16 +97,17 @@ enum bq_expr_kind {
 /**
  * bq_expand_line() - a job file line as fio reads it (jobexpand.c)
  * @line: the line, comments stripped
+ * @keywords: an option line (not a section header or an include)
  * @out: receives the expanded line (malloc'd)
  * @err: filled in on failure
  *
- * ${VAR} from the environment (unset: empty), $ncpus, $mb_memory and
- * $pagesize, and bc's integer arithmetic on a value holding a keyword
- * and one of + - * /, all as fio does.
+ * ${VAR} from the environment (unset: empty); on option lines also
+ * $ncpus, $mb_memory and $pagesize, and bc's integer arithmetic on a
+ * value holding a keyword and one of + - * /, all as fio does.
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
-int bq_expand_line(const char *line, char **out, struct bq_parse_error *err);
+int bq_expand_line(const char *line, bool keywords, char **out, struct bq_parse_error *err);
 
 /**
  * bq_expand_paren() - a numeric value's "(...)" expressions computed, as fio
