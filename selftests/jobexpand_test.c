@@ -149,6 +149,8 @@ TEST_F(dir, include_errors_name_file_and_line)
 		{ "include inc.fio\n[a]\n", "bs=4k\n", -EINVAL, "job.fio:1", "before any section" },
 		{ "[a]\nfilename=/dev/x\ninclude inc.fio\n", "bs=4q\n", -EINVAL, "inc.fio:1",
 		  "'4q' is not a size" },
+		{ "[a]\nfilename=/dev/x\ninclude /dev/zero\n", NULL, -EINVAL, "job.fio:3",
+		  "not a regular file" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {

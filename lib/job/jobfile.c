@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jobopt.h"
@@ -361,6 +362,7 @@ static int include_file(struct jobfile *jf, const char *name, struct bq_jobset *
 	const char *slash = strrchr(jf->path, '/'), *saved_path = jf->path;
 	unsigned int saved_line = jf->line;
 	char *path = NULL;
+	struct stat st;
 	FILE *f;
 	int ret;
 
@@ -377,6 +379,12 @@ static int include_file(struct jobfile *jf, const char *name, struct bq_jobset *
 		ret = bq_parse_fail(err, -errno, "cannot open included file '%s': %s",
 				    path ? path : name, strerror(errno));
 		goto out_free_path;
+	}
+	/* A device or a pipe would be read forever or block: fio job files are files. */
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		ret = bq_parse_fail(err, -EINVAL, "included '%s' is not a regular file",
+				    path ? path : name);
+		goto out_close_file;
 	}
 	ret = push_open(jf, path ? path : name, err);
 	if (ret)
