@@ -333,8 +333,8 @@ static int push_open(struct jobfile *jf, const char *path, struct bq_parse_error
 		if (strcmp(jf->open[i], real))
 			continue;
 		free(real);
-		return bq_parse_fail(err, -ELOOP, "include loop: '%s' includes itself "
-				     "(directly or through other files)", path);
+		return bq_parse_fail(err, -ELOOP, "include loop: '%s' is already being read "
+				     "(it includes itself, directly or through other files)", path);
 	}
 	if (jf->depth > MAX_INCLUDE_DEPTH) {
 		free(real);
