@@ -393,6 +393,33 @@ TEST_F(dir, kb_base_from_global_and_refusals)
 				  &err));
 }
 
+/* A result file's options (bq_job_to_args()) give back the same job. */
+TEST_F(dir, kb_base_round_trip)
+{
+	struct bq_jobset a, b;
+	struct bq_parse_error err;
+	struct bq_strv out = { 0 };
+	struct bq_job x, y;
+
+	ASSERT_EQ(0, parse1(self->dir, "[a]\nfilename=/dev/x\nkb_base=1000\nunit_base=8\n"
+			    "bs=4KiB\nsize=10m\n", &a, &err))
+		TH_LOG("%s: %s", err.where, err.msg);
+	ASSERT_EQ(0, bq_job_to_args(&a.jobs[0], &out));
+	ASSERT_EQ(0, bq_jobs_from_args((int)out.n, out.v, &b, &err))
+		TH_LOG("%s: %s", err.where, err.msg);
+	x = a.jobs[0];
+	y = b.jobs[0];
+	EXPECT_STREQ(x.filenames[0], y.filenames[0]);
+	memset(x.filenames, 0, sizeof(x.filenames));
+	memset(y.filenames, 0, sizeof(y.filenames));
+	EXPECT_EQ(0, memcmp(&x, &y, sizeof(x)));
+	EXPECT_EQ(10000000, y.size);
+	EXPECT_EQ(1000, y.kb_base);
+	bq_strv_free(&out);
+	bq_jobset_free(&a);
+	bq_jobset_free(&b);
+}
+
 /* ---- --section ------------------------------------------------------------ */
 
 static int from_args(struct bq_jobset *set, struct bq_parse_error *err, int argc, ...)

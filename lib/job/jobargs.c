@@ -190,5 +190,10 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	if (j->cpus_allowed[0])
 		ret = ret ?: add(args, "--cpus_allowed=%s", j->cpus_allowed);
 	ret = ret ?: add_verify(args, j);
+	/* Sizes above are bytes, so kb_base changes none of them: it is kept as set. */
+	if (j->kb_base)
+		ret = ret ?: add(args, "--kb_base=%u", j->kb_base);
+	if (j->unit_base)
+		ret = ret ?: add(args, "--unit_base=%u", j->unit_base);
 	return ret;
 }

@@ -836,7 +836,6 @@ static int set_verify_pattern(const struct job_opt *o, const char *key, const ch
 	return 0;
 }
 
-#define NS_PER_US 1000ull
 /* fio's two prefix bases; given after a size in the same section, it still applies to it. */
 static int set_kb_base(const struct job_opt *o, const char *key, const char *val,
 		       struct bq_job *job, struct bq_parse_error *err)
@@ -860,6 +859,7 @@ static int set_unit_base(const struct job_opt *o, const char *key, const char *v
 	return 0;
 }
 
+#define NS_PER_US 1000ull
 #define NS_PER_S 1000000000ull
 #define OPT(n, k, fn) { .name = (n), .kind = (k), .set = (fn) }
 #define OPT_AT(n, k, fn, field, l, h) \
