@@ -244,6 +244,8 @@ TEST_F(dir, bad_arithmetic_refused)
 		"size=(3*1024*1024*1024)",	/* fio would keep 32 bits of it */
 		"size=(4%0)",
 		"size=(1tib)",
+		"size=(-(0x8000000000000000))",
+		"size=$ncpus+((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -256,6 +258,19 @@ TEST_F(dir, bad_arithmetic_refused)
 		snprintf(where, sizeof(where), "%s/job.fio:4", self->dir);
 		EXPECT_STREQ(where, err.where) TH_LOG("%s: %s", bad[i], err.msg);
 		EXPECT_EQ(0, set.nr);
+	}
+	/* Powers of 1 are known at once, however large the exponent. */
+	{
+		struct bq_jobset set;
+		struct bq_parse_error err;
+
+		ASSERT_EQ(0, parse1(self->dir, "[a]\nfilename=/dev/x\n"
+				    "size=1^999999999999999+$ncpus\nio_size=(1^999999999999999)\n",
+				    &set, &err))
+			TH_LOG("%s: %s", err.where, err.msg);
+		EXPECT_EQ(1 + ncpus(), set.jobs[0].size);
+		EXPECT_EQ(1, set.jobs[0].io_size);
+		bq_jobset_free(&set);
 	}
 }
 

@@ -131,7 +131,11 @@ static int replace_keywords(char **s, bool *hit)
 struct calc {
 	const char *p;
 	const char *why;	/* set at the first error */
+	int depth;		/* of parentheses and signs: a bound on the recursion */
 };
+
+/* Deeper than any job file needs, shallow enough for any stack. */
+#define MAX_CALC_DEPTH 64
 
 static void calc_space(struct calc *c)
 {
@@ -150,10 +154,17 @@ static bool calc_expr(struct calc *c, int64_t *v);
 
 static bool calc_unary(struct calc *c, int64_t *v)
 {
+	bool ok;
+
 	calc_space(c);
+	if ((*c->p == '-' || *c->p == '(') && c->depth >= MAX_CALC_DEPTH)
+		return calc_fail(c, "nested too deeply");
 	if (*c->p == '-') {
 		c->p++;
-		if (!calc_unary(c, v))
+		c->depth++;
+		ok = calc_unary(c, v);
+		c->depth--;
+		if (!ok)
 			return false;
 		if (*v == INT64_MIN)
 			return calc_fail(c, "overflow");
@@ -162,7 +173,10 @@ static bool calc_unary(struct calc *c, int64_t *v)
 	}
 	if (*c->p == '(') {
 		c->p++;
-		if (!calc_expr(c, v))
+		c->depth++;
+		ok = calc_expr(c, v);
+		c->depth--;
+		if (!ok)
 			return false;
 		calc_space(c);
 		if (*c->p != ')')
@@ -184,6 +198,7 @@ static bool calc_unary(struct calc *c, int64_t *v)
 static bool calc_power(struct calc *c, int64_t *v)
 {
 	int64_t e, r = 1;
+	bool ok;
 
 	if (!calc_unary(c, v))
 		return false;
@@ -191,10 +206,20 @@ static bool calc_power(struct calc *c, int64_t *v)
 	if (*c->p != '^')
 		return true;
 	c->p++;
-	if (!calc_power(c, &e))
+	if (c->depth >= MAX_CALC_DEPTH)
+		return calc_fail(c, "nested too deeply");
+	c->depth++;
+	ok = calc_power(c, &e);
+	c->depth--;
+	if (!ok)
 		return false;
 	if (e < 0)
 		return calc_fail(c, "negative exponent");
+	/* 0, 1 and -1 never overflow: their powers are known without the loop. */
+	if (*v == 0 || *v == 1 || *v == -1) {
+		*v = !e ? 1 : *v == -1 && e % 2 == 0 ? 1 : *v;
+		return true;
+	}
 	for (int64_t i = 0; i < e; i++)
 		if (__builtin_mul_overflow(r, *v, &r))
 			return calc_fail(c, "overflow");
@@ -267,13 +292,15 @@ static int keyword_math(char **line, struct bq_parse_error *err)
 		return 0;
 	c.p = eq + 1;
 	c.why = NULL;
+	c.depth = 0;
 	if (calc_expr(&c, &v)) {
 		calc_space(&c);
 		if (*c.p)
 			calc_fail(&c, "syntax error");
 	}
 	if (c.why)
-		return bq_parse_fail(err, -EINVAL, "%s: bad arithmetic: %s", *line, c.why);
+		return bq_parse_fail(err, -EINVAL, "%.60s%s: bad arithmetic: %s", *line,
+				     strlen(*line) > 60 ? "..." : "", c.why);
 	if (asprintf(&n, "%.*s%lld", (int)(eq + 1 - *line), *line, (long long)v) < 0)
 		return -ENOMEM;
 	free(*line);
@@ -381,6 +408,10 @@ static void fx_next(struct fexpr *x)
 
 			if (p[n] == '.' || p[n] == 'e' || p[n] == 'E') {
 				x->val.d = strtod(p, &end);
+				if (!(x->val.d > -9.2e18 && x->val.d < 9.2e18)) {
+					x->tok = TOK_BAD;
+					return;
+				}
 				x->val.i = (int64_t)x->val.d;
 				x->val.has_d = true;
 			} else {
@@ -436,6 +467,15 @@ static bool fx_fail(struct fexpr *x, const char *why)
 	return false;
 }
 
+/* fio's (long long) cast of a double, refusing what does not fit (undefined in C). */
+static bool fx_d2i(struct fexpr *x, double d, int64_t *i)
+{
+	if (!(d > -9.2e18 && d < 9.2e18))
+		return fx_fail(x, "overflow");
+	*i = (int64_t)d;
+	return true;
+}
+
 /* fio's yacc precedences: + - lowest, then a unit, then * /, then ^, then %. */
 static int fx_prec(char op)
 {
@@ -468,7 +508,7 @@ static bool fx_mul(struct fexpr *x, int64_t a, int64_t b, int64_t *r)
 /* One binary operator as fio's grammar computes it, the result's has_d from @a. */
 static bool fx_apply(struct fexpr *x, char op, struct fval *a, const struct fval *b)
 {
-	bool dbl = a->has_d || b->has_d;
+	bool dbl = a->has_d || b->has_d, ok = true;
 	struct fval r = *a;
 
 	switch (op) {
@@ -476,7 +516,7 @@ static bool fx_apply(struct fexpr *x, char op, struct fval *a, const struct fval
 	case '-':
 		r.d = op == '+' ? a->d + b->d : a->d - b->d;
 		if (dbl)
-			r.i = (int64_t)r.d;
+			ok = fx_d2i(x, r.d, &r.i);
 		else if (op == '+' ? __builtin_add_overflow(a->i, b->i, &r.i) :
 			 __builtin_sub_overflow(a->i, b->i, &r.i))
 			return fx_fail(x, "overflow");
@@ -484,7 +524,7 @@ static bool fx_apply(struct fexpr *x, char op, struct fval *a, const struct fval
 	case '*':
 		r.d = a->d * b->d;
 		if (dbl)
-			r.i = (int64_t)r.d;
+			ok = fx_d2i(x, r.d, &r.i);
 		else if (!fx_mul(x, a->i, b->i, &r.i))
 			return false;
 		break;
@@ -492,20 +532,26 @@ static bool fx_apply(struct fexpr *x, char op, struct fval *a, const struct fval
 		if (!b->i || (b->d < 1e-20 && b->d > -1e-20))
 			return fx_fail(x, "divide by zero");
 		r.d = a->d / b->d;
-		r.i = dbl ? (int64_t)r.d : a->i / b->i;
+		if (dbl)
+			ok = fx_d2i(x, r.d, &r.i);
+		else if (b->i == -1 && a->i == INT64_MIN)
+			return fx_fail(x, "overflow");
+		else
+			r.i = a->i / b->i;
 		break;
 	case '%':
 		if (dbl)
 			return fx_fail(x, "modulo of a fraction");
 		if (!b->i)
 			return fx_fail(x, "divide by zero");
-		r.i = a->i % b->i;
+		r.i = b->i == -1 ? 0 : a->i % b->i;
 		r.d = (double)r.i;
 		break;
 	case '^':
 		r.d = pow(a->d, b->d);
-		if (dbl || b->i < 0) {
-			r.i = (int64_t)r.d;
+		if (dbl || b->i < 0 || a->i == 0 || a->i == 1 || a->i == -1) {
+			/* pow() is exact for these, and no loop runs b->i times. */
+			ok = fx_d2i(x, r.d, &r.i);
 		} else {
 			r.i = 1;
 			for (int64_t k = 0; k < b->i; k++)
@@ -514,6 +560,8 @@ static bool fx_apply(struct fexpr *x, char op, struct fval *a, const struct fval
 		}
 		break;
 	}
+	if (!ok)
+		return false;
 	*a = r;
 	return true;
 }
@@ -526,6 +574,8 @@ static bool fx_parse(struct fexpr *x, int min, struct fval *out)
 		fx_next(x);
 		if (!fx_parse(x, PREC_UMINUS, &lhs))
 			return false;
+		if (lhs.i == INT64_MIN)
+			return fx_fail(x, "overflow");
 		lhs.i = -lhs.i;
 		lhs.d = -lhs.d;
 	} else if (x->tok == TOK_OP && x->op == '(') {
@@ -553,7 +603,11 @@ static bool fx_parse(struct fexpr *x, int min, struct fval *out)
 					return false;
 				lhs.d = (double)lhs.i;
 			} else {
-				lhs.i = (int64_t)((double)(int64_t)lhs.d * s.d);
+				int64_t whole;
+
+				if (!fx_d2i(x, lhs.d, &whole) ||
+				    !fx_d2i(x, (double)whole * s.d, &lhs.i))
+					return false;
 				lhs.d *= s.d;
 			}
 			x->units = true;

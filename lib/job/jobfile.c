@@ -374,17 +374,17 @@ static int include_file(struct jobfile *jf, const char *name, struct bq_jobset *
 		if (asprintf(&path, "%.*s%s", (int)(slash - jf->path + 1), jf->path, name) < 0)
 			return -ENOMEM;
 	}
+	/* A device or a pipe would be read forever or block: fio job files are files. */
+	if (!stat(path ? path : name, &st) && !S_ISREG(st.st_mode)) {
+		ret = bq_parse_fail(err, -EINVAL, "included '%s' is not a regular file",
+				    path ? path : name);
+		goto out_free_path;
+	}
 	f = fopen(path ? path : name, "re");
 	if (!f) {
 		ret = bq_parse_fail(err, -errno, "cannot open included file '%s': %s",
 				    path ? path : name, strerror(errno));
 		goto out_free_path;
-	}
-	/* A device or a pipe would be read forever or block: fio job files are files. */
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		ret = bq_parse_fail(err, -EINVAL, "included '%s' is not a regular file",
-				    path ? path : name);
-		goto out_close_file;
 	}
 	ret = push_open(jf, path ? path : name, err);
 	if (ret)
