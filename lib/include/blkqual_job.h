@@ -269,7 +269,8 @@ int bq_job_opt_each(int (*fn)(const char *name, const char *refused, void *arg),
  *       (and the defaults of job files), each --name starts a job; with
  *       no --name and no job file the globals are one job named "job";
  *       each job checked as a whole (a filename, bssplit adding up to
- *       100, ...)
+ *       100, ...); "--section=NAME" (repeatable) keeps only the jobs so
+ *       named, as fio's --section does
  * @err: filled in on failure, @err->where is the option as typed
  *
  * Return: 0 or -errno.

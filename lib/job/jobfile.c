@@ -3,7 +3,8 @@
  * jobfile.c - jobs from fio job files and fio-style command lines
  *
  * Both forms end in the same bq_job_set() calls in the same order, so a job
- * written either way comes out identical; the tests hold us to that.
+ * written either way comes out identical; the tests hold us to that.  (A
+ * job file section's kb_base and unit_base go first, as fio sorts them.)
  */
 #include <ctype.h>
 #include <errno.h>

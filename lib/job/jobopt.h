@@ -76,7 +76,8 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err);
  *       bq_job_check()
  * @err: filled in on failure, @err->where is "path:line"
  *
- * ';' and '#' start comments, ${VAR} expands from the environment.
+ * ';' and '#' start comments; "include FILE", ${VAR}, $ncpus and the
+ * other keywords, and "(...)" expressions are read as fio reads them.
  *
  * Return: 0 or -errno.
  */
