@@ -41,6 +41,8 @@ enum uring_kind {
  * be expressed as a command; it goes in as a NOP and completes as EINVAL.
  */
 #define CMD_REJECTED (1ULL << 32)
+/* Force Unit Access: command dword 12, bit 30, of an NVMe Read or Write. */
+#define NVME_RW_FUA (1u << 30)
 
 struct uring_state {
 	struct io_uring ring;
@@ -59,6 +61,11 @@ struct uring_state {
 	unsigned int sqes_per_slot;	/* > 1 when a striped I/O is split */
 	struct stripe_state *stripe;
 	bool ring_up;
+	bool plain;			/* plain reads and writes: prep()'s fast path */
+	struct iovec *iov;		/* per slot, for nonvectored=0 */
+	unsigned int async_every;	/* force_async */
+	unsigned int async_count;
+	bool fua[BQ_NR_DIRS];		/* readfua, writefua */
 };
 
 static const unsigned int optional_flags[] = {
@@ -125,8 +132,12 @@ static void register_resources(struct bq_worker *w, struct uring_state *u)
 	if (w->job->registerfiles && w->nr_fds &&
 	    !io_uring_register_files(&u->ring, w->fds, (unsigned int)w->nr_fds))
 		u->fixed_files = true;
-	/* Fixed buffers need IORING_URING_CMD_FIXED (Linux 6.1); commands carry plain addresses. */
-	if (w->job->fixedbufs && w->bufs && u->kind != URING_CMD) {
+	/*
+	 * Fixed buffers need IORING_URING_CMD_FIXED (Linux 6.1); commands carry
+	 * plain addresses.  nonvectored=0 asks for readv and writev, which
+	 * take no fixed buffers.
+	 */
+	if (w->job->fixedbufs && w->bufs && u->kind != URING_CMD && !u->iov) {
 		struct iovec *iov = calloc(w->depth, sizeof(*iov));
 
 		if (!iov)
@@ -148,6 +159,8 @@ static uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 {
 #ifdef HAVE_PASSTHRU
 	if (u->kind == URING_CMD) {
+		struct nvme_uring_cmd *cmd = (struct nvme_uring_cmd *)sqe->cmd;
+
 		io_uring_prep_rw(IORING_OP_URING_CMD, sqe, fd, NULL, 0, 0);
 		sqe->cmd_op = NVME_URING_CMD_IO;
 		/*
@@ -155,11 +168,19 @@ static uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 		 * what can still fail is a tail shortened by io_size.  It
 		 * must not reach the device, so it completes as a failed NOP.
 		 */
-		if (bq_nvme_rw_cmd((struct nvme_uring_cmd *)sqe->cmd, s->dir == BQ_WRITE,
-				   u->ns[s->file].nsid, s->offset, s->len, u->ns[s->file].lbs,
-				   buf)) {
+		if (bq_nvme_rw_cmd(cmd, s->dir == BQ_WRITE, u->ns[s->file].nsid, s->offset,
+				   s->len, u->ns[s->file].lbs, buf)) {
 			io_uring_prep_nop(sqe);
 			return idx | CMD_REJECTED;
+		}
+		if (u->fua[s->dir])
+			cmd->cdw12 |= NVME_RW_FUA;
+		if (u->iov) {
+			/* The vectored command's address is an iovec array, its length a count. */
+			u->iov[idx] = (struct iovec){ .iov_base = buf, .iov_len = s->len };
+			sqe->cmd_op = NVME_URING_CMD_IO_VEC;
+			cmd->addr = (uint64_t)(uintptr_t)&u->iov[idx];
+			cmd->data_len = 1;
 		}
 		if (u->fixed_files)
 			sqe->flags |= IOSQE_FIXED_FILE;
@@ -170,16 +191,57 @@ static uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 	return idx;
 }
 
+/* readv and writev of one iovec: what fio's nonvectored=0 issues. */
+static void prep_vectored(struct uring_state *u, struct io_uring_sqe *sqe,
+			  const struct bq_slot *s, unsigned int idx, int fd, void *buf)
+{
+	struct iovec *iov = &u->iov[idx];
+
+	*iov = (struct iovec){ .iov_base = buf, .iov_len = s->len };
+	if (s->dir == BQ_READ)
+		io_uring_prep_readv(sqe, fd, iov, 1, s->offset);
+	else
+		io_uring_prep_writev(sqe, fd, iov, 1, s->offset);
+	if (u->fixed_files)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->user_data = idx;
+}
+
+static void prep_rw(struct uring_state *u, struct io_uring_sqe *sqe, const struct bq_slot *s,
+		    unsigned int idx, int fd, void *buf);
+
+/* Everything but plain reads and writes: nop, commands, readv, force_async. */
+static void prep_special(struct uring_state *u, struct io_uring_sqe *sqe,
+			 const struct bq_slot *s, unsigned int idx, int fd, void *buf)
+{
+	if (u->kind != URING_RW)
+		sqe->user_data = prep_other(u, sqe, s, idx, fd, buf);
+	else if (u->iov)
+		prep_vectored(u, sqe, s, idx, fd, buf);
+	else
+		prep_rw(u, sqe, s, idx, fd, buf);
+	/* fio's force_async=N: every Nth I/O goes to io_uring's worker threads. */
+	if (u->async_every && ++u->async_count == u->async_every) {
+		u->async_count = 0;
+		sqe->flags |= IOSQE_ASYNC;
+	}
+}
+
 static void prep(struct bq_worker *w, struct uring_state *u, struct io_uring_sqe *sqe,
 		 const struct bq_slot *s, unsigned int idx)
 {
 	int fd = u->fixed_files ? s->file : w->fds[s->file];
 	void *buf = w->bufs + (size_t)idx * w->buf_len;
 
-	if (__builtin_expect(u->kind != URING_RW, 0)) {
-		sqe->user_data = prep_other(u, sqe, s, idx, fd, buf);
-		return;
-	}
+	if (__builtin_expect(!u->plain, 0))
+		prep_special(u, sqe, s, idx, fd, buf);
+	else
+		prep_rw(u, sqe, s, idx, fd, buf);
+}
+
+static inline void prep_rw(struct uring_state *u, struct io_uring_sqe *sqe,
+			   const struct bq_slot *s, unsigned int idx, int fd, void *buf)
+{
 	if (s->dir == BQ_READ) {
 		if (u->fixed_bufs)
 			io_uring_prep_read_fixed(sqe, fd, buf, s->len, s->offset, (int)idx);
@@ -531,6 +593,28 @@ static int stripe_loop(struct bq_worker *w, struct uring_state *u)
 	return 0;
 }
 
+/* fio's io_uring options that change how each I/O is prepared. */
+static int options_init(struct bq_worker *w, struct uring_state *u)
+{
+	const struct bq_job *j = w->job;
+
+	if (w->stripe && (j->vectored || j->force_async)) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg),
+			 "--stripe: nonvectored=0 and force_async are not supported");
+		return -EOPNOTSUPP;
+	}
+	if (j->vectored && u->kind != URING_NOP) {
+		u->iov = calloc(w->depth, sizeof(*u->iov));
+		if (!u->iov)
+			return -ENOMEM;
+	}
+	u->async_every = j->force_async;
+	for (int d = 0; d < BQ_NR_DIRS; d++)
+		u->fua[d] = j->fua[d];
+	u->plain = u->kind == URING_RW && !u->iov && !u->async_every;
+	return 0;
+}
+
 static int uring_setup_kind(struct bq_worker *w, enum uring_kind kind)
 {
 	struct uring_state *u = calloc(1, sizeof(*u));
@@ -543,6 +627,8 @@ static int uring_setup_kind(struct bq_worker *w, enum uring_kind kind)
 	u->tid = gettid();
 	u->sqes_per_slot = 1;
 	ret = slots_init(w, u);
+	if (!ret)
+		ret = options_init(w, u);
 	if (!ret && w->stripe)
 		ret = stripe_init(w, u);
 	if (!ret && kind == URING_CMD)
@@ -614,6 +700,7 @@ static void uring_teardown(struct bq_worker *w)
 	if (u->ring_up)
 		io_uring_queue_exit(&u->ring);
 	stripe_free(u);
+	free(u->iov);
 	free(u->free_slots);
 	free(u);
 	w->engine = NULL;

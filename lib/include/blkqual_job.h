@@ -188,6 +188,11 @@ struct bq_job {
 	bool fixedbufs;
 	bool registerfiles;
 	bool sqpoll;
+	bool sqpoll_cpu_set;		/* sqthread_poll_cpu was given */
+	unsigned int sqpoll_cpu;	/* the SQ poll thread's CPU, when set */
+	unsigned int force_async;	/* IOSQE_ASYNC on every Nth I/O; 0: never */
+	bool vectored;			/* nonvectored=0: readv/writev, or NVMe's vectored command */
+	bool fua[BQ_NR_DIRS];		/* readfua, writefua: the NVMe FUA bit (io_uring_cmd) */
 	char cpus_allowed[256];		/* CPU list; empty: automatic placement */
 	bool stripe;			/* the filenames are RAID0 members, striped here */
 	uint64_t stripe_chunk;		/* bytes */

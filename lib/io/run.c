@@ -300,6 +300,31 @@ static int place_group(struct run_state *st, const struct bq_topology *topo,
 	return ret;
 }
 
+static bool cpu_online(const struct bq_topology *t, unsigned int cpu)
+{
+	for (int n = 0; n < t->nr_nodes; n++)
+		for (int i = 0; i < t->node_nr_cpus[n]; i++)
+			if (t->node_cpus[n][i] == (int)cpu)
+				return true;
+	return false;
+}
+
+/* sqthread_poll_cpu overrides placement for the job's SQ poll threads, as in fio. */
+static int pin_sqpoll(struct run_state *st, const struct bq_topology *topo, size_t k,
+		      struct bq_parse_error *err)
+{
+	const struct bq_job *j = &st->res->jobs[k].job;
+
+	if (!j->sqpoll || !j->sqpoll_cpu_set)
+		return 0;
+	if (!cpu_online(topo, j->sqpoll_cpu))
+		return bq_fail_at(err, "sqthread_poll_cpu", -EINVAL, "CPU %u is not online",
+				  j->sqpoll_cpu);
+	for (unsigned int i = 0; i < j->numjobs; i++)
+		st->workers[st->js[k].first_worker + (int)i].sqpoll_cpu = (int)j->sqpoll_cpu;
+	return 0;
+}
+
 static int place_threads(struct run_state *st, struct bq_parse_error *err)
 {
 	struct bq_topology topo;
@@ -313,6 +338,8 @@ static int place_threads(struct run_state *st, struct bq_parse_error *err)
 	for (size_t k = 0; !ret && k < st->res->nr; k++)
 		if (st->res->jobs[k].job.cpus_allowed[0])
 			ret = place_group(st, &topo, &st->res->jobs[k], err);
+	for (size_t k = 0; !ret && k < st->res->nr; k++)
+		ret = pin_sqpoll(st, &topo, k, err);
 	bq_topology_free(&topo);
 	return ret;
 }

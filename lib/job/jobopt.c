@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -860,6 +861,42 @@ static int set_unit_base(const struct job_opt *o, const char *key, const char *v
 }
 
 #define NS_PER_US 1000ull
+static int set_sqpoll_cpu(const struct job_opt *o, const char *key, const char *val,
+			  struct bq_job *job, struct bq_parse_error *err)
+{
+	uint64_t v;
+
+	if (parse_u64(val, &v) || v >= CPU_SETSIZE)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: not a CPU number", key, val);
+	job->sqpoll_cpu = (unsigned int)v;
+	job->sqpoll_cpu_set = true;
+	return 0;
+}
+
+/* fio's nonvectored: 1 (and -1, "when the kernel can") is what blkqual does anyway. */
+static int set_nonvectored(const struct job_opt *o, const char *key, const char *val,
+			   struct bq_job *job, struct bq_parse_error *err)
+{
+	if (!strcmp(val, "1") || !strcmp(val, "-1"))
+		job->vectored = false;
+	else if (!strcmp(val, "0"))
+		job->vectored = true;
+	else
+		return bq_parse_fail(err, -EINVAL, "%s=%s: must be -1, 0 or 1", key, val);
+	return 0;
+}
+
+static int set_cmd_type(const struct job_opt *o, const char *key, const char *val,
+			struct bq_job *job, struct bq_parse_error *err)
+{
+	if (!strcmp(val, "nvme"))
+		return 0;
+	if (!strcmp(val, "bsg"))
+		return bq_parse_fail(err, -EOPNOTSUPP, "cmd_type=bsg (SCSI commands through "
+				     "io_uring_cmd) is not supported: use cmd_type=nvme");
+	return bq_parse_fail(err, -EINVAL, "cmd_type=%s: must be nvme", val);
+}
+
 #define NS_PER_S 1000000000ull
 #define OPT(n, k, fn) { .name = (n), .kind = (k), .set = (fn) }
 #define OPT_AT(n, k, fn, field, l, h) \
@@ -912,6 +949,12 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("fixedbufs", OPT_FLAG, set_bool, fixedbufs, 0, 0),
 	OPT_AT("registerfiles", OPT_FLAG, set_bool, registerfiles, 0, 0),
 	OPT_AT("sqthread_poll", OPT_FLAG, set_bool, sqpoll, 0, 0),
+	OPT("sqthread_poll_cpu", OPT_VALUE, set_sqpoll_cpu),
+	OPT_AT("force_async", OPT_VALUE, set_uint, force_async, 0, UINT32_MAX),
+	OPT("nonvectored", OPT_VALUE, set_nonvectored),
+	OPT("cmd_type", OPT_VALUE, set_cmd_type),
+	OPT_AT("readfua", OPT_FLAG, set_bool, fua[BQ_READ], 0, 0),
+	OPT_AT("writefua", OPT_FLAG, set_bool, fua[BQ_WRITE], 0, 0),
 	OPT_AT("gtod_reduce", OPT_VALUE, set_bool, gtod_reduce, 0, 0),
 	OPT("cpus_allowed", OPT_VALUE, set_cpus_allowed),
 	OPT("continue_on_error", OPT_VALUE, set_continue_on_error),
@@ -1197,6 +1240,14 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	/* Other engines would ignore it, and the report would claim an SQ thread. */
 	if (job->sqpoll && !bq_engine_has(job->engine, BQ_ENGINE_RING))
 		return bq_parse_fail(err, -EINVAL, "sqthread_poll needs ioengine=io_uring");
+	/* fio has these only for its io_uring engines: elsewhere they would do nothing. */
+	if ((job->force_async || job->vectored) && !bq_engine_has(job->engine, BQ_ENGINE_RING))
+		return bq_parse_fail(err, -EINVAL, "%s needs ioengine=io_uring or io_uring_cmd",
+				     job->force_async ? "force_async" : "nonvectored=0");
+	if ((job->fua[BQ_READ] || job->fua[BQ_WRITE]) &&
+	    !bq_engine_has(job->engine, BQ_ENGINE_PASSTHRU))
+		return bq_parse_fail(err, -EINVAL, "%s needs ioengine=io_uring_cmd",
+				     job->fua[BQ_READ] ? "readfua" : "writefua");
 	if (job->size_pct > 100)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
 	if (job->time_based && !job->runtime_ns)

@@ -223,4 +223,39 @@ TEST(passthrough_reads_and_writes)
 	run_result_free(&r);
 }
 
+/*
+ * fio's io_uring_cmd options: the vectored NVMe command (nonvectored=0)
+ * and the FUA bit on writes and reads.  The device must take every
+ * command; a malformed one fails with an NVMe status.
+ */
+TEST(passthrough_vectored_with_fua)
+{
+	static const char *const rw[] = { "--rw=randwrite", "--rw=randread" };
+	static const char *const dir[] = { "total.write", "total.read" };
+
+	NEED_GUEST();
+	if (access("/dev/ng0n1", F_OK))
+		SKIP(return, "no /dev/ng0n1 (kernel without NVMe generic devices)");
+	for (int i = 0; i < 2; i++) {
+		char ios[32], errs[32];
+		struct run_result r;
+		json_object *root;
+
+		ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "-o", "json", "--name=vec",
+					 "--ioengine=io_uring_cmd", "--cmd_type=nvme",
+					 "--nonvectored=0", "--readfua=1", "--writefua=1",
+					 "--filename=/dev/ng0n1", rw[i], "--bs=4k", "--iodepth=8",
+					 "--size=4m", NULL));
+		ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+		root = json_tokener_parse(r.out);
+		ASSERT_NE(NULL, root);
+		snprintf(ios, sizeof(ios), "%s.ios", dir[i]);
+		snprintf(errs, sizeof(errs), "%s.errors", dir[i]);
+		EXPECT_EQ(1024, json_int(job0(root), ios, -1)) TH_LOG("%s", rw[i]);
+		EXPECT_EQ(0, json_int(job0(root), errs, -1)) TH_LOG("%s", rw[i]);
+		json_object_put(root);
+		run_result_free(&r);
+	}
+}
+
 TEST_HARNESS_MAIN
