@@ -64,8 +64,8 @@ static int ng_name(struct bq_ctx *ctx, const char *path, const struct stat *st, 
 
 static int open_flags(const struct bq_job *j)
 {
-	return (bq_job_writes(j) ? O_RDWR : O_RDONLY) | O_CLOEXEC |
-	       (j->direct ? O_DIRECT : 0) | (j->sync ? O_DSYNC : 0);
+	return (bq_job_writes(j) ? O_RDWR : O_RDONLY) | O_CLOEXEC | (j->direct ? O_DIRECT : 0) |
+	       (!j->sync ? 0 : j->sync_data_only ? O_DSYNC : O_SYNC);
 }
 
 static int held_by_name(const struct bq_held *held, const char *path)
@@ -619,9 +619,14 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		snprintf(note, len, "interrupts (poll=off)");
 		return 0;
 	}
-	if (!bq_engine_has(j->engine, BQ_ENGINE_RING)) {
+	/* pvsync2 polls only when asked, as in fio: a thread spinning on each I/O. */
+	if (bq_engine_has(j->engine, BQ_ENGINE_HIPRI) && j->poll != BQ_POLL_ON) {
+		snprintf(note, len, "interrupts (hipri=0)");
+		return 0;
+	}
+	if (!bq_engine_has(j->engine, BQ_ENGINE_RING) && !bq_engine_has(j->engine, BQ_ENGINE_HIPRI)) {
 		ok = false;
-		snprintf(why, sizeof(why), "polled I/O needs ioengine=io_uring or io_uring_cmd");
+		snprintf(why, sizeof(why), "polled I/O needs ioengine=io_uring, io_uring_cmd or pvsync2");
 	} else if (!j->direct && !bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU)) {
 		/* Passthrough never goes through the page cache: direct is implied. */
 		ok = false;
@@ -632,7 +637,12 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 				     sizeof(why));
 	if (ok) {
 		*polled = true;
-		snprintf(note, len, "polled (IORING_SETUP_IOPOLL)");
+		if (!bq_engine_has(j->engine, BQ_ENGINE_HIPRI))
+			snprintf(note, len, "polled (IORING_SETUP_IOPOLL)");
+		else if (j->hipri_percentage < 100)
+			snprintf(note, len, "polled (RWF_HIPRI on %u%% of I/Os)", j->hipri_percentage);
+		else
+			snprintf(note, len, "polled (RWF_HIPRI)");
 		return 0;
 	}
 	if (j->poll == BQ_POLL_ON)

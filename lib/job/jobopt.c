@@ -597,12 +597,14 @@ static int set_size(const struct job_opt *o, const char *key, const char *val,
 static int set_sync(const struct job_opt *o, const char *key, const char *val,
 		    struct bq_job *job, struct bq_parse_error *err)
 {
-	/* fio's "sync" and "dsync" both end up as O_DSYNC for a block device. */
-	if (!strcmp(val, "1") || !strcmp(val, "sync") || !strcmp(val, "dsync"))
+	/* As in fio: 1 and sync are O_SYNC, dsync is O_DSYNC. */
+	if (!strcmp(val, "1") || !strcmp(val, "sync") || !strcmp(val, "dsync")) {
 		job->sync = true;
-	else if (!strcmp(val, "0") || !strcmp(val, "none"))
+		job->sync_data_only = !strcmp(val, "dsync");
+	} else if (!strcmp(val, "0") || !strcmp(val, "none")) {
 		job->sync = false;
-	else
+		job->sync_data_only = false;
+	} else
 		return bq_parse_fail(err, -EINVAL, "%s=%s: use 0, 1, none, sync or dsync", key,
 				     val);
 	return 0;
@@ -679,13 +681,13 @@ static int set_rate_iops(const struct job_opt *o, const char *key, const char *v
 	return set_u64(o, key, val, job, err);
 }
 
-#define ENGINE_HINT "use io_uring, libaio, psync or nop"
+#define ENGINE_HINT "use io_uring, libaio, psync, sync, pvsync, pvsync2 or nop"
 
 static int set_ioengine(const struct job_opt *o, const char *key, const char *val,
 			struct bq_job *job, struct bq_parse_error *err)
 {
 	static const char *const fio_only[] = {
-		"vsync", "pvsync2", "posixaio", "solarisaio", "windowsaio", "mmap", "splice",
+		"vsync", "posixaio", "solarisaio", "windowsaio", "mmap", "splice",
 		"sg", "net", "netsplice", "cpuio", "rdma", "falloc", "ftruncate", "e4defrag",
 		"rbd", "rados", "http", "gfapi", "gfapi_async", "libhdfs", "mtd", "pmemblk",
 		"dev-dax", "libpmem", "ime_psync", "ime_psyncv", "ime_aio", "libiscsi", "nbd",
@@ -901,6 +903,14 @@ static const struct job_opt job_opts[] = {
 	OPT("verify_pattern", OPT_VALUE, set_verify_pattern),
 	OPT_AT("verify_fatal", OPT_FLAG, set_bool, verify_fatal, 0, 0),
 	OPT_AT("verify_only", OPT_FLAG, set_bool, verify_only, 0, 0),
+	/* the synchronous engines and the sync-family file options (issue 19) */
+	OPT_AT("fdatasync", OPT_VALUE, set_uint, fdatasync_every, 0, UINT32_MAX),
+	OPT_AT("end_fsync", OPT_VALUE, set_bool, end_fsync, 0, 0),
+	OPT_AT("fsync_on_close", OPT_VALUE, set_bool, fsync_on_close, 0, 0),
+	OPT_AT("write_barrier", OPT_VALUE, set_uint, write_barrier, 0, UINT32_MAX),
+	OPT_AT("hipri_percentage", OPT_VALUE, set_uint, hipri_percentage, 0, 100),
+	OPT_AT("uncached", OPT_VALUE, set_uint, uncached, 0, UINT32_MAX),
+	OPT_AT("nowait", OPT_VALUE, set_bool, nowait, 0, 0),
 };
 
 /*
@@ -920,8 +930,7 @@ static const char *const fio_only_opts[] = {
 	"fill_fs", "create_serialize", "create_fsync", "create_on_open", "create_only",
 	"allow_file_create", "allow_mounted_write", "pre_read", "unlink",
 	"unlink_each_loop", "opendir", "fadvise_hint", "fadvise_stream", "fallocate",
-	"overwrite", "end_fsync", "fsync_on_close", "fdatasync",
-	"sync_file_range", "write_barrier",
+	"overwrite", "sync_file_range",
 	/* zones */
 	"zonemode", "zonerange", "zonesize", "zonecapacity", "zoneskip", "read_beyond_wp",
 	"max_open_zones", "job_max_open_zones", "ignore_zone_limits",
@@ -974,10 +983,9 @@ static const char *const fio_only_opts[] = {
 	/* error handling, hooks, scheduler */
 	"ignore_error", "error_dump", "exec_prerun", "exec_postrun", "ioscheduler",
 	/* engine-specific */
-	"nonvectored", "force_async", "sqthread_poll_cpu", "uncached", "nowait",
+	"nonvectored", "force_async", "sqthread_poll_cpu",
 	"atomic", "userspace_reap", "cmd_type", "md_per_io_size", "pi_act", "pi_chk",
 	"apptag", "apptag_mask", "readfua", "writefua", "sg_write_mode",
-	"hipri_percentage",
 	/* command line only */
 	"output", "output-format", "minimal", "append-terse", "terse-version",
 	"bandwidth-log", "status-interval", "eta", "eta-newline", "eta-interval",
@@ -1044,6 +1052,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->registerfiles = true;
 	job->do_verify = true;
 	job->stall_timeout_ns = 30 * NS_PER_S;
+	job->hipri_percentage = 100;
 }
 
 /**
@@ -1223,5 +1232,8 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
+	ret = bq_job_check_sync(job, err);
+	if (ret)
+		return ret;
 	return check_verify(job, err);
 }
