@@ -611,6 +611,7 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		   const struct bq_target_info *targets, int nr, uint32_t largest_io,
 		   bool *polled, char *note, size_t len, struct bq_parse_error *err)
 {
+	bool hipri = bq_engine_has(j->engine, BQ_ENGINE_HIPRI);
 	char why[256] = "";
 	bool ok = true;
 
@@ -620,13 +621,14 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		return 0;
 	}
 	/* pvsync2 polls only when asked, as in fio: a thread spinning on each I/O. */
-	if (bq_engine_has(j->engine, BQ_ENGINE_HIPRI) && j->poll != BQ_POLL_ON) {
+	if (hipri && j->poll != BQ_POLL_ON) {
 		snprintf(note, len, "interrupts (hipri=0)");
 		return 0;
 	}
-	if (!bq_engine_has(j->engine, BQ_ENGINE_RING) && !bq_engine_has(j->engine, BQ_ENGINE_HIPRI)) {
+	if (!bq_engine_has(j->engine, BQ_ENGINE_RING) && !hipri) {
 		ok = false;
-		snprintf(why, sizeof(why), "polled I/O needs ioengine=io_uring, io_uring_cmd or pvsync2");
+		snprintf(why, sizeof(why),
+			 "polled I/O needs ioengine=io_uring, io_uring_cmd or pvsync2");
 	} else if (!j->direct && !bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU)) {
 		/* Passthrough never goes through the page cache: direct is implied. */
 		ok = false;
@@ -637,7 +639,7 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 				     sizeof(why));
 	if (ok) {
 		*polled = true;
-		if (!bq_engine_has(j->engine, BQ_ENGINE_HIPRI))
+		if (!hipri)
 			snprintf(note, len, "polled (IORING_SETUP_IOPOLL)");
 		else if (j->hipri_percentage < 100)
 			snprintf(note, len, "polled (RWF_HIPRI on %u%% of I/Os)", j->hipri_percentage);

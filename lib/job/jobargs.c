@@ -170,7 +170,8 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--thinktime=%" PRIu64 "ns", j->thinktime_ns);
 	ret = ret ?: add(args, "--direct=%d", j->direct);
 	ret = ret ?: add(args, "--invalidate=%d", j->invalidate);
-	ret = ret ?: add(args, "--sync=%s", !j->sync ? "none" : j->sync_data_only ? "dsync" : "sync");
+	ret = ret ?: add(args, "--sync=%s",
+			 !j->sync ? "none" : j->sync_data_only ? "dsync" : "sync");
 	ret = ret ?: add(args, "--fsync=%u", j->fsync_every);
 	ret = ret ?: add(args, "--randrepeat=%d", j->randrepeat);
 	ret = ret ?: add(args, "--randseed=%" PRIu64, j->randseed);
