@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "device/device_int.h"
@@ -593,6 +594,26 @@ static bool device_can_poll(struct bq_ctx *ctx, const struct bq_target_info *ti,
 	return ok;
 }
 
+/*
+ * Whether RWF_HIPRI still polls a synchronous read or write.  Linux 5.16
+ * made polling bio based and dropped it for synchronous direct I/O, on
+ * block devices and filesystems alike: preadv2() with RWF_HIPRI then
+ * sleeps until the interrupt, as without it (the VM tests count the
+ * interrupts).  Only io_uring polls since.
+ */
+static bool sync_hipri_polls(char *why, size_t len)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (!uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+	    (major < 5 || (major == 5 && minor < 16)))
+		return true;
+	snprintf(why, len, "Linux %d.%d does not poll synchronous I/O (since 5.16 RWF_HIPRI "
+		 "completes by interrupt); io_uring with hipri=1 polls", major, minor);
+	return false;
+}
+
 /**
  * bq_poll_decide() - whether a job's completions will be polled
  * @ctx: context
@@ -637,6 +658,8 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 	for (int i = 0; ok && i < nr; i++)
 		ok = device_can_poll(ctx, &targets[i], &targets[i].st, largest_io, why,
 				     sizeof(why));
+	if (ok && hipri)
+		ok = sync_hipri_polls(why, sizeof(why));
 	if (ok) {
 		*polled = true;
 		if (!hipri)
