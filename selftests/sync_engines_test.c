@@ -127,7 +127,7 @@ TEST(sync_family_values)
 		{ "nowait", "1", 0 }, { "nowait", "2", -EINVAL },
 		/* Still fio's only: refused by name, never ignored. */
 		{ "sync_file_range", "write:8", -EOPNOTSUPP },
-		{ "end_syncfs", "1", -ENOENT },
+		{ "end_syncfs", "1", -EOPNOTSUPP },
 	};
 	struct bq_parse_error err;
 	struct bq_job job;

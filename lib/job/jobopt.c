@@ -930,7 +930,7 @@ static const char *const fio_only_opts[] = {
 	"fill_fs", "create_serialize", "create_fsync", "create_on_open", "create_only",
 	"allow_file_create", "allow_mounted_write", "pre_read", "unlink",
 	"unlink_each_loop", "opendir", "fadvise_hint", "fadvise_stream", "fallocate",
-	"overwrite", "sync_file_range",
+	"overwrite", "sync_file_range", "end_syncfs",
 	/* zones */
 	"zonemode", "zonerange", "zonesize", "zonecapacity", "zoneskip", "read_beyond_wp",
 	"max_open_zones", "job_max_open_zones", "ignore_zone_limits",
