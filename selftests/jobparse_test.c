@@ -577,12 +577,13 @@ TEST(ioengines)
 		enum bq_engine e;
 	} ok[] = {
 		{ "io_uring", BQ_ENGINE_IO_URING }, { "libaio", BQ_ENGINE_LIBAIO },
-		{ "psync", BQ_ENGINE_PSYNC }, { "sync", BQ_ENGINE_PSYNC },
-		{ "pvsync", BQ_ENGINE_PSYNC }, { "null", BQ_ENGINE_NOP }, { "nop", BQ_ENGINE_NOP },
+		{ "psync", BQ_ENGINE_PSYNC }, { "sync", BQ_ENGINE_SYNCRW },
+		{ "pvsync", BQ_ENGINE_PVSYNC }, { "pvsync2", BQ_ENGINE_PVSYNC2 },
+		{ "null", BQ_ENGINE_NOP }, { "nop", BQ_ENGINE_NOP },
 		{ "io_uring_cmd", BQ_ENGINE_URING_CMD },
 	};
 	static const char *const fio_only[] = {
-		"posixaio", "mmap", "splice", "sg", "windowsaio", "pvsync2", "external:/x.so",
+		"posixaio", "mmap", "splice", "sg", "windowsaio", "vsync", "external:/x.so",
 	};
 	struct bq_parse_error err;
 	struct bq_job job;
@@ -596,8 +597,8 @@ TEST(ioengines)
 			TH_LOG("%s", fio_only[i]);
 	}
 	set1("ioengine", "mmap", NULL, &err);
-	EXPECT_STREQ("ioengine=mmap is not supported (use io_uring, libaio, psync or nop)",
-		     err.msg);
+	EXPECT_STREQ("ioengine=mmap is not supported (use io_uring, libaio, psync, sync, pvsync, "
+		     "pvsync2 or nop)", err.msg);
 	EXPECT_EQ(-EINVAL, set1("ioengine", "iouring", NULL, &err));
 }
 
@@ -796,7 +797,7 @@ TEST(unsupported_versus_unknown)
 		"ratecycle", "thinktime_blocks", "thinktime_spin", "trim_percentage",
 		"zero_buffers", "refill_buffers", "scramble_buffers",
 		"buffer_compress_percentage", "dedupe_percentage", "fallocate", "fadvise_hint",
-		"end_fsync", "fsync_on_close", "fdatasync", "sync_file_range", "overwrite",
+		"sync_file_range", "overwrite",
 		"allow_mounted_write", "serialize_overlap", "unified_rw_reporting",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
 		"readonly",

@@ -42,8 +42,6 @@ static int psync_loop(struct bq_worker *w)
 
 const struct bq_engine_ops bq_engine_psync = {
 	.name = "psync",
-	/* For a block device sync and pvsync do what psync does, one I/O per call. */
-	.aliases = { "sync", "pvsync" },
 	.caps = BQ_ENGINE_SYNC,
 	.loop = psync_loop,
 };

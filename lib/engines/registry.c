@@ -25,6 +25,9 @@ static const struct engine_entry {
 	{ BQ_ENGINE_PSYNC, &bq_engine_psync },
 	{ BQ_ENGINE_NOP, &bq_engine_nop },
 	{ BQ_ENGINE_URING_CMD, &bq_engine_uring_cmd },
+	{ BQ_ENGINE_SYNCRW, &bq_engine_syncrw },
+	{ BQ_ENGINE_PVSYNC, &bq_engine_pvsync },
+	{ BQ_ENGINE_PVSYNC2, &bq_engine_pvsync2 },
 };
 
 static const struct bq_engine_ops *entry(enum bq_engine e)

@@ -63,6 +63,10 @@ enum bq_engine {
 	BQ_ENGINE_PSYNC,
 	BQ_ENGINE_NOP,
 	BQ_ENGINE_URING_CMD,	/* NVMe passthrough on /dev/ngXnY */
+	/* the synchronous engines (issue 19) */
+	BQ_ENGINE_SYNCRW,	/* fio's sync: lseek, then read or write */
+	BQ_ENGINE_PVSYNC,	/* preadv/pwritev */
+	BQ_ENGINE_PVSYNC2,	/* preadv2/pwritev2, with RWF_ flags */
 };
 
 /**
@@ -73,6 +77,7 @@ enum bq_engine {
  * @BQ_ENGINE_DISKLESS: needs no target at all (measures the tool)
  * @BQ_ENGINE_SYNC: one I/O per call, so iodepth has no effect
  * @BQ_ENGINE_STRIPES: can run --stripe
+ * @BQ_ENGINE_HIPRI: polls per I/O (RWF_HIPRI) when hipri=1 asks, not by default
  */
 enum bq_engine_cap {
 	BQ_ENGINE_RING = 1u << 0,
@@ -80,6 +85,7 @@ enum bq_engine_cap {
 	BQ_ENGINE_DISKLESS = 1u << 2,
 	BQ_ENGINE_SYNC = 1u << 3,
 	BQ_ENGINE_STRIPES = 1u << 4,
+	BQ_ENGINE_HIPRI = 1u << 5,
 };
 
 /**
@@ -209,6 +215,15 @@ struct bq_job {
 	/* job files as vendors write them (issue 19) */
 	unsigned int kb_base;		/* what "k" means in sizes: 1024 (0 too) or 1000 */
 	unsigned int unit_base;		/* fio's output unit: 0 auto, 8 bytes (1, bits, refused) */
+	/* the synchronous engines and the sync-family file options (issue 19) */
+	bool sync_data_only;		/* sync=dsync: O_DSYNC; sync=1|sync: O_SYNC */
+	unsigned int fdatasync_every;	/* fdatasync after this many writes; 0: never */
+	bool end_fsync;			/* fsync each file once the writes are done */
+	bool fsync_on_close;		/* the same, and again as the file is closed */
+	unsigned int write_barrier;	/* accepted as in fio: none of these engines has barriers */
+	unsigned int hipri_percentage;	/* pvsync2: share of I/Os with RWF_HIPRI; 100 */
+	unsigned int uncached;		/* pvsync2: RWF_DONTCACHE on buffered I/O */
+	bool nowait;			/* pvsync2: RWF_NOWAIT */
 };
 
 /**

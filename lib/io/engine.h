@@ -122,6 +122,9 @@ extern const struct bq_engine_ops bq_engine_uring_cmd;
 extern const struct bq_engine_ops bq_engine_libaio;
 extern const struct bq_engine_ops bq_engine_psync;
 extern const struct bq_engine_ops bq_engine_nop;
+extern const struct bq_engine_ops bq_engine_syncrw;
+extern const struct bq_engine_ops bq_engine_pvsync;
+extern const struct bq_engine_ops bq_engine_pvsync2;
 
 const struct bq_engine_ops *bq_engine_ops_of(enum bq_engine e);
 
@@ -165,6 +168,7 @@ struct bq_worker {
 	uint64_t rate_period_ns;
 	uint64_t next_submit_ns;
 	unsigned int writes_since_sync;
+	uint64_t writes_before_sync;	/* writes done before the last fsync= or fdatasync= */
 	uint64_t sync_since_ns;		/* in fsync=N's flush since then; 0: not */
 	uint64_t depth_sum;
 	uint64_t depth_samples;
@@ -395,13 +399,32 @@ static inline void worker_depth_sample(struct bq_worker *w, unsigned int infligh
 	w->depth_samples++;
 }
 
-/* Asked before every submission: inline, and false at once without fsync=. */
+/* Whether the writes since the last flush passed a multiple of @every. */
+static inline bool worker_sync_crossed(const struct bq_worker *w, unsigned int every)
+{
+	return every && (w->writes_before_sync + w->writes_since_sync) / every >
+			w->writes_before_sync / every;
+}
+
+/*
+ * Asked before every submission: inline, and false at once without
+ * fsync= or fdatasync=.  As in fio, a flush goes before a further I/O
+ * only: none follows the job's last write (end_fsync is for that), and
+ * with both options a write count that is a multiple of both gets the
+ * fsync alone.
+ */
 static inline bool worker_sync_due(const struct bq_worker *w)
 {
-	return w->job->fsync_every && w->writes_since_sync >= w->job->fsync_every;
+	const struct bq_job *j = w->job;
+
+	if (!j->fsync_every && !j->fdatasync_every)
+		return false;
+	return w->bytes_left && (worker_sync_crossed(w, j->fsync_every) ||
+				 worker_sync_crossed(w, j->fdatasync_every));
 }
 
 int worker_sync(struct bq_worker *w);
+void worker_end_sync(struct bq_worker *w);
 
 /**
  * worker_may_start() - whether the next I/O may be issued now

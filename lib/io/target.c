@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "device/device_int.h"
@@ -64,8 +65,8 @@ static int ng_name(struct bq_ctx *ctx, const char *path, const struct stat *st, 
 
 static int open_flags(const struct bq_job *j)
 {
-	return (bq_job_writes(j) ? O_RDWR : O_RDONLY) | O_CLOEXEC |
-	       (j->direct ? O_DIRECT : 0) | (j->sync ? O_DSYNC : 0);
+	return (bq_job_writes(j) ? O_RDWR : O_RDONLY) | O_CLOEXEC | (j->direct ? O_DIRECT : 0) |
+	       (!j->sync ? 0 : j->sync_data_only ? O_DSYNC : O_SYNC);
 }
 
 static int held_by_name(const struct bq_held *held, const char *path)
@@ -593,6 +594,26 @@ static bool device_can_poll(struct bq_ctx *ctx, const struct bq_target_info *ti,
 	return ok;
 }
 
+/*
+ * Whether RWF_HIPRI still polls a synchronous read or write.  Linux 5.16
+ * made polling bio based and dropped it for synchronous direct I/O, on
+ * block devices and filesystems alike: preadv2() with RWF_HIPRI then
+ * sleeps until the interrupt, as without it (the VM tests count the
+ * interrupts).  Only io_uring polls since.
+ */
+static bool sync_hipri_polls(char *why, size_t len)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (!uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+	    (major < 5 || (major == 5 && minor < 16)))
+		return true;
+	snprintf(why, len, "Linux %d.%d does not poll synchronous I/O (since 5.16 RWF_HIPRI "
+		 "completes by interrupt); io_uring with hipri=1 polls", major, minor);
+	return false;
+}
+
 /**
  * bq_poll_decide() - whether a job's completions will be polled
  * @ctx: context
@@ -611,6 +632,7 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		   const struct bq_target_info *targets, int nr, uint32_t largest_io,
 		   bool *polled, char *note, size_t len, struct bq_parse_error *err)
 {
+	bool hipri = bq_engine_has(j->engine, BQ_ENGINE_HIPRI);
 	char why[256] = "";
 	bool ok = true;
 
@@ -619,9 +641,15 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		snprintf(note, len, "interrupts (poll=off)");
 		return 0;
 	}
-	if (!bq_engine_has(j->engine, BQ_ENGINE_RING)) {
+	/* pvsync2 polls only when asked, as in fio: a thread spinning on each I/O. */
+	if (hipri && j->poll != BQ_POLL_ON) {
+		snprintf(note, len, "interrupts (hipri=0)");
+		return 0;
+	}
+	if (!bq_engine_has(j->engine, BQ_ENGINE_RING) && !hipri) {
 		ok = false;
-		snprintf(why, sizeof(why), "polled I/O needs ioengine=io_uring or io_uring_cmd");
+		snprintf(why, sizeof(why),
+			 "polled I/O needs ioengine=io_uring, io_uring_cmd or pvsync2");
 	} else if (!j->direct && !bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU)) {
 		/* Passthrough never goes through the page cache: direct is implied. */
 		ok = false;
@@ -630,9 +658,16 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 	for (int i = 0; ok && i < nr; i++)
 		ok = device_can_poll(ctx, &targets[i], &targets[i].st, largest_io, why,
 				     sizeof(why));
+	if (ok && hipri)
+		ok = sync_hipri_polls(why, sizeof(why));
 	if (ok) {
 		*polled = true;
-		snprintf(note, len, "polled (IORING_SETUP_IOPOLL)");
+		if (!hipri)
+			snprintf(note, len, "polled (IORING_SETUP_IOPOLL)");
+		else if (j->hipri_percentage < 100)
+			snprintf(note, len, "polled (RWF_HIPRI on %u%% of I/Os)", j->hipri_percentage);
+		else
+			snprintf(note, len, "polled (RWF_HIPRI)");
 		return 0;
 	}
 	if (j->poll == BQ_POLL_ON)

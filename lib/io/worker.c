@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "target.h"
 
 void worker_sleep_until(uint64_t t_ns)
 {
@@ -157,6 +158,8 @@ int worker_run(struct bq_worker *w)
 		if (e->begin)
 			e->begin(w);
 		ret = e->loop(w);
+		if (!ret)
+			worker_end_sync(w);
 		if (w->verify && worker_verify_phase(w, ret)) {
 			ret = e->loop(w);
 			worker_verify_phase_end(w);
@@ -285,23 +288,58 @@ void worker_end_ramp(struct bq_worker *w, uint64_t now)
 	(void)now;
 }
 
-/**
- * worker_sync() - fsync=N: flush what was written, with nothing in flight
- * @w: the worker
- *
- * Return: 0 or -errno.
- */
-int worker_sync(struct bq_worker *w)
+/* Flush every file, with fsync(2) or fdatasync(2); counted once. */
+static int worker_flush(struct bq_worker *w, bool data_only)
 {
 	int ret = 0;
 
 	/* Nothing is in flight meanwhile: the watchdog needs this to see a stuck flush. */
 	__atomic_store_n(&w->sync_since_ns, bq_now_ns(), __ATOMIC_RELEASE);
 	for (int i = 0; i < w->nr_fds; i++)
-		if (w->fds[i] >= 0 && fsync(w->fds[i]))
+		if (w->fds[i] >= 0 && (data_only ? fdatasync(w->fds[i]) : fsync(w->fds[i])))
 			ret = -errno;
 	__atomic_store_n(&w->sync_since_ns, 0, __ATOMIC_RELEASE);
-	w->writes_since_sync = 0;
 	w->res->syncs++;
 	return ret;
+}
+
+/**
+ * worker_sync() - fsync=N or fdatasync=N: flush what was written, with
+ * nothing in flight
+ * @w: the worker
+ *
+ * Return: 0 or -errno.
+ */
+int worker_sync(struct bq_worker *w)
+{
+	bool data_only = !worker_sync_crossed(w, w->job->fsync_every);
+	int ret = worker_flush(w, data_only);
+
+	w->writes_before_sync += w->writes_since_sync;
+	w->writes_since_sync = 0;
+	return ret;
+}
+
+/**
+ * worker_end_sync() - end_fsync and fsync_on_close: fsync the files once
+ * the job's writes are done
+ * @w: the worker
+ *
+ * As in fio, a job that writes nothing does not, and neither does one
+ * stopped by an I/O error.  blkqual keeps its files open until the end,
+ * so fsync_on_close closes (and flushes) them only then, and fio skips
+ * the flush at close when the end's has just been made: one fsync
+ * either way.
+ */
+void worker_end_sync(struct bq_worker *w)
+{
+	const struct bq_job *j = w->job;
+	struct bq_slot none = { .dir = BQ_WRITE };
+	int ret;
+
+	if (!(j->end_fsync || j->fsync_on_close) || !bq_job_writes(j) || w->stopping)
+		return;
+	ret = worker_flush(w, false);
+	if (ret)
+		worker_record_error(w, &none, -ret);
 }

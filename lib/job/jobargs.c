@@ -170,7 +170,8 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--thinktime=%" PRIu64 "ns", j->thinktime_ns);
 	ret = ret ?: add(args, "--direct=%d", j->direct);
 	ret = ret ?: add(args, "--invalidate=%d", j->invalidate);
-	ret = ret ?: add(args, "--sync=%d", j->sync);
+	ret = ret ?: add(args, "--sync=%s",
+			 !j->sync ? "none" : j->sync_data_only ? "dsync" : "sync");
 	ret = ret ?: add(args, "--fsync=%u", j->fsync_every);
 	ret = ret ?: add(args, "--randrepeat=%d", j->randrepeat);
 	ret = ret ?: add(args, "--randseed=%" PRIu64, j->randseed);
@@ -187,6 +188,16 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--fixedbufs=%d", j->fixedbufs);
 	ret = ret ?: add(args, "--registerfiles=%d", j->registerfiles);
 	ret = ret ?: add(args, "--sqthread_poll=%d", j->sqpoll);
+	if (j->sqpoll_cpu_set)
+		ret = ret ?: add(args, "--sqthread_poll_cpu=%u", j->sqpoll_cpu);
+	/* io_uring's own options: other engines refuse them even at their defaults. */
+	if (j->force_async)
+		ret = ret ?: add(args, "--force_async=%u", j->force_async);
+	if (j->vectored)
+		ret = ret ?: add(args, "--nonvectored=0");
+	for (int d = 0; d < BQ_NR_DIRS; d++)
+		if (j->fua[d])
+			ret = ret ?: add(args, d == BQ_READ ? "--readfua=1" : "--writefua=1");
 	if (j->cpus_allowed[0])
 		ret = ret ?: add(args, "--cpus_allowed=%s", j->cpus_allowed);
 	ret = ret ?: add_verify(args, j);
@@ -195,5 +206,16 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 		ret = ret ?: add(args, "--kb_base=%u", j->kb_base);
 	if (j->unit_base)
 		ret = ret ?: add(args, "--unit_base=%u", j->unit_base);
+	/* the synchronous engines and the sync-family file options (issue 19) */
+	ret = ret ?: add(args, "--fdatasync=%u", j->fdatasync_every);
+	ret = ret ?: add(args, "--end_fsync=%d", j->end_fsync);
+	ret = ret ?: add(args, "--fsync_on_close=%d", j->fsync_on_close);
+	ret = ret ?: add(args, "--write_barrier=%u", j->write_barrier);
+	/* pvsync2's own options; any other engine has them at their defaults. */
+	if (j->engine == BQ_ENGINE_PVSYNC2) {
+		ret = ret ?: add(args, "--hipri_percentage=%u", j->hipri_percentage);
+		ret = ret ?: add(args, "--uncached=%u", j->uncached);
+		ret = ret ?: add(args, "--nowait=%d", j->nowait);
+	}
 	return ret;
 }

@@ -598,12 +598,14 @@ static int set_size(const struct job_opt *o, const char *key, const char *val,
 static int set_sync(const struct job_opt *o, const char *key, const char *val,
 		    struct bq_job *job, struct bq_parse_error *err)
 {
-	/* fio's "sync" and "dsync" both end up as O_DSYNC for a block device. */
-	if (!strcmp(val, "1") || !strcmp(val, "sync") || !strcmp(val, "dsync"))
+	/* As in fio: 1 and sync are O_SYNC, dsync is O_DSYNC. */
+	if (!strcmp(val, "1") || !strcmp(val, "sync") || !strcmp(val, "dsync")) {
 		job->sync = true;
-	else if (!strcmp(val, "0") || !strcmp(val, "none"))
+		job->sync_data_only = !strcmp(val, "dsync");
+	} else if (!strcmp(val, "0") || !strcmp(val, "none")) {
 		job->sync = false;
-	else
+		job->sync_data_only = false;
+	} else
 		return bq_parse_fail(err, -EINVAL, "%s=%s: use 0, 1, none, sync or dsync", key,
 				     val);
 	return 0;
@@ -680,13 +682,13 @@ static int set_rate_iops(const struct job_opt *o, const char *key, const char *v
 	return set_u64(o, key, val, job, err);
 }
 
-#define ENGINE_HINT "use io_uring, libaio, psync or nop"
+#define ENGINE_HINT "use io_uring, libaio, psync, sync, pvsync, pvsync2 or nop"
 
 static int set_ioengine(const struct job_opt *o, const char *key, const char *val,
 			struct bq_job *job, struct bq_parse_error *err)
 {
 	static const char *const fio_only[] = {
-		"vsync", "pvsync2", "posixaio", "solarisaio", "windowsaio", "mmap", "splice",
+		"vsync", "posixaio", "solarisaio", "windowsaio", "mmap", "splice",
 		"sg", "net", "netsplice", "cpuio", "rdma", "falloc", "ftruncate", "e4defrag",
 		"rbd", "rados", "http", "gfapi", "gfapi_async", "libhdfs", "mtd", "pmemblk",
 		"dev-dax", "libpmem", "ime_psync", "ime_psyncv", "ime_aio", "libiscsi", "nbd",
@@ -970,6 +972,14 @@ static const struct job_opt job_opts[] = {
 	/* job files as vendors write them (issue 19): read first in a section, as in fio */
 	OPT("kb_base", OPT_VALUE, set_kb_base),
 	OPT("unit_base", OPT_VALUE, set_unit_base),
+	/* the synchronous engines and the sync-family file options (issue 19) */
+	OPT_AT("fdatasync", OPT_VALUE, set_uint, fdatasync_every, 0, UINT32_MAX),
+	OPT_AT("end_fsync", OPT_VALUE, set_bool, end_fsync, 0, 0),
+	OPT_AT("fsync_on_close", OPT_VALUE, set_bool, fsync_on_close, 0, 0),
+	OPT_AT("write_barrier", OPT_VALUE, set_uint, write_barrier, 0, UINT32_MAX),
+	OPT_AT("hipri_percentage", OPT_VALUE, set_uint, hipri_percentage, 0, 100),
+	OPT_AT("uncached", OPT_VALUE, set_uint, uncached, 0, UINT32_MAX),
+	OPT_AT("nowait", OPT_VALUE, set_bool, nowait, 0, 0),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1029,6 +1039,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->registerfiles = true;
 	job->do_verify = true;
 	job->stall_timeout_ns = 30 * NS_PER_S;
+	job->hipri_percentage = 100;
 }
 
 /**
@@ -1252,6 +1263,9 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
+	ret = bq_job_check_sync(job, err);
+	if (ret)
+		return ret;
 	return check_verify(job, err);
 }
 

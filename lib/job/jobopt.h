@@ -68,6 +68,9 @@ int bq_job_copy(struct bq_job *dst, const struct bq_job *src);
  */
 int bq_job_check(const struct bq_job *job, struct bq_parse_error *err);
 
+/* jobopt_sync.c: the sync-family options fit the engine (issue 19). */
+int bq_job_check_sync(const struct bq_job *job, struct bq_parse_error *err);
+
 /**
  * bq_jobfile_parse() - read a fio job file
  * @path: the file ("-" for standard input)
