@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "blkqual_verify.h"
+#include "bufopt.h"
 #include "jobopt.h"
 #include "internal.h"
 #include "verify/verify_int.h"
@@ -836,6 +837,13 @@ static int set_verify_pattern(const struct job_opt *o, const char *key, const ch
 	return 0;
 }
 
+/* Buffer contents: bufopt.c, which gives fio's callbacks' side effects too. */
+static int set_buffers(const struct job_opt *o, const char *key, const char *val,
+		       struct bq_job *job, struct bq_parse_error *err)
+{
+	return bq_bufopt_set(key, val, job, err);
+}
+
 #define NS_PER_US 1000ull
 #define NS_PER_S 1000000000ull
 #define OPT(n, k, fn) { .name = (n), .kind = (k), .set = (fn) }
@@ -901,6 +909,17 @@ static const struct job_opt job_opts[] = {
 	OPT("verify_pattern", OPT_VALUE, set_verify_pattern),
 	OPT_AT("verify_fatal", OPT_FLAG, set_bool, verify_fatal, 0, 0),
 	OPT_AT("verify_only", OPT_FLAG, set_bool, verify_only, 0, 0),
+	/* buffer contents (issue 19): bufopt.c */
+	OPT("zero_buffers", OPT_FLAG, set_buffers),
+	OPT("refill_buffers", OPT_FLAG, set_buffers),
+	OPT("scramble_buffers", OPT_FLAG, set_buffers),
+	OPT("buffer_pattern", OPT_VALUE, set_buffers),
+	OPT("buffer_compress_percentage", OPT_VALUE, set_buffers),
+	OPT("buffer_compress_chunk", OPT_VALUE, set_buffers),
+	OPT("dedupe_percentage", OPT_VALUE, set_buffers),
+	OPT("dedupe_mode", OPT_VALUE, set_buffers),
+	OPT("dedupe_working_set_percentage", OPT_VALUE, set_buffers),
+	OPT("dedupe_global", OPT_FLAG, set_buffers),
 };
 
 /*
@@ -931,9 +950,7 @@ static const char *const fio_only_opts[] = {
 	"percentage_random", "random_generator", "allrandrepeat", "softrandommap",
 	"bs_unaligned", "blocksize_unaligned", "bs_is_seq_rand", "unified_rw_reporting",
 	/* buffers and memory */
-	"zero_buffers", "refill_buffers", "scramble_buffers", "buffer_pattern",
-	"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
-	"dedupe_mode", "dedupe_working_set_percentage", "dedupe_global", "iomem", "mem",
+	"iomem", "mem",
 	"iomem_align", "mem_align", "hugepage-size", "lockmem",
 	/* queueing */
 	"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete_max", "iodepth_low",
@@ -1044,6 +1061,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->registerfiles = true;
 	job->do_verify = true;
 	job->stall_timeout_ns = 30 * NS_PER_S;
+	bq_bufopt_defaults(job);
 }
 
 /**
@@ -1223,5 +1241,6 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
-	return check_verify(job, err);
+	ret = check_verify(job, err);
+	return ret ?: bq_bufopt_check(job, err);
 }
