@@ -221,7 +221,7 @@ struct bq_job {
 	uint8_t dedupe_ws_pct;		/* dedupe_working_set_percentage, default 5 */
 	bool dedupe_global;
 	uint32_t buffer_pattern_len;
-	uint8_t buffer_pattern[256];
+	uint8_t buffer_pattern[512];	/* fio's MAX_PATTERN_SIZE */
 };
 
 /* dedupe_mode= */

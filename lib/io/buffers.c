@@ -22,10 +22,10 @@
 
 #include "engine.h"
 
-/* The seed of chunk @c of unique buffer @k. */
-static inline uint64_t chunk_seed(const struct bq_bufgen *g, uint64_t k, uint32_t c)
+/* The seed of chunk @c of unique buffer @k of the stream @seed. */
+static inline uint64_t chunk_seed(uint64_t seed, uint64_t k, uint32_t c)
 {
-	return bq_fmix64(g->seed ^ bq_fmix64(k * BQ_GOLDEN64 + c + 1));
+	return bq_fmix64(seed ^ bq_fmix64(k * BQ_GOLDEN64 + c + 1));
 }
 
 /* @len random bytes from @seed: every word independent, so the loop pipelines. */
@@ -80,22 +80,57 @@ static inline uint64_t draw(struct bq_bufgen *g, uint64_t n)
 	return (uint64_t)(((unsigned __int128)bq_fmix64(g->draw) * n) >> 64);
 }
 
-/*
- * Which unique buffer this one is.  A repeat takes the one the stream
- * is at without moving it on, so the next unique buffer is the same
- * again, as in fio; a working-set repeat takes one of its first ws_n.
- */
-static uint64_t pick_buffer(struct bq_bufgen *g)
+/* The stream of thread @u of the run: a function of its job's seed and its number. */
+static uint64_t stream_of(const struct bq_bufgen *g, int u)
 {
-	if (g->dedupe_pct && g->dedupe_pct < 100 && draw(g, 100) < g->dedupe_pct)
-		return g->working_set ? draw(g, g->ws_n) : g->next;
-	return g->next++;
+	const struct bq_job *j = g->peers[u].job;
+
+	return bq_fmix64((j->randrepeat ? j->randseed : g->salt) ^ bq_fmix64((uint64_t)u + 1));
+}
+
+/* A buffer: unique buffer @k of the stream @seed. */
+struct pick {
+	uint64_t seed;
+	uint64_t k;
+};
+
+/*
+ * Which buffer this one is.  A repeat takes the one the stream is at
+ * without moving it on, so the next unique buffer is the same again, as
+ * in fio; a working-set repeat takes one of the first ws_n unique
+ * buffers, which with dedupe_global are spread over every thread of the
+ * run, the first ws_n / threads of each, starting with this one's.
+ */
+static struct pick pick_buffer(struct bq_bufgen *g)
+{
+	struct pick p = { .seed = g->seed };
+	uint64_t i, per;
+
+	if (!g->dedupe_pct || g->dedupe_pct == 100 || draw(g, 100) >= g->dedupe_pct) {
+		p.k = g->next++;
+		return p;
+	}
+	if (!g->working_set) {
+		p.k = g->next;
+		return p;
+	}
+	i = draw(g, g->ws_n);
+	if (!g->global || !g->peers) {
+		p.k = i;
+		return p;
+	}
+	per = g->ws_n / (uint64_t)g->nr_peers;
+	if (!per)
+		per = 1;
+	p.seed = stream_of(g, (int)((g->self + i / per) % (uint64_t)g->nr_peers));
+	p.k = i % per;
+	return p;
 }
 
 /* The compressible or deduplicable fill: chunks of at most the smallest write. */
 static void fill_mixed(struct bq_bufgen *g, uint8_t *buf, uint32_t len)
 {
-	uint64_t k = pick_buffer(g);
+	struct pick p = pick_buffer(g);
 	uint32_t c = 0;
 
 	for (uint32_t at = 0; at < len; c++) {
@@ -104,8 +139,8 @@ static void fill_mixed(struct bq_bufgen *g, uint8_t *buf, uint32_t len)
 		if (g->chunk && g->chunk < n)
 			n = g->chunk;
 		/* dedupe_percentage=100: every chunk of every buffer is the first one. */
-		fill_chunk(g, buf + at, n, g->dedupe_pct == 100 ? chunk_seed(g, 0, 0) :
-			   chunk_seed(g, k, c));
+		fill_chunk(g, buf + at, n, g->dedupe_pct == 100 ? chunk_seed(p.seed, 0, 0) :
+			   chunk_seed(p.seed, p.k, c));
 		at += n;
 	}
 }
@@ -119,7 +154,7 @@ static void fill(struct bq_bufgen *g, uint8_t *buf, uint32_t len)
 	else if (g->zero)
 		memset(buf, 0, len);
 	else
-		fill_random(buf, len, chunk_seed(g, g->next++, 0));
+		fill_random(buf, len, chunk_seed(g->seed, g->next++, 0));
 }
 
 /*
@@ -166,9 +201,16 @@ void bq_buf_prepare(struct bq_worker *w)
 	const struct bq_job *j = w->job;
 	struct bq_bufgen *g = &w->buf;
 	bool writes = j->rw != BQ_RW_READ && j->rw != BQ_RW_RANDREAD;
+	const struct bq_worker *peers = g->peers;
+	int nr_peers = g->nr_peers, self = g->self;
+	uint64_t salt = g->salt;
 	bool scramble;
 
 	memset(g, 0, sizeof(*g));
+	g->peers = peers;
+	g->nr_peers = nr_peers;
+	g->self = self;
+	g->salt = salt;
 	g->pct = j->compress_pct == 100 ? 0 : j->compress_pct;
 	g->zero = j->zero_buffers || j->compress_pct == 100;
 	g->dedupe_pct = j->dedupe_pct;
@@ -183,6 +225,7 @@ void bq_buf_prepare(struct bq_worker *w)
 	g->pattern = j->buffer_pattern;
 	g->pattern_len = j->buffer_pattern_len;
 	g->working_set = j->dedupe_mode == BQ_DEDUPE_WORKING_SET;
+	g->global = j->dedupe_global;
 	g->ws_n = j->size * j->dedupe_ws_pct / 100 / g->min_write;
 	if (!g->ws_n)
 		g->ws_n = 1;
@@ -195,8 +238,8 @@ void bq_buf_prepare(struct bq_worker *w)
 			p[i] = bq_rand_next(&w->rng);
 		return;
 	}
-	g->seed = bq_rand_next(&w->rng);
-	g->draw = bq_rand_next(&w->rng);
+	g->seed = g->peers ? stream_of(g, g->self) : bq_rand_next(&w->rng);
+	g->draw = bq_fmix64(g->seed ^ 0x3c6ef372fe94f82bULL);
 	for (size_t off = 0; off + w->buf_len <= w->buf_total; off += w->buf_len)
 		fill(g, w->bufs + off, (uint32_t)w->buf_len);
 }
@@ -209,4 +252,16 @@ void bq_buf_write(struct bq_worker *w, const struct bq_slot *s, uint64_t now)
 		fill(&w->buf, buf, s->len);
 	else
 		scramble(buf, s->len, s->offset, now);
+}
+
+void bq_buf_link(struct bq_worker *workers, int nr)
+{
+	uint64_t salt = bq_now_ns();
+
+	for (int i = 0; i < nr; i++) {
+		workers[i].buf.peers = workers;
+		workers[i].buf.nr_peers = nr;
+		workers[i].buf.self = i;
+		workers[i].buf.salt = salt;
+	}
 }

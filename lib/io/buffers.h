@@ -28,6 +28,10 @@
  * @seed: the thread's stream of unique buffers
  * @next: index of the next unique buffer in it
  * @draw: state of the per-buffer choices (duplicate or not, which one)
+ * @global: dedupe_global: the working set spans every thread's stream
+ * @peers: every thread of the run, @nr_peers of them, this one @self
+ *         (bq_buf_link()); NULL when not linked
+ * @salt: the run's seed for jobs without randrepeat
  */
 struct bq_bufgen {
 	bool per_write;
@@ -46,6 +50,11 @@ struct bq_bufgen {
 	uint64_t seed;
 	uint64_t next;
 	uint64_t draw;
+	bool global;
+	const struct bq_worker *peers;
+	int nr_peers;
+	int self;
+	uint64_t salt;
 };
 
 struct bq_worker;
@@ -56,6 +65,12 @@ struct bq_slot;
  * freshly allocated buffers as fio fills them at start
  */
 void bq_buf_prepare(struct bq_worker *w);
+
+/*
+ * bq_buf_link() - let the threads of a run know each other's unique
+ * buffers (dedupe_global), before any of them starts
+ */
+void bq_buf_link(struct bq_worker *workers, int nr);
 
 /* bq_buf_write() - a write's buffer, just before it is issued (@per_write) */
 void bq_buf_write(struct bq_worker *w, const struct bq_slot *s, uint64_t now);

@@ -13,12 +13,14 @@
  * to for each write is lib/io/buffers.c's business.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bufopt.h"
 #include "internal.h"
@@ -65,22 +67,111 @@ static bool job_reads(const struct bq_job *job)
 	return job->rw != BQ_RW_WRITE && job->rw != BQ_RW_RANDWRITE;
 }
 
+/* A 'file' part: as many of its first bytes as there is room for. */
+static int read_part(const char *name, size_t len, uint8_t *out, size_t room, size_t *n)
+{
+	char path[4096];
+	ssize_t got;
+	int fd, ret = 0;
+
+	if (!len || len >= sizeof(path))
+		return -EINVAL;
+	memcpy(path, name, len);
+	path[len] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	got = read(fd, out, room);
+	if (got < 0)
+		ret = -errno;
+	else if (!got)
+		ret = -ENODATA;
+	else
+		*n = (size_t)got;
+	close(fd);
+	return ret;
+}
+
+/*
+ * fio's syntax: "text", 0xHEX, decimals and 'file' parts, joined.  The
+ * parts other than files go to the verify_pattern parser; a file part
+ * contributes its first bytes, as many as fit.
+ */
+static int parse_pattern(const char *s, uint8_t *out, size_t max, size_t *len,
+			 const char **bad_file, int *file_err)
+{
+	size_t n = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	while (*s) {
+		const char *end;
+		size_t got = 0;
+		int ret;
+
+		if (*s == '\'') {
+			end = strchr(s + 1, '\'');
+			if (!end)
+				return -EINVAL;
+			if (n == max)
+				return -E2BIG;
+			ret = read_part(s + 1, (size_t)(end - s - 1), out + n, max - n, &got);
+			if (ret) {
+				*bad_file = s;
+				*file_err = ret;
+				return -ENOENT;
+			}
+			s = end + 1;
+		} else {
+			char part[2 * sizeof(((struct bq_job *)0)->buffer_pattern) + 64];
+
+			/* Up to the next file part; a quoted string may hold a '. */
+			end = s;
+			while (*end && *end != '\'') {
+				if (*end == '"') {
+					end = strchr(end + 1, '"');
+					if (!end)
+						return -EINVAL;
+				}
+				end++;
+			}
+			if ((size_t)(end - s) >= sizeof(part))
+				return -E2BIG;
+			memcpy(part, s, (size_t)(end - s));
+			part[end - s] = '\0';
+			ret = bq_verify_parse_pattern(part, out + n, max - n, &got);
+			if (ret)
+				return ret;
+			s = end;
+		}
+		n += got;
+	}
+	*len = n;
+	return 0;
+}
+
 static int set_pattern(const char *key, const char *val, struct bq_job *job,
 		       struct bq_parse_error *err)
 {
 	uint8_t pat[sizeof(job->buffer_pattern)];
+	const char *file = NULL;
 	size_t len = 0;
-	int ret = bq_verify_parse_pattern(val, pat, sizeof(pat), &len);
+	int ferr = 0;
+	int ret = parse_pattern(val, pat, sizeof(pat), &len, &file, &ferr);
 
+	if (ret == -ENOENT)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: cannot read %.*s: %s", key, val,
+				     (int)(strchr(file + 1, '\'') - file + 1), file,
+				     ferr == -ENODATA ? "empty file" : strerror(-ferr));
 	if (ret == -EOPNOTSUPP)
-		return bq_parse_fail(err, ret, "%s=%s: %%o and 'file' are not supported", key,
-				     val);
+		return bq_parse_fail(err, -EINVAL, "%s=%s: %%o has no meaning here (fio refuses "
+				     "it too)", key, val);
 	if (ret == -E2BIG)
 		return bq_parse_fail(err, -EINVAL, "%s=%s is longer than %zu bytes", key, val,
 				     sizeof(pat));
 	if (ret)
-		return bq_parse_fail(err, -EINVAL, "%s=%s: want 0xHEX, a number or \"text\"",
-				     key, val);
+		return bq_parse_fail(err, -EINVAL,
+				     "%s=%s: want 0xHEX, a number, \"text\" or 'file'", key, val);
 	memset(job->buffer_pattern, 0, sizeof(job->buffer_pattern));
 	memcpy(job->buffer_pattern, pat, len);
 	job->buffer_pattern_len = (uint32_t)len;
@@ -192,9 +283,6 @@ int bq_bufopt_check(const struct bq_job *job, struct bq_parse_error *err)
 				     job->compress_pct);
 	if (!job->dedupe_pct || job->dedupe_mode != BQ_DEDUPE_WORKING_SET)
 		return 0;
-	if (job->dedupe_global)
-		return bq_parse_fail(err, -EOPNOTSUPP,
-				     "dedupe_global=1 with dedupe_mode=working_set is not supported");
 	/* fio's own rules for a working set. */
 	if (!job->size)
 		return bq_parse_fail(err, -EINVAL, "dedupe_mode=working_set needs size=");
@@ -231,7 +319,7 @@ static const uint8_t orders[6][NR_ORDERED] = {
 };
 
 struct arglist {
-	char v[16][600];
+	char v[16][2 * sizeof(((struct bq_job *)0)->buffer_pattern) + 64];
 	int n;
 };
 
