@@ -524,14 +524,44 @@ static void against_fio(struct __test_metadata *_metadata, FIXTURE_DATA(dev) *se
 		SKIP(return, "%s", need_program("gzip")); \
 } while (0)
 
-/* No option: random bytes, every write stamped, so no two blocks alike. */
+/* Sectors that carry their own byte offset in one of their eight 64-byte lines. */
+static size_t stamped_sectors(const uint8_t *buf)
+{
+	size_t n = 0;
+
+	for (uint64_t off = 0; off < REGION; off += 512) {
+		for (int line = 0; line < 8; line++) {
+			uint64_t v;
+
+			memcpy(&v, buf + off + line * 64, sizeof(v));
+			if (v == off) {
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+/*
+ * No option: random bytes, every write stamped with each sector's
+ * offset, so no two blocks alike.
+ */
 TEST_F(dev, default_writes_no_repeated_block)
 {
 	struct measure bq, fio;
+	size_t bq_stamped;
 
 	PREP_READY(&self->p);
 	NEEDS_GZIP();
+	ASSERT_EQ(0, write_job(self->job, self->s.dev, ""));
+	ASSERT_EQ(0, run_blkqual_job(_metadata, self, &bq));
+	bq_stamped = stamped_sectors(self->data);
+	EXPECT_EQ(REGION / 512, bq_stamped);
 	against_fio(_metadata, self, "", 0, 0.01, 0.02, &bq, &fio);
+	TH_LOG("sectors stamped with their offset: blkqual %zu, fio %zu of %d", bq_stamped,
+	       stamped_sectors(self->data), REGION / 512);
+	EXPECT_EQ(REGION / 512, stamped_sectors(self->data));
 	EXPECT_EQ(REGION / BLOCK, bq.ios);
 	EXPECT_EQ(0, bq.dup);
 	/*

@@ -60,19 +60,27 @@ struct bq_bufgen {
 struct bq_worker;
 struct bq_slot;
 
-/*
- * bq_buf_prepare() - work out the thread's buffer contents and fill its
- * freshly allocated buffers as fio fills them at start
+/**
+ * bq_buf_prepare() - the thread's buffer contents, and its buffers filled
+ * @w: the worker, its buffers just allocated
  */
 void bq_buf_prepare(struct bq_worker *w);
 
-/*
- * bq_buf_link() - let the threads of a run know each other's unique
- * buffers (dedupe_global), before any of them starts
+/**
+ * bq_buf_link() - let the threads of a run know each other's streams of
+ * unique buffers (dedupe_global), before any of them starts
+ * @workers: every worker of the run
+ * @nr: how many
  */
 void bq_buf_link(struct bq_worker *workers, int nr);
 
-/* bq_buf_write() - a write's buffer, just before it is issued (@per_write) */
+/**
+ * bq_buf_write() - a write's buffer, refilled or stamped, just before it
+ * is issued; only called when @w->buf.per_write
+ * @w: the worker
+ * @s: the write, one of @w->slots
+ * @now: the time, for the stamps
+ */
 void bq_buf_write(struct bq_worker *w, const struct bq_slot *s, uint64_t now);
 
 #endif /* BLKQUAL_BUFFERS_H */
