@@ -226,7 +226,8 @@ void bq_buf_prepare(struct bq_worker *w)
 	g->pattern_len = j->buffer_pattern_len;
 	g->working_set = j->dedupe_mode == BQ_DEDUPE_WORKING_SET;
 	g->global = j->dedupe_global;
-	g->ws_n = j->size * j->dedupe_ws_pct / 100 / g->min_write;
+	/* size=N% is known once the target is: the region's span, as fio resolves it. */
+	g->ws_n = (j->size ? j->size : w->files[0].span) * j->dedupe_ws_pct / 100 / g->min_write;
 	if (!g->ws_n)
 		g->ws_n = 1;
 

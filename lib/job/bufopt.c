@@ -284,7 +284,7 @@ int bq_bufopt_check(const struct bq_job *job, struct bq_parse_error *err)
 	if (!job->dedupe_pct || job->dedupe_mode != BQ_DEDUPE_WORKING_SET)
 		return 0;
 	/* fio's own rules for a working set. */
-	if (!job->size)
+	if (!job->size && !job->size_pct)
 		return bq_parse_fail(err, -EINVAL, "dedupe_mode=working_set needs size=");
 	if (job->nr_files > 1)
 		return bq_parse_fail(err, -EINVAL,
