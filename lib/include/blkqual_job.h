@@ -224,6 +224,33 @@ struct bq_job {
 	unsigned int hipri_percentage;	/* pvsync2: share of I/Os with RWF_HIPRI; 100 */
 	unsigned int uncached;		/* pvsync2: RWF_DONTCACHE on buffered I/O */
 	bool nowait;			/* pvsync2: RWF_NOWAIT */
+	/*
+	 * Buffer contents (zero_buffers, refill_buffers, scramble_buffers,
+	 * buffer_pattern, buffer_compress_*, dedupe_*): lib/job/bufopt.c sets
+	 * them as fio's option callbacks do, lib/io/buffers.c writes them.
+	 * The *_set flags are fio's "given in the job", which its rules test.
+	 */
+	bool zero_buffers;
+	bool zero_buffers_set;
+	bool refill_buffers;
+	bool refill_buffers_set;
+	bool scramble_buffers;		/* default on */
+	bool scramble_buffers_set;
+	bool compress_given;		/* buffer_compress_percentage or dedupe_percentage given */
+	uint8_t compress_pct;		/* buffer_compress_percentage */
+	uint32_t compress_chunk;	/* bytes; default 512, 0: the smallest write */
+	uint8_t dedupe_pct;
+	uint8_t dedupe_mode;		/* enum bq_dedupe_mode */
+	uint8_t dedupe_ws_pct;		/* dedupe_working_set_percentage, default 5 */
+	bool dedupe_global;
+	uint32_t buffer_pattern_len;
+	uint8_t buffer_pattern[512];	/* fio's MAX_PATTERN_SIZE */
+};
+
+/* dedupe_mode= */
+enum bq_dedupe_mode {
+	BQ_DEDUPE_REPEAT,
+	BQ_DEDUPE_WORKING_SET,
 };
 
 /**

@@ -17,6 +17,7 @@
 #include "internal.h"
 #include "blkqual_io.h"
 #include "core/threads.h"
+#include "io/buffers.h"
 
 /**
  * struct bq_slot - one I/O in flight
@@ -186,6 +187,8 @@ struct bq_worker {
 	int setup_err;
 	char setup_msg[256];
 	struct bq_thread_cpu ru_start;
+
+	struct bq_bufgen buf;		/* buffer contents: io/buffers.c */
 };
 
 static inline uint64_t bq_bounded(struct bq_offgen *g, uint64_t n)
@@ -294,7 +297,12 @@ static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t 
 {
 	if (__builtin_expect(w->verify != NULL, 0))
 		return worker_verify_next(w, s, now);
-	return worker_pick(w, s, now);
+	if (!worker_pick(w, s, now))
+		return false;
+	/* fio scrambles (or refills) every write's buffer, by default too. */
+	if (s->dir == BQ_WRITE && w->buf.per_write)
+		bq_buf_write(w, s, now);
+	return true;
 }
 
 void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err);

@@ -817,6 +817,8 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 			bq_threads_watch(st->threads, w, res->jobs[k].job.stall_timeout_ns);
 		}
 	}
+	/* dedupe_global: each thread's buffers must be known to the others. */
+	bq_buf_link(st->workers, st->nr_workers);
 	return 0;
 }
 

@@ -29,15 +29,6 @@ void worker_sleep_until(uint64_t t_ns)
 		;
 }
 
-/* Random bytes, so devices that compress or deduplicate get no free ride. */
-static void fill_buffers(struct bq_worker *w)
-{
-	uint64_t *p = (uint64_t *)w->bufs;
-
-	for (size_t i = 0; i < w->buf_total / sizeof(*p); i++)
-		p[i] = bq_rand_next(&w->rng);
-}
-
 /* Pin the thread, allocate its buffers on its node; -errno with @w->setup_msg. */
 static int worker_prepare(struct bq_worker *w)
 {
@@ -70,7 +61,7 @@ static int worker_prepare(struct bq_worker *w)
 			 w->buf_total);
 		return -ENOMEM;
 	}
-	fill_buffers(w);
+	bq_buf_prepare(w);
 	/* Ask the kernel where the (now touched) pages really are. */
 	w->res->buf_node = -1;
 	if (get_mempolicy(&w->res->buf_node, NULL, 0, w->bufs, MPOL_F_NODE | MPOL_F_ADDR))

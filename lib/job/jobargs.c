@@ -16,6 +16,7 @@
 
 #include "blkqual.h"
 #include "blkqual_verify.h"
+#include "bufopt.h"
 #include "internal.h"
 
 static int add(struct bq_strv *args, const char *fmt, ...)
@@ -217,5 +218,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 		ret = ret ?: add(args, "--uncached=%u", j->uncached);
 		ret = ret ?: add(args, "--nowait=%d", j->nowait);
 	}
+	ret = ret ?: bq_bufopt_to_args(j, args);
 	return ret;
 }

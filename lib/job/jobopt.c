@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "blkqual_verify.h"
+#include "bufopt.h"
 #include "jobopt.h"
 #include "internal.h"
 #include "verify/verify_int.h"
@@ -862,6 +863,13 @@ static int set_unit_base(const struct job_opt *o, const char *key, const char *v
 	return 0;
 }
 
+/* Buffer contents: bufopt.c, which gives fio's callbacks' side effects too. */
+static int set_buffers(const struct job_opt *o, const char *key, const char *val,
+		       struct bq_job *job, struct bq_parse_error *err)
+{
+	return bq_bufopt_set(key, val, job, err);
+}
+
 #define NS_PER_US 1000ull
 static int set_sqpoll_cpu(const struct job_opt *o, const char *key, const char *val,
 			  struct bq_job *job, struct bq_parse_error *err)
@@ -980,6 +988,17 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("hipri_percentage", OPT_VALUE, set_uint, hipri_percentage, 0, 100),
 	OPT_AT("uncached", OPT_VALUE, set_uint, uncached, 0, UINT32_MAX),
 	OPT_AT("nowait", OPT_VALUE, set_bool, nowait, 0, 0),
+	/* buffer contents (issue 19): bufopt.c */
+	OPT("zero_buffers", OPT_FLAG, set_buffers),
+	OPT("refill_buffers", OPT_FLAG, set_buffers),
+	OPT("scramble_buffers", OPT_FLAG, set_buffers),
+	OPT("buffer_pattern", OPT_VALUE, set_buffers),
+	OPT("buffer_compress_percentage", OPT_VALUE, set_buffers),
+	OPT("buffer_compress_chunk", OPT_VALUE, set_buffers),
+	OPT("dedupe_percentage", OPT_VALUE, set_buffers),
+	OPT("dedupe_mode", OPT_VALUE, set_buffers),
+	OPT("dedupe_working_set_percentage", OPT_VALUE, set_buffers),
+	OPT("dedupe_global", OPT_FLAG, set_buffers),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1040,6 +1059,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->do_verify = true;
 	job->stall_timeout_ns = 30 * NS_PER_S;
 	job->hipri_percentage = 100;
+	bq_bufopt_defaults(job);
 }
 
 /**
@@ -1266,7 +1286,10 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	ret = bq_job_check_sync(job, err);
 	if (ret)
 		return ret;
-	return check_verify(job, err);
+	ret = check_verify(job, err);
+	if (ret)
+		return ret;
+	return bq_bufopt_check(job, err);
 }
 
 /**

@@ -49,10 +49,6 @@ static const struct refused_group refused[] = {
 	      "rw_sequencer", "offset_increment", "offset_align", "number_ios",
 	      "percentage_random", "random_generator", "allrandrepeat", "softrandommap",
 	      "bs_unaligned", "blocksize_unaligned", "bs_is_seq_rand", "unified_rw_reporting"),
-	GROUP("buffer contents are not implemented yet: blkqual writes random bytes",
-	      "zero_buffers", "refill_buffers", "scramble_buffers", "buffer_pattern",
-	      "buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
-	      "dedupe_mode", "dedupe_working_set_percentage", "dedupe_global"),
 	GROUP("blkqual allocates its own aligned buffers on the device's NUMA node",
 	      "iomem", "mem", "iomem_align", "mem_align", "hugepage-size", "lockmem"),
 	GROUP("this queueing option is not implemented yet (iodepth and "
