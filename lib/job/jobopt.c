@@ -774,27 +774,14 @@ static int set_continue_on_error(const struct job_opt *o, const char *key, const
 static int set_verify(const struct job_opt *o, const char *key, const char *val,
 		      struct bq_job *job, struct bq_parse_error *err)
 {
-	static const char *const fio_only[] = {
-		"md5", "crc64", "crc32", "crc16", "crc7", "sha1", "sha256", "sha512",
-		"sha3-224", "sha3-256", "sha3-384", "sha3-512", "meta", "null",
-	};
+	int m = bq_verify_method_parse(val);
 
-	if (!strcmp(val, "0"))
-		job->verify = BQ_VERIFY_NONE;
-	else if (!strcmp(val, "crc32c") || !strcmp(val, "crc32c-intel"))
-		job->verify = BQ_VERIFY_CRC32C;
-	else if (!strcmp(val, "xxhash"))
-		job->verify = BQ_VERIFY_XXHASH;
-	else if (!strcmp(val, "pattern"))
-		job->verify = BQ_VERIFY_PATTERN;
-	else {
-		for (size_t i = 0; i < ARRAY_SIZE(fio_only); i++)
-			if (!strcmp(val, fio_only[i]))
-				return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported (use "
-						     "crc32c, xxhash or pattern)", key, val);
-		return bq_parse_fail(err, -EINVAL, "%s=%s: use crc32c, xxhash, pattern or 0",
-				     key, val);
-	}
+	if (m < 0)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: use 0, crc32c, crc32c-intel, xxhash, "
+				     "pattern, md5, sha1, sha224, sha256, sha384, sha512, sha3-224, "
+				     "sha3-256, sha3-384, sha3-512, crc64, crc32, crc16, crc7, meta "
+				     "or null", key, val);
+	job->verify = m;
 	return 0;
 }
 
