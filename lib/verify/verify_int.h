@@ -456,6 +456,20 @@ struct bq_vthread {
 
 struct bq_vjob;
 
+/* One write a thread completed, for verify_backlog. */
+struct bq_vio {
+	uint64_t offset;
+	uint32_t len;
+};
+
+/* A FIFO of them: [head, n) of @io, grown as needed. */
+struct bq_vhist {
+	struct bq_vio *io;
+	size_t head;
+	size_t n;
+	size_t cap;
+};
+
 /**
  * struct bq_vworker - a thread's verify state, hung off struct bq_worker
  */
@@ -470,6 +484,9 @@ struct bq_vworker {
 	uint64_t cursor;		/* verify phase: next block, and the end of this thread's share */
 	uint64_t end;
 	uint32_t max_run;
+	struct bq_vhist hist;		/* verify_backlog: writes done, not yet read back */
+	uint32_t batch;			/* verify_backlog: reads still to issue in this batch */
+	uint8_t last_dir;		/* direction of the last I/O issued */
 	struct bq_thread_result *saved_res;
 	uint64_t saved_depth_sum;
 	uint64_t saved_depth_samples;
@@ -497,6 +514,11 @@ struct bq_vjob {
 	bool do_phase;
 	bool verify_only;
 	bool fatal;
+	bool check_seed;		/* verify_header_seed */
+	bool check_gen;			/* verify_write_sequence */
+	uint32_t backlog;		/* verify_backlog: writes between read-backs; 0: none */
+	uint32_t backlog_batch;		/* reads per read-back */
+	uint32_t swap_at;		/* verify_offset: the header is swapped to here; 0: not */
 	uint64_t seed;
 	uint64_t base;
 	int nr_threads;
@@ -510,6 +532,13 @@ struct bq_vjob {
 	void *io_done_a;
 	void *io_done_b;
 };
+
+int bq_vhist_push(struct bq_vhist *h, uint64_t offset, uint32_t len);
+bool bq_vhist_pop(struct bq_vhist *h, struct bq_vio *io);
+size_t bq_vhist_len(const struct bq_vhist *h);
+void bq_vhist_free(struct bq_vhist *h);
+bool bq_vbacklog_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot *s,
+		      uint64_t now);
 
 int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, uint64_t base,
 			uint64_t span, const char *state_path, struct bq_vjob **out,
