@@ -850,7 +850,8 @@ static int set_off_only(const struct job_opt *o, const char *key, const char *va
 	if (parse_bool(val, &b))
 		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0 or 1", key, val);
 	if (b)
-		return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported: %s", key, val,
+		return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported: %s", key,
+				     val ? val : "1",
 				     !strcmp(key, "verify_dump") ?
 				     "the report's first_bad blocks say where and how they differ" :
 				     "blkqual records each block's generation, it replays nothing");
