@@ -787,8 +787,7 @@ TEST(description_and_buffered_as_in_fio)
 TEST(unsupported_versus_unknown)
 {
 	static const char *const fio_only[] = {
-		"verify_async_cpus", "verify_state_load", "verify_state_save", "zonemode", "zonesize",
-		"lockmem",
+		"verify_state_load", "verify_state_save", "zonemode", "zonesize", "lockmem",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "exitall",
 		"wait_for", "new_group", "loops", "nrfiles", "filesize", "file_service_type",
 		"create_on_open", "pre_read", "unlink", "overwrite", "fadvise_hint",

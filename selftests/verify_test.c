@@ -383,7 +383,7 @@ TEST(job_options)
 
 	EXPECT_EQ(-EOPNOTSUPP, jobs(&set, &err, "--verify=md5", "--verify_dump=1", NULL));
 	EXPECT_NE(NULL, strstr(err.msg, "not supported")) TH_LOG("%s", err.msg);
-	EXPECT_EQ(-EOPNOTSUPP, jobs(&set, &err, "--verify=crc32c", "--verify_async_cpus=2", NULL));
+	EXPECT_EQ(-EOPNOTSUPP, jobs(&set, &err, "--verify=crc32c", "--verify_state_save=1", NULL));
 	EXPECT_EQ(-EINVAL, jobs(&set, &err, "--verify=sha1024", NULL, NULL));
 	EXPECT_EQ(-EINVAL, jobs(&set, &err, "--verify=crc32c", "--bs=6k", "--verify_interval=4k"));
 	EXPECT_NE(NULL, strstr(err.msg, "not a multiple of the verify block")) TH_LOG("%s", err.msg);

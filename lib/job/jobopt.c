@@ -858,6 +858,22 @@ static int set_off_only(const struct job_opt *o, const char *key, const char *va
 	return 0;
 }
 
+/*
+ * fio pins its verify_async threads here; blkqual has none (it verifies
+ * in the completing thread), so the list is only checked, as fio checks it.
+ */
+static int set_verify_async_cpus(const struct job_opt *o, const char *key, const char *val,
+				 struct bq_job *job, struct bq_parse_error *err)
+{
+	char keep[sizeof(job->cpus_allowed)];
+	int ret;
+
+	memcpy(keep, job->cpus_allowed, sizeof(keep));
+	ret = set_cpus_allowed(o, key, val, job, err);
+	memcpy(job->cpus_allowed, keep, sizeof(keep));
+	return ret;
+}
+
 /* verify_offset: the header, and a digest's room, fit where they are swapped to. */
 static int check_verify_opts(const struct bq_job *job, uint32_t vb, struct bq_parse_error *err)
 {
@@ -945,6 +961,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("verify_backlog_batch", OPT_VALUE, set_uint, verify_backlog_batch, 0, UINT32_MAX),
 	OPT_AT("verify_offset", OPT_VALUE, set_u32_size, verify_offset, 0, UINT32_MAX),
 	OPT_AT("verify_async", OPT_VALUE, set_uint, verify_async, 0, UINT32_MAX),
+	OPT("verify_async_cpus", OPT_VALUE, set_verify_async_cpus),
 	OPT_AT("verify_header_seed", OPT_FLAG, set_bool, verify_header_seed, 0, 0),
 	OPT_AT("verify_write_sequence", OPT_FLAG, set_bool, verify_write_sequence, 0, 0),
 	OPT("verify_dump", OPT_FLAG, set_off_only),

@@ -72,7 +72,6 @@ static const struct refused_group refused[] = {
 	GROUP("cgroups are not implemented", "cgroup", "cgroup_weight", "cgroup_nodelete"),
 	GROUP("blkqual keeps the verify state in --verify-state FILE (see verify.rst)",
 	      "verify_state_save", "verify_state_load"),
-	GROUP("this verify option is not implemented yet (see verify.rst)", "verify_async_cpus"),
 	GROUP("trim is not implemented yet",
 	      "trim_percentage", "trim_verify_zero", "trim_backlog", "trim_backlog_batch"),
 	GROUP("fio's steady state is not implemented yet (blkqual qualify has SNIA's)",
