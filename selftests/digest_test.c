@@ -341,6 +341,9 @@ FIXTURE_TEARDOWN(dev)
 {
 	unlink(self->state);
 	unlink(self->jobfile);
+	/* fio's verify state, saved by each fio run in the job file's directory. */
+	snprintf(self->jobfile, sizeof(self->jobfile), "%s/local-j-0-verify.state", self->s.dir);
+	unlink(self->jobfile);
 	scratch_destroy(&self->s);
 }
 
@@ -382,17 +385,33 @@ static int write_jobfile(const char *path, const char *dev, const char *body)
 
 /*
  * fio 3.33 on the same job file: its job's read and write I/O counts, or
- * -1 when fio could not run it (a method it lacks).
+ * -1 when fio could not run it (a method it lacks).  fio saves its verify
+ * state in the current directory: the job file's, which the test removes.
  */
 static int fio_counts(const char *jobfile, long long *reads, long long *writes)
 {
 	const char *argv[] = { "fio", "--output-format=json", jobfile, NULL };
+	char dir[320], *slash;
 	struct run_result r;
 	json_object *root, *j;
 	const char *brace;
-	int ret = -1;
+	int ret = -1, here, failed;
 
-	if (run_argv(argv, &r))
+	snprintf(dir, sizeof(dir), "%s", jobfile);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (here < 0 || chdir(slash ? dir : ".")) {
+		if (here >= 0)
+			close(here);
+		return -1;
+	}
+	failed = run_argv(argv, &r);
+	if (fchdir(here))
+		failed = -1;
+	close(here);
+	if (failed)
 		return -1;
 	brace = r.status ? NULL : strchr(r.out, '{');
 	root = brace ? json_tokener_parse(brace) : NULL;
