@@ -169,7 +169,9 @@ TEST(each_method_judges_its_blocks)
 
 		ASSERT_EQ(0, bq_vparams_init(&p, (enum bq_verify_method)m, sizeof(buf), NULL, 0));
 		bq_verify_fill(buf, &p, 8192, 1, 5, 1, 0);
-		EXPECT_EQ(BQ_VCLASS_OK, bq_verify_block(buf, &p, &e, &bad, NULL)) TH_LOG("%s", name);
+		EXPECT_EQ(BQ_VCLASS_OK, bq_verify_block(buf, &p, &e, &bad, NULL)) {
+			TH_LOG("%s", name);
+		}
 		/* meta checks the header only; null checks nothing. */
 		want = m == BQ_VERIFY_META || m == BQ_VERIFY_NULL ? BQ_VCLASS_OK :
 		       BQ_VCLASS_CORRUPTED;
@@ -452,16 +454,17 @@ TEST_F(dev, each_method_reads_back_what_fio_reads_back)
 		long long fr = -1, fw = -1;
 		int status = -1;
 
-		/* fio 3.33 asserts on verify=pattern without a pattern: give it blkqual's default. */
-		snprintf(body, sizeof(body), "rw=randwrite\nsize=512k\niodepth=4\nioengine=io_uring\n"
-			 "verify=%s\n%s", m, strcmp(m, "pattern") ? "" :
+		/* fio 3.33 asserts on verify=pattern without a pattern: blkqual's default. */
+		snprintf(body, sizeof(body), "rw=randwrite\nsize=512k\niodepth=4\n"
+			 "ioengine=io_uring\nverify=%s\n%s", m, strcmp(m, "pattern") ? "" :
 			 "verify_pattern=0xdeadbeef\n");
 		ASSERT_EQ(0, write_jobfile(self->jobfile, self->s.dev, body));
 		root = run_json(&r, &status, args);
 		ASSERT_NE(NULL, root) TH_LOG("%s: %s", m, r.err);
 		EXPECT_EQ(0, status) TH_LOG("%s: %s", m, r.err);
 		j = job0(root);
-		EXPECT_STREQ(strcmp(m, "crc32c-intel") ? m : "crc32c", json_str(j, "verify.method"));
+		EXPECT_STREQ(strcmp(m, "crc32c-intel") ? m : "crc32c",
+			     json_str(j, "verify.method"));
 		EXPECT_EQ(128, json_int(j, "verify.blocks_checked", -1)) TH_LOG("%s", m);
 		EXPECT_EQ(0, json_int(j, "verify.bad_blocks", -1)) TH_LOG("%s", m);
 		EXPECT_EQ(128, json_int(j, "total.write.ios", -1)) TH_LOG("%s", m);
@@ -512,9 +515,10 @@ TEST_F(dev, a_corrupted_block_is_found_with_each_method)
 				    "--size=512k", "--bs=8k", "--verify_interval=4k", "--direct=1",
 				    "--iodepth=4", verify, self->state_opt, "--name=w", NULL };
 		const char *ro[] = { "run", "--no-status", "-o", "json", self->opt, "--rw=write",
-				     "--size=512k", "--bs=4k", "--direct=1", "--verify_only", verify,
-				     self->state_opt, "--name=ro", NULL };
-		const char *chk[] = { "verify", "-o", "json", "--no-status", self->state_opt, NULL };
+				     "--size=512k", "--bs=4k", "--direct=1", "--verify_only",
+				     verify, self->state_opt, "--name=ro", NULL };
+		const char *chk[] = { "verify", "-o", "json", "--no-status", self->state_opt,
+				      NULL };
 		bool blind = !strcmp(m, "null");
 		uint64_t block = 37 + i;
 		struct run_result r;
@@ -551,11 +555,12 @@ TEST_F(dev, a_corrupted_block_is_found_with_each_method)
 		root = run_json(&r, &status, chk);
 		ASSERT_NE(NULL, root) TH_LOG("%s: %s", m, r.err);
 		EXPECT_EQ(blind ? 0 : 1, status) TH_LOG("%s: %s", m, r.err);
-		EXPECT_STREQ(strcmp(m, "crc32c-intel") ? m : "crc32c", json_str(root, "state.method"));
+		EXPECT_STREQ(strcmp(m, "crc32c-intel") ? m : "crc32c",
+			     json_str(root, "state.method"));
 		EXPECT_EQ(blind ? 0 : 1, json_int(root, "verify.bad_blocks", -1)) TH_LOG("%s", m);
+		v = json_object_object_get(root, "verify");
 		if (!blind)
-			EXPECT_EQ((long long)block * BS,
-				  json_int(bad0(json_object_object_get(root, "verify")), "offset", -1)) {
+			EXPECT_EQ((long long)block * BS, json_int(bad0(v), "offset", -1)) {
 				TH_LOG("%s", m);
 			}
 		json_object_put(root);

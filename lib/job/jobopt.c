@@ -777,10 +777,10 @@ static int set_verify(const struct job_opt *o, const char *key, const char *val,
 	int m = bq_verify_method_parse(val);
 
 	if (m < 0)
-		return bq_parse_fail(err, -EINVAL, "%s=%s: use 0, crc32c, crc32c-intel, xxhash, "
-				     "pattern, md5, sha1, sha224, sha256, sha384, sha512, sha3-224, "
-				     "sha3-256, sha3-384, sha3-512, crc64, crc32, crc16, crc7, meta "
-				     "or null", key, val);
+		return bq_parse_fail(err, -EINVAL, "%s=%s: use 0, crc32c, crc32c-intel, "
+				     "xxhash, pattern, md5, sha1, sha224, sha256, sha384, sha512, "
+				     "sha3-224, sha3-256, sha3-384, sha3-512, crc64, crc32, crc16, "
+				     "crc7, meta or null", key, val);
 	job->verify = m;
 	return 0;
 }

@@ -485,7 +485,7 @@ struct bq_vworker {
 	uint64_t end;
 	uint32_t max_run;
 	struct bq_vhist hist;		/* verify_backlog: writes done, not yet read back */
-	uint32_t batch;			/* verify_backlog: reads still to issue in this batch */
+	uint32_t batch;			/* verify_backlog: reads left in this batch */
 	uint8_t last_dir;		/* direction of the last I/O issued */
 	struct bq_thread_result *saved_res;
 	uint64_t saved_depth_sum;

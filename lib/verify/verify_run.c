@@ -589,7 +589,8 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, ui
 		return bq_fail_at(err, "verify", ret, "cannot set up blocks of %u bytes", bs);
 	if (vj->swap_at && (vj->swap_at < vj->p.hdr_len || vj->swap_at > bs - vj->p.hdr_len))
 		return bq_fail_at(err, "verify_offset", -EINVAL, "%u does not leave room for the "
-				  "%u-byte header in a %u-byte block", vj->swap_at, vj->p.hdr_len, bs);
+				  "%u-byte header in a %u-byte block", vj->swap_at, vj->p.hdr_len,
+				  bs);
 	vj->nr_threads = jr->nr_threads;
 	vj->threads = calloc((size_t)vj->nr_threads, sizeof(*vj->threads));
 	vj->workers = calloc((size_t)vj->nr_threads, sizeof(*vj->workers));
