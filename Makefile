@@ -52,7 +52,7 @@ DATADIR ?= $(PREFIX)/share
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := liburing blkid libnvme numa json-c
+PKGS := liburing blkid libnvme numa json-c libcrypto
 
 # The probe records what the installed headers support; see scripts/probe.sh.
 PROBE_OUT := $(gendir)/config.mk $(gendir)/include/config-host.h

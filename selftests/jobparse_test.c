@@ -744,12 +744,13 @@ TEST(a_files_refusals_come_all_at_once)
 	struct bq_jobset set;
 	size_t n;
 
-	ASSERT_EQ(-EOPNOTSUPP, parse_text_at("[global]\nverify=md5\n[j]\nfilename=/dev/null\n"
+	ASSERT_EQ(-EOPNOTSUPP, parse_text_at("[global]\nverify_dump=1\n[j]\nfilename=/dev/null\n"
 					     "exec_prerun=x\nbs=4k\niodepht=4\n", path, &set, &err));
 	EXPECT_EQ(0, set.nr);
 	snprintf(want, sizeof(want), "%s:2", path);
 	EXPECT_STREQ(want, err.where);
-	EXPECT_STREQ("verify=md5 is not supported (use crc32c, xxhash or pattern)", err.msg);
+	EXPECT_STREQ("verify_dump=1 is not supported: the report's first_bad blocks say where "
+		     "and how they differ", err.msg);
 	ASSERT_EQ(2, err.nr_more);
 	snprintf(want, sizeof(want), "%s:5: fio option 'exec_prerun' is not supported by "
 		 "blkqual: blkqual runs no programs around a job", path);
@@ -787,7 +788,7 @@ TEST(description_and_buffered_as_in_fio)
 TEST(unsupported_versus_unknown)
 {
 	static const char *const fio_only[] = {
-		"verify_async", "verify_backlog", "verify_state_save", "zonemode", "zonesize", "lockmem",
+		"verify_state_load", "verify_state_save", "zonemode", "zonesize", "lockmem",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "exitall",
 		"wait_for", "new_group", "loops", "nrfiles", "filesize", "file_service_type",
 		"create_on_open", "pre_read", "unlink", "overwrite", "fadvise_hint",
@@ -806,8 +807,9 @@ TEST(unsupported_versus_unknown)
 		EXPECT_EQ(-EOPNOTSUPP, set1(fio_only[i], "1", NULL, &err))
 			TH_LOG("%s", fio_only[i]);
 	}
-	EXPECT_EQ(-EOPNOTSUPP, set1("verify", "md5", NULL, &err));
-	EXPECT_STREQ("verify=md5 is not supported (use crc32c, xxhash or pattern)", err.msg);
+	EXPECT_EQ(-EOPNOTSUPP, set1("verify_dump", "1", NULL, &err));
+	EXPECT_STREQ("verify_dump=1 is not supported: the report's first_bad blocks say where "
+		     "and how they differ", err.msg);
 
 	EXPECT_EQ(-ENOENT, set1("iodpeth", "4", NULL, &err));
 	EXPECT_STREQ("unknown option 'iodpeth' (did you mean 'iodepth'?)", err.msg);
@@ -1044,8 +1046,8 @@ TEST(jobfile_errors_name_file_and_line)
 		{ "[a\nfilename=/dev/x\n", -EINVAL, 1, "closing ']'" },
 		{ "[]\n", -EINVAL, 1, "section without a name" },
 		{ "[a]\n=4k\n", -EINVAL, 2, "without an option name" },
-		{ "[a]\nfilename=/dev/x\nverify=md5\n", -EOPNOTSUPP, 3,
-		  "verify=md5 is not supported" },
+		{ "[a]\nfilename=/dev/x\nverify_dump=1\n", -EOPNOTSUPP, 3,
+		  "verify_dump=1 is not supported" },
 		{ "[a]\nfilename=/dev/x\nblocksiz=4k\n", -ENOENT, 3, "did you mean 'blocksize'?" },
 		{ "[a]\nfilename=/dev/x\ndirect\n", -EINVAL, 3, "direct needs a value" },
 		{ "[global]\nfilename=/dev/x\n", -EINVAL, 0, "no job sections" },
@@ -1180,8 +1182,8 @@ TEST(args_errors_name_the_argument_as_typed)
 	EXPECT_EQ(-ENOENT, args(&set, &err, 2, "--blocksiz=4k", "--name=a"));
 	EXPECT_STREQ("--blocksiz=4k", err.where);
 	EXPECT_STREQ("unknown option 'blocksiz' (did you mean 'blocksize'?)", err.msg);
-	EXPECT_EQ(-EOPNOTSUPP, args(&set, &err, 2, "--name=a", "-verify=md5"));
-	EXPECT_STREQ("-verify=md5", err.where);
+	EXPECT_EQ(-EOPNOTSUPP, args(&set, &err, 2, "--name=a", "-verify_dump=1"));
+	EXPECT_STREQ("-verify_dump=1", err.where);
 	EXPECT_EQ(-EINVAL, args(&set, &err, 3, "--name=a", "--name=b", "--filename=/dev/x"));
 	EXPECT_STREQ("--name=a", err.where);
 	EXPECT_STREQ("job 'a': no filename given", err.msg);

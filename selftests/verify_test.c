@@ -381,9 +381,9 @@ TEST(job_options)
 	bq_jobset_free(&back);
 	bq_jobset_free(&set);
 
-	EXPECT_EQ(-EOPNOTSUPP, jobs(&set, &err, "--verify=md5", NULL, NULL));
+	EXPECT_EQ(-EOPNOTSUPP, jobs(&set, &err, "--verify=md5", "--verify_dump=1", NULL));
 	EXPECT_NE(NULL, strstr(err.msg, "not supported")) TH_LOG("%s", err.msg);
-	EXPECT_EQ(-EOPNOTSUPP, jobs(&set, &err, "--verify=crc32c", "--verify_async=2", NULL));
+	EXPECT_EQ(-EOPNOTSUPP, jobs(&set, &err, "--verify=crc32c", "--verify_state_save=1", NULL));
 	EXPECT_EQ(-EINVAL, jobs(&set, &err, "--verify=sha1024", NULL, NULL));
 	EXPECT_EQ(-EINVAL, jobs(&set, &err, "--verify=crc32c", "--bs=6k", "--verify_interval=4k"));
 	EXPECT_NE(NULL, strstr(err.msg, "not a multiple of the verify block")) TH_LOG("%s", err.msg);
@@ -403,7 +403,7 @@ TEST(bad_input_is_one_line_and_status_2)
 		{ "verify", "--verify-state=/nonexistent/state", NULL },
 		{ "verify", "--verify-state=/etc/passwd", NULL },
 		{ "verify", "--verify-state", "x", "a", "b", NULL },
-		{ "run", "--verify=md5", "--filename=/dev/null", "--name=x", NULL },
+		{ "run", "--verify_dump=1", "--filename=/dev/null", "--name=x", NULL },
 		{ "run", "--verify-state=/tmp/x", "--ioengine=nop", "--size=1m", "--name=x", NULL },
 	};
 

@@ -454,6 +454,14 @@ static json_object *job_options_json(const struct bq_job *j)
 		json_object_object_add(o, "verify_interval", json_u64(bq_job_verify_block(j)));
 		json_object_object_add(o, "verify_fatal", json_object_new_boolean(j->verify_fatal));
 		json_object_object_add(o, "verify_only", json_object_new_boolean(j->verify_only));
+		json_object_object_add(o, "verify_backlog", json_u64(j->verify_backlog));
+		json_object_object_add(o, "verify_backlog_batch", json_u64(j->verify_backlog_batch ?
+			j->verify_backlog_batch : j->verify_backlog));
+		json_object_object_add(o, "verify_offset", json_u64(j->verify_offset));
+		json_object_object_add(o, "verify_header_seed",
+				       json_object_new_boolean(j->verify_header_seed));
+		json_object_object_add(o, "verify_write_sequence",
+				       json_object_new_boolean(j->verify_write_sequence));
 	}
 	return o;
 }

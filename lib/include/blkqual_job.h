@@ -245,6 +245,13 @@ struct bq_job {
 	bool dedupe_global;
 	uint32_t buffer_pattern_len;
 	uint8_t buffer_pattern[512];	/* fio's MAX_PATTERN_SIZE */
+	/* verify methods and options (issue 19, the digest family) */
+	uint32_t verify_backlog;	/* read back after every N writes; 0: only at the end */
+	uint32_t verify_backlog_batch;	/* I/Os read back each time; 0: verify_backlog */
+	uint32_t verify_offset;		/* the header swapped to this byte; 0: none */
+	uint32_t verify_async;		/* fio's offload threads: accepted, changes nothing */
+	bool verify_header_seed;	/* a block's seed must be the run's (default 1) */
+	bool verify_write_sequence;	/* generation must be the state's (default 1) */
 };
 
 /* dedupe_mode= */

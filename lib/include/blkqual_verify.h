@@ -31,6 +31,24 @@ enum bq_verify_method {
 	BQ_VERIFY_CRC32C,
 	BQ_VERIFY_XXHASH,
 	BQ_VERIFY_PATTERN,
+	/* fio's other methods; the values are stored in state files: append only. */
+	BQ_VERIFY_MD5,
+	BQ_VERIFY_SHA1,
+	BQ_VERIFY_SHA224,
+	BQ_VERIFY_SHA256,
+	BQ_VERIFY_SHA384,
+	BQ_VERIFY_SHA512,
+	BQ_VERIFY_SHA3_224,
+	BQ_VERIFY_SHA3_256,
+	BQ_VERIFY_SHA3_384,
+	BQ_VERIFY_SHA3_512,
+	BQ_VERIFY_CRC64,
+	BQ_VERIFY_CRC32,
+	BQ_VERIFY_CRC16,
+	BQ_VERIFY_CRC7,
+	BQ_VERIFY_META,
+	BQ_VERIFY_NULL,
+	BQ_VERIFY_NR,
 };
 
 #define BQ_VHDR_SIZE 64
@@ -40,8 +58,10 @@ enum bq_verify_method {
 
 /**
  * struct bq_vhdr - the first 64 bytes of every verified block, decoded
- * @checksum: over bytes 8..length of the block (crc32c zero-extended, or
- *            XXH64); for the pattern method, crc32c over bytes 8..63
+ * @checksum: over bytes 8..length of the block (a CRC zero-extended,
+ *            XXH64, or a digest's first 8 bytes read little-endian; a
+ *            digest is stored whole at byte 64 and not covered by itself);
+ *            for the pattern and meta methods, crc32c over bytes 8..63
  * @magic: BQ_VHDR_MAGIC
  * @version: BQ_VHDR_VERSION
  * @method: enum bq_verify_method
@@ -92,12 +112,22 @@ enum bq_verify_class {
 const char *bq_verify_class_name(enum bq_verify_class c);
 
 /**
- * bq_verify_method_name() - "none", "crc32c", "xxhash", "pattern"
+ * bq_verify_method_name() - "none", "crc32c", "xxhash", "pattern", "md5",
+ * "sha256", "crc64", ... as fio spells them in verify=
  * @m: the method
  *
- * Return: a constant string.
+ * Return: a constant string ("?" for an unknown value).
  */
 const char *bq_verify_method_name(enum bq_verify_method m);
+
+/**
+ * bq_verify_method_parse() - fio's verify= value to a method
+ * @name: "crc32c", "crc32c-intel", "md5", "sha3-256", "meta", "null", ...
+ *        ("0" is BQ_VERIFY_NONE)
+ *
+ * Return: the method, or -EINVAL for a name fio does not have.
+ */
+int bq_verify_method_parse(const char *name);
 
 /**
  * struct bq_vexpect - what a block should hold

@@ -127,6 +127,18 @@ static int add_verify(struct bq_strv *args, const struct bq_job *j)
 		ret = ret ?: add(args, "--verify_only=1");
 	if (j->verify_interval)
 		ret = ret ?: add(args, "--verify_interval=%" PRIu32, j->verify_interval);
+	if (j->verify_backlog)
+		ret = ret ?: add(args, "--verify_backlog=%" PRIu32, j->verify_backlog);
+	if (j->verify_backlog_batch)
+		ret = ret ?: add(args, "--verify_backlog_batch=%" PRIu32, j->verify_backlog_batch);
+	if (j->verify_offset)
+		ret = ret ?: add(args, "--verify_offset=%" PRIu32, j->verify_offset);
+	if (j->verify_async)
+		ret = ret ?: add(args, "--verify_async=%" PRIu32, j->verify_async);
+	if (!j->verify_header_seed)
+		ret = ret ?: add(args, "--verify_header_seed=0");
+	if (!j->verify_write_sequence)
+		ret = ret ?: add(args, "--verify_write_sequence=0");
 	return ret;
 }
 

@@ -778,27 +778,14 @@ static int set_continue_on_error(const struct job_opt *o, const char *key, const
 static int set_verify(const struct job_opt *o, const char *key, const char *val,
 		      struct bq_job *job, struct bq_parse_error *err)
 {
-	static const char *const fio_only[] = {
-		"md5", "crc64", "crc32", "crc16", "crc7", "sha1", "sha256", "sha512",
-		"sha3-224", "sha3-256", "sha3-384", "sha3-512", "meta", "null",
-	};
+	int m = bq_verify_method_parse(val);
 
-	if (!strcmp(val, "0"))
-		job->verify = BQ_VERIFY_NONE;
-	else if (!strcmp(val, "crc32c") || !strcmp(val, "crc32c-intel"))
-		job->verify = BQ_VERIFY_CRC32C;
-	else if (!strcmp(val, "xxhash"))
-		job->verify = BQ_VERIFY_XXHASH;
-	else if (!strcmp(val, "pattern"))
-		job->verify = BQ_VERIFY_PATTERN;
-	else {
-		for (size_t i = 0; i < ARRAY_SIZE(fio_only); i++)
-			if (!strcmp(val, fio_only[i]))
-				return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported (use "
-						     "crc32c, xxhash or pattern)", key, val);
-		return bq_parse_fail(err, -EINVAL, "%s=%s: use crc32c, xxhash, pattern or 0",
-				     key, val);
-	}
+	if (m < 0)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: use 0, crc32c, crc32c-intel, "
+				     "xxhash, pattern, md5, sha1, sha224, sha256, sha384, sha512, "
+				     "sha3-224, sha3-256, sha3-384, sha3-512, crc64, crc32, crc16, "
+				     "crc7, meta or null", key, val);
+	job->verify = m;
 	return 0;
 }
 
@@ -868,6 +855,74 @@ static int set_buffers(const struct job_opt *o, const char *key, const char *val
 		       struct bq_job *job, struct bq_parse_error *err)
 {
 	return bq_bufopt_set(key, val, job, err);
+}
+
+/* verify_backlog=1k and verify_offset=512 take sizes, as in fio. */
+static int set_u32_size(const struct job_opt *o, const char *key, const char *val,
+			struct bq_job *job, struct bq_parse_error *err)
+{
+	uint64_t v;
+
+	if (bq_parse_size(val, &v) || v > o->hi)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: not a number up to %llu", key, val,
+				     (unsigned long long)o->hi);
+	*FIELD(job, o, uint32_t) = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * verify_dump writes the good and bad images to files: the report's
+ * first_bad entries say where and how a block differs instead.
+ * experimental_verify replays the offsets instead of recording them:
+ * blkqual records every block's generation, there is nothing to replay.
+ */
+static int set_off_only(const struct job_opt *o, const char *key, const char *val,
+			struct bq_job *job, struct bq_parse_error *err)
+{
+	bool b;
+
+	if (parse_bool(val, &b))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0 or 1", key, val);
+	if (b)
+		return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported: %s", key,
+				     val ? val : "1",
+				     !strcmp(key, "verify_dump") ?
+				     "the report's first_bad blocks say where and how they differ" :
+				     "blkqual records each block's generation, it replays nothing");
+	return 0;
+}
+
+/*
+ * fio pins its verify_async threads here; blkqual has none (it verifies
+ * in the completing thread), so the list is only checked, as fio checks it.
+ */
+static int set_verify_async_cpus(const struct job_opt *o, const char *key, const char *val,
+				 struct bq_job *job, struct bq_parse_error *err)
+{
+	char keep[sizeof(job->cpus_allowed)];
+	int ret;
+
+	memcpy(keep, job->cpus_allowed, sizeof(keep));
+	ret = set_cpus_allowed(o, key, val, job, err);
+	memcpy(job->cpus_allowed, keep, sizeof(keep));
+	return ret;
+}
+
+/* verify_offset: the header, and a digest's room, fit where they are swapped to. */
+static int check_verify_opts(const struct bq_job *job, uint32_t vb, struct bq_parse_error *err)
+{
+	uint32_t hl;
+
+	if (!job->verify_offset)
+		return 0;
+	hl = bq_vmethod_hdr_len((enum bq_verify_method)job->verify);
+	if (job->verify_offset < hl || job->verify_offset > vb - hl)
+		return bq_parse_fail(err, -EINVAL, "verify_offset=%u: must be from %u (verify=%s's "
+				     "header) to %u (the verify block %u less the header)",
+				     job->verify_offset, hl,
+				     bq_verify_method_name((enum bq_verify_method)job->verify),
+				     vb >= 2 * hl ? vb - hl : 0, vb);
+	return 0;
 }
 
 #define NS_PER_US 1000ull
@@ -999,6 +1054,16 @@ static const struct job_opt job_opts[] = {
 	OPT("dedupe_mode", OPT_VALUE, set_buffers),
 	OPT("dedupe_working_set_percentage", OPT_VALUE, set_buffers),
 	OPT("dedupe_global", OPT_FLAG, set_buffers),
+	/* verify methods and options (issue 19, the digest family) */
+	OPT_AT("verify_backlog", OPT_VALUE, set_u32_size, verify_backlog, 0, UINT32_MAX),
+	OPT_AT("verify_backlog_batch", OPT_VALUE, set_uint, verify_backlog_batch, 0, UINT32_MAX),
+	OPT_AT("verify_offset", OPT_VALUE, set_u32_size, verify_offset, 0, UINT32_MAX),
+	OPT_AT("verify_async", OPT_VALUE, set_uint, verify_async, 0, UINT32_MAX),
+	OPT("verify_async_cpus", OPT_VALUE, set_verify_async_cpus),
+	OPT_AT("verify_header_seed", OPT_FLAG, set_bool, verify_header_seed, 0, 0),
+	OPT_AT("verify_write_sequence", OPT_FLAG, set_bool, verify_write_sequence, 0, 0),
+	OPT("verify_dump", OPT_FLAG, set_off_only),
+	OPT("experimental_verify", OPT_FLAG, set_off_only),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1057,6 +1122,8 @@ void bq_job_defaults(struct bq_job *job)
 	job->fixedbufs = true;
 	job->registerfiles = true;
 	job->do_verify = true;
+	job->verify_header_seed = true;
+	job->verify_write_sequence = true;
 	job->stall_timeout_ns = 30 * NS_PER_S;
 	job->hipri_percentage = 100;
 	bq_bufopt_defaults(job);
@@ -1227,7 +1294,7 @@ static int check_verify(const struct bq_job *job, struct bq_parse_error *err)
 	if ((uint64_t)job->iodepth * job->numjobs > 65535)
 		return bq_parse_fail(err, -EINVAL, "verify: at most 65535 I/Os in flight per job "
 				     "(iodepth x numjobs)");
-	return 0;
+	return check_verify_opts(job, vb, err);
 }
 
 /**

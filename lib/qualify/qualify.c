@@ -521,7 +521,7 @@ int bq_qual_init(struct bq_qual *q, const struct bq_profile *prof, const struct 
 		q->verify = calloc(1, sizeof(*q->verify));
 		if (!q->verify)
 			return -ENOMEM;
-		for (int m = BQ_VERIFY_CRC32C; m <= BQ_VERIFY_PATTERN; m++)
+		for (int m = BQ_VERIFY_CRC32C; m < BQ_VERIFY_NR; m++)
 			if (!strcmp(prof->verify, bq_verify_method_name(m)))
 				q->verify->method = m;
 	}

@@ -36,19 +36,45 @@ const char *bq_verify_class_name(enum bq_verify_class c)
 	return (unsigned int)c < BQ_VCLASS_NR ? class_names[c] : "?";
 }
 
+static const char *const method_names[BQ_VERIFY_NR] = {
+	[BQ_VERIFY_NONE] = "none",
+	[BQ_VERIFY_CRC32C] = "crc32c",
+	[BQ_VERIFY_XXHASH] = "xxhash",
+	[BQ_VERIFY_PATTERN] = "pattern",
+	[BQ_VERIFY_MD5] = "md5",
+	[BQ_VERIFY_SHA1] = "sha1",
+	[BQ_VERIFY_SHA224] = "sha224",
+	[BQ_VERIFY_SHA256] = "sha256",
+	[BQ_VERIFY_SHA384] = "sha384",
+	[BQ_VERIFY_SHA512] = "sha512",
+	[BQ_VERIFY_SHA3_224] = "sha3-224",
+	[BQ_VERIFY_SHA3_256] = "sha3-256",
+	[BQ_VERIFY_SHA3_384] = "sha3-384",
+	[BQ_VERIFY_SHA3_512] = "sha3-512",
+	[BQ_VERIFY_CRC64] = "crc64",
+	[BQ_VERIFY_CRC32] = "crc32",
+	[BQ_VERIFY_CRC16] = "crc16",
+	[BQ_VERIFY_CRC7] = "crc7",
+	[BQ_VERIFY_META] = "meta",
+	[BQ_VERIFY_NULL] = "null",
+};
+
 const char *bq_verify_method_name(enum bq_verify_method m)
 {
-	switch (m) {
-	case BQ_VERIFY_NONE:
-		return "none";
-	case BQ_VERIFY_CRC32C:
-		return "crc32c";
-	case BQ_VERIFY_XXHASH:
-		return "xxhash";
-	case BQ_VERIFY_PATTERN:
-		return "pattern";
-	}
-	return "?";
+	return (unsigned int)m < BQ_VERIFY_NR ? method_names[m] : "?";
+}
+
+int bq_verify_method_parse(const char *name)
+{
+	if (!strcmp(name, "0"))
+		return BQ_VERIFY_NONE;
+	/* fio's two names for one CRC: the instruction is used where there is one. */
+	if (!strcmp(name, "crc32c-intel"))
+		return BQ_VERIFY_CRC32C;
+	for (int m = BQ_VERIFY_NONE + 1; m < BQ_VERIFY_NR; m++)
+		if (!strcmp(name, method_names[m]))
+			return m;
+	return -EINVAL;
 }
 
 static uint32_t smallest_bs(const struct bq_job *j, int d)
@@ -170,12 +196,19 @@ int bq_vparams_init(struct bq_vparams *p, enum bq_verify_method method, uint32_t
 	static const uint8_t deadbeef[] = { 0xde, 0xad, 0xbe, 0xef };
 
 	memset(p, 0, sizeof(*p));
-	if (method == BQ_VERIFY_NONE || method > BQ_VERIFY_PATTERN ||
+	if (method == BQ_VERIFY_NONE || (unsigned int)method >= BQ_VERIFY_NR ||
 	    block_size < BQ_VERIFY_SECTOR || block_size % BQ_VERIFY_SECTOR ||
 	    pattern_len > BQ_VERIFY_MAX_PATTERN)
 		return -EINVAL;
 	p->method = method;
 	p->block_size = block_size;
+	p->hdr_len = BQ_VHDR_SIZE;
+	if (bq_digest_method(method)) {
+		p->digest_len = bq_digest_len(method);
+		if (!p->digest_len)
+			return -EOPNOTSUPP;
+		p->hdr_len = bq_vmethod_hdr_len(method);
+	}
 	if (method != BQ_VERIFY_PATTERN)
 		return 0;
 	if (!pattern || !pattern_len) {
@@ -198,19 +231,60 @@ void bq_vparams_free(struct bq_vparams *p)
 	p->tmpl = NULL;
 }
 
+uint32_t bq_vmethod_hdr_len(enum bq_verify_method method)
+{
+	return BQ_VHDR_SIZE + ((bq_digest_len(method) + 7) & ~7u);
+}
+
+int bq_verify_digest(const void *buf, uint32_t len, enum bq_verify_method method,
+		     uint8_t *out)
+{
+	const uint8_t *p = buf;
+	uint32_t hl = bq_vmethod_hdr_len(method);
+
+	if (len < hl)
+		return -EINVAL;
+	return bq_digest(method, p + 8, BQ_VHDR_SIZE - 8, p + hl, len - hl, out);
+}
+
 uint64_t bq_verify_sum(const void *buf, uint32_t len, enum bq_verify_method method)
 {
 	const uint8_t *p = buf;
+	uint8_t d[BQ_DIGEST_MAX];
 
 	switch (method) {
 	case BQ_VERIFY_CRC32C:
 		return bq_crc32c(0, p + 8, len - 8);
 	case BQ_VERIFY_XXHASH:
 		return bq_xxh64(p + 8, len - 8, 0);
+	case BQ_VERIFY_CRC64:
+		return bq_crc64(0, p + 8, len - 8);
+	case BQ_VERIFY_CRC32:
+		return bq_crc32(0, p + 8, len - 8);
+	case BQ_VERIFY_CRC16:
+		return bq_crc16(0, p + 8, len - 8);
+	case BQ_VERIFY_CRC7:
+		return bq_crc7(0, p + 8, len - 8);
 	case BQ_VERIFY_PATTERN:
-		/* The payload is compared byte for byte; this covers the header. */
+	case BQ_VERIFY_META:
+		/* The payload is compared byte for byte (or not at all); this covers the header. */
 		return bq_crc32c(0, p + 8, BQ_VHDR_SIZE - 8);
+	case BQ_VERIFY_MD5:
+	case BQ_VERIFY_SHA1:
+	case BQ_VERIFY_SHA224:
+	case BQ_VERIFY_SHA256:
+	case BQ_VERIFY_SHA384:
+	case BQ_VERIFY_SHA512:
+	case BQ_VERIFY_SHA3_224:
+	case BQ_VERIFY_SHA3_256:
+	case BQ_VERIFY_SHA3_384:
+	case BQ_VERIFY_SHA3_512:
+		if (bq_verify_digest(buf, len, method, d))
+			return 0;
+		return get64(d);
 	case BQ_VERIFY_NONE:
+	case BQ_VERIFY_NULL:
+	case BQ_VERIFY_NR:
 		break;
 	}
 	return 0;
@@ -229,8 +303,19 @@ void bq_verify_fill(void *buf, const struct bq_vparams *p, uint64_t offset, uint
 	if (p->method == BQ_VERIFY_PATTERN)
 		memcpy(b + BQ_VHDR_SIZE, p->tmpl + BQ_VHDR_SIZE, p->block_size - BQ_VHDR_SIZE);
 	else
-		payload_fill(b, BQ_VHDR_SIZE, p->block_size, payload_key(seed, offset, gen));
+		payload_fill(b, p->hdr_len, p->block_size, payload_key(seed, offset, gen));
 	bq_vhdr_encode(b, &h);
+	if (p->digest_len) {
+		uint8_t d[BQ_DIGEST_MAX];
+
+		/* The room after the digest is zero, so the block is a function of its inputs. */
+		memset(b + BQ_VHDR_SIZE, 0, p->hdr_len - BQ_VHDR_SIZE);
+		if (bq_verify_digest(b, p->block_size, p->method, d))
+			memset(d, 0, sizeof(d));
+		memcpy(b + BQ_VHDR_SIZE, d, p->digest_len);
+		put64(b, get64(d));
+		return;
+	}
 	put64(b, bq_verify_sum(b, p->block_size, p->method));
 }
 
@@ -351,13 +436,14 @@ static bool uniform(const uint8_t *p, size_t len)
 	return len && p[0] == p[len - 1] && !memcmp(p, p + 1, len - 1);
 }
 
-static bool sector_is_image(const uint8_t *buf, uint32_t sector, uint64_t key)
+static bool sector_is_image(const uint8_t *buf, const struct bq_vparams *p, uint32_t sector,
+			    uint64_t key)
 {
 	const uint64_t *w = (const uint64_t *)(const void *)buf;
 	uint32_t first = sector * (BQ_VERIFY_SECTOR / 8), last = first + BQ_VERIFY_SECTOR / 8;
 
 	if (!sector)
-		first = BQ_VHDR_SIZE / 8;
+		first = p->hdr_len / 8;
 	for (uint32_t i = first; i < last; i++)
 		if (w[i] != payload_word(key, i))
 			return false;
@@ -378,7 +464,7 @@ static int64_t first_diff(const uint8_t *buf, const struct bq_vparams *p, uint64
 {
 	uint8_t img[8];
 
-	for (uint32_t i = BQ_VHDR_SIZE; i < p->block_size; i += 8) {
+	for (uint32_t i = p->hdr_len; i < p->block_size; i += 8) {
 		if (p->method == BQ_VERIFY_PATTERN) {
 			memcpy(img, p->tmpl + i, 8);
 		} else {
@@ -454,7 +540,7 @@ static enum bq_verify_class analyse(const uint8_t *buf, const struct bq_vparams 
 
 		for (int i = 0; i < c.n; i++) {
 			bool match = pattern ? sector_is_pattern(buf, s, p) :
-				     sector_is_image(buf, s, key[i]);
+				     sector_is_image(buf, p, s, key[i]);
 
 			/* Sector 0 is a generation's only with that generation's header. */
 			if (match && (s || (hdr_here && (pattern || h->generation == c.gen[i]))))
@@ -491,9 +577,23 @@ enum bq_verify_class bq_verify_block(const void *buf, const struct bq_vparams *p
 	struct bq_vhdr h;
 	uint64_t sum = 0;
 
+	/* fio's null method pretends: the block is read, nothing is looked at. */
+	if (p->method == BQ_VERIFY_NULL) {
+		if (flags)
+			*flags = 0;
+		return BQ_VCLASS_OK;
+	}
 	hdr = bq_vhdr_decode(buf, &h);
 	fits = hdr && h.method == p->method && h.length == bs;
-	if (fits) {
+	if (fits && p->digest_len) {
+		uint8_t d[BQ_DIGEST_MAX];
+
+		if (!bq_verify_digest(buf, bs, p->method, d)) {
+			sum = get64(d);
+			intact = sum == h.checksum &&
+				 !memcmp((const uint8_t *)buf + BQ_VHDR_SIZE, d, p->digest_len);
+		}
+	} else if (fits) {
 		sum = bq_verify_sum(buf, bs, p->method);
 		intact = sum == h.checksum;
 		if (intact && p->method == BQ_VERIFY_PATTERN)

@@ -60,6 +60,88 @@ bool bq_crc32c_hw(void);
  */
 uint64_t bq_xxh64(const void *buf, size_t len, uint64_t seed);
 
+/**
+ * bq_crc7() - fio's crc7: x^7 + x^3 + 1, MSB first, as MMC and SD use it
+ * @crc: 0 to start, or the previous result to continue
+ * @buf: data
+ * @len: bytes
+ *
+ * bq_crc7(0, "123456789", 9) is 0x75 (CRC-7/MMC).
+ *
+ * Return: the CRC, 7 bits.
+ */
+uint8_t bq_crc7(uint8_t crc, const void *buf, size_t len);
+
+/**
+ * bq_crc16() - fio's crc16: 0x8005 reflected, from 0 (CRC-16/ARC)
+ * @crc: 0 to start, or the previous result to continue
+ * @buf: data
+ * @len: bytes
+ *
+ * bq_crc16(0, "123456789", 9) is 0xbb3d.
+ *
+ * Return: the CRC.
+ */
+uint16_t bq_crc16(uint16_t crc, const void *buf, size_t len);
+
+/**
+ * bq_crc32() - fio's crc32: 0x04c11db7 MSB first, from 0, no inversion
+ * @crc: 0 to start, or the previous result to continue
+ * @buf: data
+ * @len: bytes
+ *
+ * Inverted, it is CRC-32/CKSUM: ~bq_crc32(0, "123456789", 9) is
+ * 0x765e7680; continued over the length's bytes first, it is what
+ * cksum(1) prints.
+ *
+ * Return: the CRC.
+ */
+uint32_t bq_crc32(uint32_t crc, const void *buf, size_t len);
+
+/**
+ * bq_crc64() - fio's crc64: Jones' polynomial reflected, from 0
+ * @crc: 0 to start, or the previous result to continue
+ * @buf: data
+ * @len: bytes
+ *
+ * bq_crc64(0, "123456789", 9) is 0xe9c6d914c4b8d9ca (CRC-64/REDIS).
+ *
+ * Return: the CRC.
+ */
+uint64_t bq_crc64(uint64_t crc, const void *buf, size_t len);
+
+#define BQ_DIGEST_MAX 64		/* sha512, sha3-512 */
+
+/**
+ * bq_digest_method() - whether a method is a libcrypto digest
+ * @m: the method
+ *
+ * Return: true for md5, sha1, sha2 and sha3.
+ */
+bool bq_digest_method(enum bq_verify_method m);
+
+/**
+ * bq_digest_len() - bytes of a method's digest
+ * @m: the method
+ *
+ * Return: the length, or 0 when @m is no digest or libcrypto lacks it.
+ */
+uint32_t bq_digest_len(enum bq_verify_method m);
+
+/**
+ * bq_digest() - a digest over two pieces, one after the other
+ * @m: the method (a digest)
+ * @a: first piece
+ * @alen: its bytes
+ * @b: second piece
+ * @blen: its bytes (0: none)
+ * @out: receives bq_digest_len(@m) bytes
+ *
+ * Return: 0, -EOPNOTSUPP (libcrypto lacks it), -ENOMEM or -EIO.
+ */
+int bq_digest(enum bq_verify_method m, const void *a, size_t alen, const void *b, size_t blen,
+	      uint8_t *out);
+
 /* ---- the block --------------------------------------------------------- */
 
 #define BQ_VERIFY_SECTOR 512		/* smallest verify block; unit of torn-write analysis */
@@ -69,12 +151,17 @@ uint64_t bq_xxh64(const void *buf, size_t len, uint64_t seed);
  * struct bq_vparams - what every block of a job shares
  * @method: checksum or pattern
  * @block_size: bytes per verified block, a multiple of BQ_VERIFY_SECTOR
+ * @hdr_len: bytes before the payload: the header, and a digest's room
+ *           (its length rounded up to 8) after it
+ * @digest_len: bytes of the digest at byte BQ_VHDR_SIZE, 0 for the others
  * @pattern: the pattern method's bytes, @pattern_len of them
  * @tmpl: @pattern repeated over a whole block (from its first byte)
  */
 struct bq_vparams {
 	enum bq_verify_method method;
 	uint32_t block_size;
+	uint32_t hdr_len;
+	uint32_t digest_len;
 	uint8_t pattern[BQ_VERIFY_MAX_PATTERN];
 	uint32_t pattern_len;
 	uint8_t *tmpl;
@@ -104,7 +191,7 @@ bool bq_vhdr_decode(const void *buf, struct bq_vhdr *h);
  * @pattern: for BQ_VERIFY_PATTERN, or NULL for 0xdeadbeef
  * @pattern_len: bytes of @pattern
  *
- * Return: 0, -EINVAL or -ENOMEM.
+ * Return: 0, -EINVAL, -EOPNOTSUPP (libcrypto lacks the digest) or -ENOMEM.
  */
 int bq_vparams_init(struct bq_vparams *p, enum bq_verify_method method, uint32_t block_size,
 		    const uint8_t *pattern, uint32_t pattern_len);
@@ -137,9 +224,36 @@ void bq_verify_fill(void *buf, const struct bq_vparams *p, uint64_t offset, uint
  * @len: its length
  * @method: how
  *
- * Return: the checksum (0 for BQ_VERIFY_NONE).
+ * For a digest, its first 8 bytes (little-endian); bq_verify_digest()
+ * gives all of it.
+ *
+ * Return: the checksum (0 for BQ_VERIFY_NONE, BQ_VERIFY_NULL, or a
+ * digest that cannot be computed).
  */
 uint64_t bq_verify_sum(const void *buf, uint32_t len, enum bq_verify_method method);
+
+/**
+ * bq_verify_digest() - the digest a block of a digest method should hold
+ * @buf: the block, @len bytes
+ * @len: its length
+ * @method: a digest method
+ * @out: receives bq_digest_len(@method) bytes
+ *
+ * Covers bytes 8..63 and the payload after the digest's room, so the
+ * stored digest (and the header's copy of it) is outside what it covers.
+ *
+ * Return: 0 or -errno.
+ */
+int bq_verify_digest(const void *buf, uint32_t len, enum bq_verify_method method,
+		     uint8_t *out);
+
+/**
+ * bq_vmethod_hdr_len() - bytes before a method's payload
+ * @method: the method
+ *
+ * Return: BQ_VHDR_SIZE, plus a digest's length rounded up to 8.
+ */
+uint32_t bq_vmethod_hdr_len(enum bq_verify_method method);
 
 /**
  * bq_verify_parse_pattern() - fio's verify_pattern syntax
@@ -342,6 +456,20 @@ struct bq_vthread {
 
 struct bq_vjob;
 
+/* One write a thread completed, for verify_backlog. */
+struct bq_vio {
+	uint64_t offset;
+	uint32_t len;
+};
+
+/* A FIFO of them: [head, n) of @io, grown as needed. */
+struct bq_vhist {
+	struct bq_vio *io;
+	size_t head;
+	size_t n;
+	size_t cap;
+};
+
 /**
  * struct bq_vworker - a thread's verify state, hung off struct bq_worker
  */
@@ -356,6 +484,9 @@ struct bq_vworker {
 	uint64_t cursor;		/* verify phase: next block, and the end of this thread's share */
 	uint64_t end;
 	uint32_t max_run;
+	struct bq_vhist hist;		/* verify_backlog: writes done, not yet read back */
+	uint32_t batch;			/* verify_backlog: reads left in this batch */
+	uint8_t last_dir;		/* direction of the last I/O issued */
 	struct bq_thread_result *saved_res;
 	uint64_t saved_depth_sum;
 	uint64_t saved_depth_samples;
@@ -383,6 +514,11 @@ struct bq_vjob {
 	bool do_phase;
 	bool verify_only;
 	bool fatal;
+	bool check_seed;		/* verify_header_seed */
+	bool check_gen;			/* verify_write_sequence */
+	uint32_t backlog;		/* verify_backlog: writes between read-backs; 0: none */
+	uint32_t backlog_batch;		/* reads per read-back */
+	uint32_t swap_at;		/* verify_offset: the header is swapped to here; 0: not */
 	uint64_t seed;
 	uint64_t base;
 	int nr_threads;
@@ -396,6 +532,13 @@ struct bq_vjob {
 	void *io_done_a;
 	void *io_done_b;
 };
+
+int bq_vhist_push(struct bq_vhist *h, uint64_t offset, uint32_t len);
+bool bq_vhist_pop(struct bq_vhist *h, struct bq_vio *io);
+size_t bq_vhist_len(const struct bq_vhist *h);
+void bq_vhist_free(struct bq_vhist *h);
+bool bq_vbacklog_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot *s,
+		      uint64_t now);
 
 int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, uint64_t base,
 			uint64_t span, const char *state_path, struct bq_vjob **out,

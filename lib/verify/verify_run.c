@@ -43,6 +43,17 @@ static inline bool tracked(const struct bq_vjob *vj, uint64_t off, uint64_t *idx
 	return i < vj->st.nblocks;
 }
 
+/* verify_offset: fio swaps the header with the bytes there, and back before judging. */
+static void swap_hdr(uint8_t *blk, uint32_t at, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++) {
+		uint8_t t = blk[i];
+
+		blk[i] = blk[at + i];
+		blk[at + i] = t;
+	}
+}
+
 /* Mark the blocks in flight, take their generations, build them. */
 static void issue_write(struct bq_worker *w, struct bq_vworker *v, const struct bq_slot *s,
 			uint64_t now)
@@ -69,6 +80,8 @@ static void issue_write(struct bq_worker *w, struct bq_vworker *v, const struct 
 							      __ATOMIC_RELAXED));
 		}
 		bq_verify_fill(buf, &vj->p, off, g, vj->seed, ts, v->thread);
+		if (vj->swap_at)
+			swap_hdr(buf, vj->swap_at, vj->p.hdr_len);
 	}
 }
 
@@ -104,6 +117,19 @@ static bool phase_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot
 
 	if (w->stopping || *w->stop)
 		return false;
+	/* verify_backlog: only what was not read back while writing. */
+	if (vj->backlog) {
+		struct bq_vio io;
+
+		if (!bq_vhist_pop(&v->hist, &io))
+			return false;
+		s->offset = io.offset;
+		s->len = io.len;
+		s->dir = BQ_READ;
+		s->file = 0;
+		issue_read(w, v, s);
+		return true;
+	}
 	while (v->cursor < v->end && !(gen[v->cursor] & BQ_VGEN_MASK))
 		v->cursor++;
 	first = v->cursor;
@@ -138,6 +164,11 @@ bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 		return phase_next(w, v, s);
 	if (v->job->verify_only)
 		return false;
+	if (v->job->backlog && bq_vbacklog_next(w, v, s, now)) {
+		v->last_dir = BQ_READ;
+		issue_read(w, v, s);
+		return true;
+	}
 	if (!worker_pick(w, s, now))
 		return false;
 	/* io_size can cut the last I/O short: only whole blocks are verified. */
@@ -146,6 +177,7 @@ bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 		if (!s->len)
 			return false;
 	}
+	v->last_dir = s->dir;
 	if (s->dir == BQ_WRITE)
 		issue_write(w, v, s, now);
 	else
@@ -162,7 +194,7 @@ static void bad_found(struct bq_worker *w, struct bq_vworker *v, enum bq_verify_
 }
 
 /* Without a state: judge each header's block by itself, whatever its length. */
-static void check_self(struct bq_worker *w, struct bq_vworker *v, const uint8_t *buf,
+static void check_self(struct bq_worker *w, struct bq_vworker *v, uint8_t *buf,
 		       uint64_t off, uint32_t len)
 {
 	struct bq_vjob *vj = v->job;
@@ -176,8 +208,11 @@ static void check_self(struct bq_worker *w, struct bq_vworker *v, const uint8_t 
 		unsigned int flags;
 
 		p.block_size = vj->p.block_size;
+		/* The header is where verify_offset put it only in blocks of this size. */
+		if (vj->swap_at && p.block_size <= len - at)
+			swap_hdr(buf + at, vj->swap_at, p.hdr_len);
 		/* A block written with another verify_interval is judged whole, if it fits. */
-		if (vj->p.method != BQ_VERIFY_PATTERN && bq_vhdr_decode(buf + at, &h) &&
+		else if (vj->p.method != BQ_VERIFY_PATTERN && bq_vhdr_decode(buf + at, &h) &&
 		    h.length >= BQ_VERIFY_SECTOR && !(h.length % BQ_VERIFY_SECTOR) &&
 		    h.length <= len - at)
 			p.block_size = h.length;
@@ -196,7 +231,7 @@ static void check_read(struct bq_worker *w, struct bq_vworker *v, const struct b
 {
 	struct bq_vjob *vj = v->job;
 	const uint64_t *snap = v->snap + (size_t)(s - w->slots) * v->per_slot;
-	const uint8_t *buf = slot_buf(w, s);
+	uint8_t *buf = slot_buf(w, s);
 	uint32_t bs = vj->p.block_size;
 
 	if (!vj->st.gen) {
@@ -205,7 +240,8 @@ static void check_read(struct bq_worker *w, struct bq_vworker *v, const struct b
 	}
 	for (uint64_t off = s->offset; off < s->offset + s->len; off += bs, buf += bs, snap++) {
 		struct bq_vexpect e = {
-			.offset = off, .seed = vj->seed, .have_seed = true, .have_gen = true,
+			.offset = off, .seed = vj->seed, .have_seed = vj->check_seed,
+			.have_gen = vj->check_gen,
 		};
 		enum bq_verify_class cls;
 		struct bq_vbad bad;
@@ -224,6 +260,8 @@ static void check_read(struct bq_worker *w, struct bq_vworker *v, const struct b
 		}
 		e.gen_lo = *snap == SNAP_NONE ? 0 : *snap;
 		e.gen_hi = now;
+		if (vj->swap_at)
+			swap_hdr(buf, vj->swap_at, vj->p.hdr_len);
 		cls = bq_verify_block(buf, &vj->p, &e, &bad, &flags);
 		bad_found(w, v, cls, &bad, flags);
 		v->t->rep.blocks_checked++;
@@ -250,6 +288,8 @@ void worker_verify_complete(struct bq_worker *w, const struct bq_slot *s, int re
 	/* A failed write may have landed in part: its blocks stay "either generation". */
 	if (res != (int)s->len)
 		return;
+	if (vj->backlog && !v->phase)
+		bq_vhist_push(&v->hist, s->offset, s->len);
 	for (uint64_t off = s->offset; off < s->offset + s->len; off += vj->p.block_size) {
 		uint64_t i;
 
@@ -291,6 +331,8 @@ bool worker_verify_phase(struct bq_worker *w, int ret)
 	w->io_end_ns = bq_now_ns();
 	job_barrier(vj);
 	if (ret || !vj->writes || !vj->do_phase || !vj->st.gen || *w->stop || w->stopping)
+		return false;
+	if (vj->backlog && !bq_vhist_len(&v->hist))
 		return false;
 	share = (n + (uint64_t)vj->nr_threads - 1) / (uint64_t)vj->nr_threads;
 	v->cursor = share * v->thread;
@@ -503,6 +545,11 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, ui
 	vj->do_phase = j->do_verify || j->verify_only;
 	vj->verify_only = j->verify_only && vj->writes;
 	vj->fatal = j->verify_fatal;
+	vj->check_seed = j->verify_header_seed;
+	vj->check_gen = j->verify_write_sequence;
+	vj->backlog = vj->writes && !j->verify_only ? j->verify_backlog : 0;
+	vj->backlog_batch = j->verify_backlog_batch ? j->verify_backlog_batch : j->verify_backlog;
+	vj->swap_at = j->verify_offset;
 	vj->base = base;
 	pthread_mutex_init(&vj->lock, NULL);
 	pthread_cond_init(&vj->cond, NULL);
@@ -511,6 +558,10 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, ui
 	if (vj->verify_only && !state_path)
 		return bq_fail_at(err, "verify_only", -EINVAL, "needs --verify-state FILE: without "
 				  "it nothing records what was written");
+	/* The state does not record it, so blkqual verify would find no headers. */
+	if (vj->swap_at && state_path)
+		return bq_fail_at(err, "verify_offset", -EOPNOTSUPP, "not supported with "
+				  "--verify-state");
 	if (state_path || vj->writes) {
 		ret = open_state(ctx, vj, jr, fd, base, span, state_path, &bs, err);
 		if (ret)
@@ -531,8 +582,15 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, ui
 	ret = bq_vparams_init(&vj->p, (enum bq_verify_method)j->verify, bs,
 			      vj->st.hdr ? vj->st.hdr->pattern : j->verify_pattern,
 			      vj->st.hdr ? vj->st.hdr->pattern_len : j->verify_pattern_len);
+	if (ret == -EOPNOTSUPP)
+		return bq_fail_at(err, "verify", ret, "libcrypto has no %s here",
+				  bq_verify_method_name((enum bq_verify_method)j->verify));
 	if (ret)
 		return bq_fail_at(err, "verify", ret, "cannot set up blocks of %u bytes", bs);
+	if (vj->swap_at && (vj->swap_at < vj->p.hdr_len || vj->swap_at > bs - vj->p.hdr_len))
+		return bq_fail_at(err, "verify_offset", -EINVAL, "%u does not leave room for the "
+				  "%u-byte header in a %u-byte block", vj->swap_at, vj->p.hdr_len,
+				  bs);
 	vj->nr_threads = jr->nr_threads;
 	vj->threads = calloc((size_t)vj->nr_threads, sizeof(*vj->threads));
 	vj->workers = calloc((size_t)vj->nr_threads, sizeof(*vj->workers));
@@ -638,8 +696,10 @@ void bq_verify_job_end(struct bq_vjob *vj, struct bq_job_result *jr, bool ran)
 	bq_vstate_close(&vj->st);
 	if (vj->created && !ran)
 		unlink(vj->state_path);
-	for (int i = 0; vj->workers && i < vj->nr_threads; i++)
+	for (int i = 0; vj->workers && i < vj->nr_threads; i++) {
 		free(vj->workers[i].snap);
+		bq_vhist_free(&vj->workers[i].hist);
+	}
 	for (int i = 0; vj->threads && i < vj->nr_threads; i++)
 		for (int d = 0; d < BQ_NR_DIRS; d++)
 			bq_hist_free(&vj->threads[i].phase.d[d].lat);

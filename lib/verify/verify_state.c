@@ -224,7 +224,7 @@ int bq_vstate_open(const char *path, bool writer, struct bq_vstate *st, char *wh
 	}
 	if (hdr.nblocks > (SIZE_MAX - BQ_VSTATE_HDR) / sizeof(uint64_t) ||
 	    (uint64_t)sb.st_size != state_len(hdr.nblocks) || !hdr.block_size ||
-	    hdr.block_size % BQ_VERIFY_SECTOR || !hdr.method || hdr.method > BQ_VERIFY_PATTERN ||
+	    hdr.block_size % BQ_VERIFY_SECTOR || !hdr.method || hdr.method >= BQ_VERIFY_NR ||
 	    hdr.pattern_len > BQ_VERIFY_MAX_PATTERN) {
 		ret = bad_state(why, len, -EINVAL, "the state file is truncated or damaged");
 		goto out_close;
