@@ -200,6 +200,45 @@ struct bq_job {
 	uint32_t verify_interval;	/* bytes per verified block; 0: the smallest I/O */
 	uint32_t verify_pattern_len;
 	uint8_t verify_pattern[256];
+
+	/*
+	 * File sets (issue 19): the files fio names itself when a job has no
+	 * filename=, jobname.jobnum.filenum in directory= or the current one.
+	 */
+	char directory[1024];		/* ':'-separated; empty: the current directory */
+	char filename_format[256];	/* $jobname, $jobnum, $filenum; empty: fio's */
+	bool unique_filename;
+	unsigned int nrfiles;		/* files per job (per numjobs clone) */
+	uint64_t filesize_lo;		/* 0: size= split over the files */
+	uint64_t filesize_hi;		/* above filesize_lo for a range */
+	unsigned int openfiles;		/* files open at a time; 0: all */
+	int file_service;		/* enum bq_file_service */
+	unsigned int file_service_nr;	/* I/Os before switching files; 0: a whole file */
+	bool create_on_open;
+	bool create_only;		/* lay the files out, do no I/O */
+	bool allow_file_create;
+	bool overwrite;
+	int fallocate;			/* enum bq_fallocate */
+	bool pre_read;
+	bool unlink;
+	bool create_fsync;
+	bool create_serialize;
+};
+
+/* file_service_type= */
+enum bq_file_service {
+	BQ_FSRV_ROUNDROBIN,
+	BQ_FSRV_SEQUENTIAL,
+	BQ_FSRV_RANDOM,
+};
+
+/* fallocate=: how a file is reserved when it is laid out */
+enum bq_fallocate {
+	BQ_FALLOC_NATIVE,	/* fallocate(2) mode 0, fio's default on Linux */
+	BQ_FALLOC_NONE,
+	BQ_FALLOC_POSIX,	/* posix_fallocate(3) */
+	BQ_FALLOC_KEEP,		/* fallocate(2) FALLOC_FL_KEEP_SIZE */
+	BQ_FALLOC_TRUNCATE,	/* ftruncate(2) */
 };
 
 /**

@@ -17,6 +17,7 @@
 #include "blkqual.h"
 #include "blkqual_verify.h"
 #include "internal.h"
+#include "jobopt.h"
 
 static int add(struct bq_strv *args, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -190,5 +191,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	if (j->cpus_allowed[0])
 		ret = ret ?: add(args, "--cpus_allowed=%s", j->cpus_allowed);
 	ret = ret ?: add_verify(args, j);
+	ret = ret ?: bq_fileset_to_args(j, args);
 	return ret;
 }

@@ -838,6 +838,13 @@ static int set_verify_pattern(const struct job_opt *o, const char *key, const ch
 
 #define NS_PER_US 1000ull
 #define NS_PER_S 1000000000ull
+/* File sets: fileset_opt.c parses them all. */
+static int set_fileset(const struct job_opt *o, const char *key, const char *val,
+		       struct bq_job *job, struct bq_parse_error *err)
+{
+	return bq_fileset_opt(key, val, job, err);
+}
+
 #define OPT(n, k, fn) { .name = (n), .kind = (k), .set = (fn) }
 #define OPT_AT(n, k, fn, field, l, h) \
 	{ .name = (n), .kind = (k), .set = (fn), .off = offsetof(struct bq_job, field), \
@@ -901,6 +908,24 @@ static const struct job_opt job_opts[] = {
 	OPT("verify_pattern", OPT_VALUE, set_verify_pattern),
 	OPT_AT("verify_fatal", OPT_FLAG, set_bool, verify_fatal, 0, 0),
 	OPT_AT("verify_only", OPT_FLAG, set_bool, verify_only, 0, 0),
+	/* file sets: implicit filenames, their layout and service (issue 19) */
+	OPT("directory", OPT_VALUE, set_fileset),
+	OPT("filename_format", OPT_VALUE, set_fileset),
+	OPT("unique_filename", OPT_FLAG, set_fileset),
+	OPT("nrfiles", OPT_VALUE, set_fileset),
+	OPT("nr_files", OPT_VALUE, set_fileset),
+	OPT("filesize", OPT_VALUE, set_fileset),
+	OPT("openfiles", OPT_VALUE, set_fileset),
+	OPT("file_service_type", OPT_VALUE, set_fileset),
+	OPT("create_on_open", OPT_FLAG, set_fileset),
+	OPT("create_only", OPT_FLAG, set_fileset),
+	OPT("allow_file_create", OPT_FLAG, set_fileset),
+	OPT("overwrite", OPT_FLAG, set_fileset),
+	OPT("fallocate", OPT_VALUE, set_fileset),
+	OPT("pre_read", OPT_FLAG, set_fileset),
+	OPT("unlink", OPT_FLAG, set_fileset),
+	OPT("create_fsync", OPT_FLAG, set_fileset),
+	OPT("create_serialize", OPT_FLAG, set_fileset),
 };
 
 /*
@@ -915,12 +940,9 @@ static const char *const fio_only_opts[] = {
 	"nice", "prio", "prioclass", "cmdprio", "cmdprio_percentage", "cmdprio_class",
 	"cmdprio_bssplit",
 	/* files */
-	"directory", "filename_format", "unique_filename", "lockfile", "nrfiles", "nr_files",
-	"openfiles", "file_service_type", "filesize", "file_append", "fill_device",
-	"fill_fs", "create_serialize", "create_fsync", "create_on_open", "create_only",
-	"allow_file_create", "allow_mounted_write", "pre_read", "unlink",
-	"unlink_each_loop", "opendir", "fadvise_hint", "fadvise_stream", "fallocate",
-	"overwrite", "end_fsync", "fsync_on_close", "fdatasync",
+	"lockfile", "file_append", "fill_device", "fill_fs", "allow_mounted_write",
+	"unlink_each_loop", "opendir", "fadvise_hint", "fadvise_stream",
+	"end_fsync", "fsync_on_close", "fdatasync",
 	"sync_file_range", "write_barrier",
 	/* zones */
 	"zonemode", "zonerange", "zonesize", "zonecapacity", "zoneskip", "read_beyond_wp",
@@ -1044,6 +1066,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->registerfiles = true;
 	job->do_verify = true;
 	job->stall_timeout_ns = 30 * NS_PER_S;
+	bq_fileset_defaults(job);
 }
 
 /**
@@ -1190,8 +1213,6 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	int ret;
 
 	/* The nop engine measures the tool itself: it needs no target. */
-	if (!bq_engine_has(job->engine, BQ_ENGINE_DISKLESS) && job->nr_files < 1)
-		return bq_parse_fail(err, -EINVAL, "no filename given");
 	if (job->nr_files > BQ_MAX_FILES)
 		return bq_parse_fail(err, -EINVAL, "more than %d filenames", BQ_MAX_FILES);
 	for (int i = 0; i < job->nr_files; i++)
@@ -1223,5 +1244,8 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
+	ret = bq_fileset_check(job, err);
+	if (ret)
+		return ret;
 	return check_verify(job, err);
 }
