@@ -246,7 +246,11 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 	}
 	len = worker_pick_len(w, dir);
 	if (__builtin_expect(w->fsrv != NULL, 0)) {
-		s->file = (uint8_t)bq_fsrv_next(w, &len);
+		int fi = bq_fsrv_next(w, &len);
+
+		if (fi < 0)
+			return false;
+		s->file = (uint8_t)fi;
 	} else {
 		s->file = (uint8_t)w->next_file;
 		if (++w->next_file == (unsigned int)w->nr_files)

@@ -621,6 +621,89 @@ int bq_fileset_open(struct run_state *st, struct bq_job_result *jr, struct job_s
 }
 
 /**
+ * bq_fileset_plan() - the targets of a job with filename=, and how size=
+ * is shared among them
+ * @st: the run
+ * @jr: the job
+ * @js: receives a file set when the files' regions are fio's shares
+ * @err: why not
+ *
+ * fio splits size= over a job's files (the first ones a block more when
+ * it does not divide), and filesize= sizes each file that is not already
+ * within it; numjobs clones all use the same named files.  One file with
+ * neither, or size=N%, or --stripe, keeps the plain rules: no file set.
+ *
+ * Return: 0 or -errno.
+ */
+int bq_fileset_plan(struct run_state *st, struct bq_job_result *jr, struct job_state *js,
+		    struct bq_parse_error *err)
+{
+	const struct bq_job *j = &jr->job;
+	struct bq_offgen_params rp = { .nblocks = 1, .seed = j->randseed ^ 0x66696c65 };
+	uint64_t real[BQ_MAX_FILES];
+	struct bq_offgen rng;
+	int ret;
+
+	jr->targets = calloc((size_t)j->nr_files, sizeof(*jr->targets));
+	if (!jr->targets)
+		return -ENOMEM;
+	if (j->stripe || j->size_pct || (!j->filesize_lo && (j->nr_files == 1 || !j->size)))
+		return 0;
+	if (!j->randrepeat)
+		rp.seed ^= bq_now_ns();
+	bq_offgen_init(&rng, &rp);
+	ret = alloc_set(&js->fset, j->numjobs);
+	if (ret)
+		return ret;
+	for (int i = 0; i < j->nr_files; i++) {
+		struct stat sb;
+
+		/* Only sizes are read here; the target is opened (and judged) once, later. */
+		real[i] = !stat(j->filenames[i], &sb) && S_ISREG(sb.st_mode) ?
+			  (uint64_t)sb.st_size : 0;
+	}
+	ret = plan_sizes(j, real, j->nr_files, min_bs(j), &rng, js->fset->span,
+			 &js->fset->bytes[0]);
+	if (ret)
+		return bq_fail_at(err, "offset", -EINVAL, "offset is past filesize");
+	js->fset->nr = j->nr_files;
+	for (unsigned int t = 0; t < j->numjobs; t++) {
+		js->fset->count[t] = j->nr_files;
+		js->fset->bytes[t] = js->fset->bytes[0];
+	}
+	for (int i = 0; i < j->nr_files; i++)
+		if (!js->fset->span[i])
+			return bq_fail_at(err, j->filenames[i], -EINVAL, "no bytes of it to do: "
+					  "give size= or filesize=");
+	return 0;
+}
+
+/**
+ * bq_fileset_judge_unlink() - unlink=1 removes target @i after the job:
+ * the guard judges that now, unless it judged the target for writing
+ * @st: the run
+ * @jr: the job, target @i open
+ * @i: the target
+ * @err: why not
+ *
+ * Return: 0, -EBUSY when the guard refuses, or -errno.
+ */
+int bq_fileset_judge_unlink(struct run_state *st, struct bq_job_result *jr, int i,
+			    struct bq_parse_error *err)
+{
+	struct fs_ctx c = { .st = st, .jr = jr, .err = err };
+	const struct bq_target_info *ti = &jr->targets[i];
+
+	if (!jr->job.unlink || !S_ISREG(ti->st.st_mode))
+		return 0;
+	for (int h = 0; h < st->held.nr; h++)
+		if (bq_same_object(&st->held.st[h], &ti->st))
+			return st->held.guarded[h] ? 0 :
+			       judge(&c, st->held.fd[h], ti->path, "unlink it after the job");
+	return 0;
+}
+
+/**
  * bq_fileset_pre_read() - pre_read=1: read a region into the page cache
  * @fd: the target (any flags: read through a buffered reopen)
  * @off: where the job's region starts

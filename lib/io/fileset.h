@@ -38,6 +38,10 @@ struct bq_fileset {
 
 int bq_fileset_open(struct run_state *st, struct bq_job_result *jr, struct job_state *js,
 		    struct bq_parse_error *err);
+int bq_fileset_plan(struct run_state *st, struct bq_job_result *jr, struct job_state *js,
+		    struct bq_parse_error *err);
+int bq_fileset_judge_unlink(struct run_state *st, struct bq_job_result *jr, int i,
+			    struct bq_parse_error *err);
 int bq_fileset_pre_read(int fd, uint64_t off, uint64_t len);
 void bq_fileset_end(struct bq_job_result *jr, struct job_state *js, bool unlink_files);
 void bq_fileset_free(struct bq_fileset *fs);

@@ -68,36 +68,49 @@ static void close_done(struct bq_fsrv *s, int pos, int nr_files)
 /**
  * bq_fsrv_next() - the file of the next I/O, and its bytes taken off
  * @w: the worker
- * @len: the I/O's length; cut to what is left of the file
+ * @len: the I/O's length
  *
- * Return: the file's index in @w->files.
+ * A file whose rest is shorter than the I/O is done, as in fio, which
+ * moves whole blocks only.  A new pass starts only for a job that goes on
+ * past its files (time_based, io_size).
+ *
+ * Return: the file's index in @w->files, or -1 when every file is done.
  */
 int bq_fsrv_next(struct bq_worker *w, uint32_t *len)
 {
 	const struct bq_job *j = w->job;
 	struct bq_fsrv *s = w->fsrv;
 	unsigned int per = j->file_service_nr;
+	bool renewed = false;
 	int f;
 
-	if (!s->nr_open)
-		new_pass(w);
-	if (s->cur < 0 || s->cur >= s->nr_open || (per && s->ios >= per)) {
-		switch (j->file_service) {
-		case BQ_FSRV_SEQUENTIAL:
-			s->cur = 0;
-			break;
-		case BQ_FSRV_RANDOM:
-			s->cur = (int)bq_bounded(&w->rng, (uint64_t)s->nr_open);
-			break;
-		default:
-			s->cur = (s->cur + 1) % s->nr_open;
-			break;
+	for (;;) {
+		if (!s->nr_open) {
+			if ((!j->time_based && !j->io_size) || renewed)
+				return -1;
+			new_pass(w);
+			renewed = true;
 		}
-		s->ios = 0;
+		if (s->cur < 0 || s->cur >= s->nr_open || (per && s->ios >= per)) {
+			switch (j->file_service) {
+			case BQ_FSRV_SEQUENTIAL:
+				s->cur = 0;
+				break;
+			case BQ_FSRV_RANDOM:
+				s->cur = (int)bq_bounded(&w->rng, (uint64_t)s->nr_open);
+				break;
+			default:
+				s->cur = (s->cur + 1) % s->nr_open;
+				break;
+			}
+			s->ios = 0;
+		}
+		f = s->open[s->cur];
+		if (s->left[f] >= *len)
+			break;
+		s->left[f] = 0;
+		close_done(s, s->cur, w->nr_files);
 	}
-	f = s->open[s->cur];
-	if (*len > s->left[f])
-		*len = (uint32_t)s->left[f];
 	s->left[f] -= *len;
 	s->ios++;
 	if (!s->left[f])

@@ -142,24 +142,33 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 	if (passthru && (j->sync || j->fsync_every))
 		return bq_fail_at(err, j->sync ? "sync" : "fsync", -EOPNOTSUPP,
 			    "not supported with ioengine=io_uring_cmd");
-	/* No filename=: the files fio would name (fileset.c), opened all at once. */
-	if (!j->nr_files) {
+	/*
+	 * No filename=: the files fio would name, opened all at once; or
+	 * several named files, or filesize=, which share size= out as fio
+	 * does (fileset.c).
+	 */
+	if (!j->nr_files)
 		ret = bq_fileset_open(st, jr, js, err);
-		if (ret)
-			return ret;
-	} else {
-		jr->targets = calloc((size_t)j->nr_files, sizeof(*jr->targets));
-		if (!jr->targets)
-			return -ENOMEM;
-	}
+	else
+		ret = bq_fileset_plan(st, jr, js, err);
+	if (ret)
+		return ret;
 	bs_bounds(j, &lo, &hi);
-	for (int i = 0; i < (js->fset ? jr->nr_targets : j->nr_files); i++) {
+	for (int i = 0; i < (j->nr_files ? j->nr_files : jr->nr_targets); i++) {
 		struct bq_target_info *ti = &jr->targets[i];
+		const struct bq_job *oj = j;
+		struct bq_job part;
 
-		if (!js->fset) {
-			ret = bq_target_open(st->ctx, j, j->filenames[i], st->opts->guard,
+		if (j->nr_files && js->fset) {
+			part = *j;
+			part.size = js->fset->span[i];
+			oj = &part;
+		}
+		if (j->nr_files) {
+			ret = bq_target_open(st->ctx, oj, j->filenames[i], st->opts->guard,
 					     &st->held, ti, &js->fds[i], err);
 			jr->nr_targets = i + 1;
+			ret = ret ?: bq_fileset_judge_unlink(st, jr, i, err);
 			if (ret)
 				return ret;
 		}
@@ -178,8 +187,8 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 			return bq_fail_at(err, ti->path, -EINVAL,
 				    "block size %u is larger than one command can carry here "
 				    "(%u bytes)", hi, ti->max_io);
-		if (!j->stripe && !js->fset) {
-			ret = check_region(j, ti, hi, err);
+		if (!j->stripe && j->nr_files) {
+			ret = check_region(oj, ti, hi, err);
 			if (ret)
 				return ret;
 		}

@@ -193,6 +193,47 @@ int bq_fileset_opt(const char *key, const char *val, struct bq_job *job,
 }
 
 /**
+ * bq_fileset_dir_prefix() - a filename= name as fio opens it: below the
+ * first entry of a directory= given before it
+ * @job: the job, its directory= as set so far
+ * @name: a malloc'ed name, replaced by the prefixed one
+ *
+ * fio prefixes the directory when it reads filename=, so the order of the
+ * two options matters there, and here.
+ *
+ * Return: 0, -ENOMEM or -ENAMETOOLONG.
+ */
+int bq_fileset_dir_prefix(const struct bq_job *job, char **name)
+{
+	const char *p = job->directory;
+	char dir[sizeof(job->directory)], *out;
+	size_t n = 0, len;
+
+	while (*p == ':')
+		p++;
+	if (!*p)
+		return 0;
+	for (; *p && *p != ':'; p++) {
+		if (p[0] == '\\' && p[1] == ':')
+			p++;
+		dir[n++] = *p;
+	}
+	dir[n] = '\0';
+	len = n + strlen(*name) + 2;
+	if (len > 4096)
+		return -ENAMETOOLONG;
+	out = malloc(len);
+	if (!out)
+		return -ENOMEM;
+	memcpy(out, dir, n);
+	out[n] = '/';
+	memcpy(out + n + 1, *name, strlen(*name) + 1);
+	free(*name);
+	*name = out;
+	return 0;
+}
+
+/**
  * bq_fileset_defaults() - fio's defaults of the file set options
  * @job: the job
  */

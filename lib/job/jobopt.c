@@ -318,6 +318,11 @@ static int set_filename(const struct job_opt *o, const char *key, const char *va
 			ret = bq_parse_fail(err, -EINVAL, "%s=%s: empty file name", key, val);
 			goto out_free_names;
 		}
+		ret = bq_fileset_dir_prefix(job, &names[n - 1]);
+		if (ret) {
+			bq_parse_fail(err, ret, "%s=%s: name too long below directory=", key, val);
+			goto out_free_names;
+		}
 		if (!*p)
 			break;
 		p++;

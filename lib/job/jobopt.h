@@ -87,6 +87,7 @@ struct bq_strv;
 int bq_fileset_opt(const char *key, const char *val, struct bq_job *job,
 		   struct bq_parse_error *err);
 void bq_fileset_defaults(struct bq_job *job);
+int bq_fileset_dir_prefix(const struct bq_job *job, char **name);
 int bq_fileset_check(const struct bq_job *job, struct bq_parse_error *err);
 int bq_fileset_to_args(const struct bq_job *job, struct bq_strv *args);
 
