@@ -412,6 +412,21 @@ TEST_F(fsets, create_only_lays_out)
 		    "--create_only=1");
 }
 
+/* io_size over the files' bytes: they are done again, as in fio. */
+TEST_F(fsets, io_size_over_the_files)
+{
+	SAME_AS_FIO("--name=io", "--rw=read", "--bs=4k", "--size=128k", "--nrfiles=2",
+		    "--io_size=512k");
+}
+
+TEST_F(fsets, create_on_open_and_pre_read)
+{
+	SAME_AS_FIO("--name=co", "--rw=write", "--bs=4k", "--size=128k", "--nrfiles=2",
+		    "--create_on_open=1");
+	SAME_AS_FIO("--name=pr", "--rw=read", "--bs=4k", "--size=128k", "--nrfiles=2",
+		    "--pre_read=1");
+}
+
 /* filesize=LOW-HIGH: each file drawn in the range, whole blocks, all of it done. */
 TEST_F(fsets, filesize_range)
 {
@@ -538,6 +553,29 @@ TEST_F(fsets, unlink_of_guarded_file_refused)
 	EXPECT_NE(NULL, strstr(r.err, "refusing to unlink it after the job")) TH_LOG("%s", r.err);
 	run_result_free(&r);
 	EXPECT_EQ(0, access(self->fs.s.file, F_OK));
+}
+
+/* A short file of the job's name that backs a loop device: not replaced, not touched. */
+TEST_F(fsets, replacing_a_loop_backing_file_refused)
+{
+	const char *args[] = { "--name=a", "--rw=read", "--size=1m", NULL };
+	uint64_t before, after;
+	char file[600], dev[64];
+	struct run_result r;
+	int hold = -1;
+
+	PREP_READY(&self->p);
+	snprintf(file, sizeof(file), "%s/a.0.0", self->bdir);
+	ASSERT_EQ(0, random_file(file, 65536));
+	ASSERT_EQ(0, checksum_path(file, &before));
+	ASSERT_EQ(0, loop_attach(file, 0, 0, dev, sizeof(dev), &hold));
+	ASSERT_EQ(0, chdir(self->bdir));
+	EXPECT_EQ(1, run_status(args, &r));
+	close(hold);
+	EXPECT_NE(NULL, strstr(r.err, "refusing to replace it")) TH_LOG("%s", r.err);
+	run_result_free(&r);
+	ASSERT_EQ(0, checksum_path(file, &after));
+	EXPECT_EQ(before, after);
 }
 
 /* allow_file_create=0: a missing file is an error, not made. */
