@@ -80,6 +80,12 @@ TEST(parse_good_values)
 	EXPECT_EQ(BQ_FSRV_SEQUENTIAL, j.file_service);
 	ASSERT_EQ(0, set1("file_service_type", "roundrobin:2", &j, &err));
 	EXPECT_EQ(2, j.file_service_nr);
+	ASSERT_EQ(0, set1("file_service_type", "zipf", &j, &err));
+	EXPECT_EQ(BQ_FSRV_ZIPF, j.file_service);
+	EXPECT_EQ(1.1, j.file_service_param);
+	ASSERT_EQ(0, set1("file_service_type", "pareto:0.3", &j, &err));
+	EXPECT_EQ(BQ_FSRV_PARETO, j.file_service);
+	EXPECT_EQ(0.3, j.file_service_param);
 	ASSERT_EQ(0, set1("directory", "/a:/b\\:c", &j, &err));
 	EXPECT_STREQ("/a:/b\\:c", j.directory);
 	ASSERT_EQ(0, set1("filename_format", "$jobname.$jobnum.$filenum", &j, &err));
@@ -114,10 +120,12 @@ TEST(parse_refused_values)
 	EXPECT_EQ(-EINVAL, set1("filesize", "64k-16k", NULL, &err));
 	EXPECT_STREQ("filesize=64k-16k: want a size over 0, low before high", err.msg);
 	EXPECT_EQ(-EINVAL, set1("filesize", "lots", NULL, &err));
-	EXPECT_EQ(-EOPNOTSUPP, set1("file_service_type", "zipf:1.2", NULL, &err));
-	EXPECT_STREQ("file_service_type=zipf:1.2 is not supported (use random, roundrobin or "
-		     "sequential)", err.msg);
+	EXPECT_EQ(-EOPNOTSUPP, set1("file_service_type", "normal:50", NULL, &err));
+	EXPECT_STREQ("file_service_type=normal:50 is not supported (use random, roundrobin, "
+		     "sequential, zipf or pareto)", err.msg);
 	EXPECT_EQ(-EOPNOTSUPP, set1("file_service_type", "gauss", NULL, &err));
+	EXPECT_EQ(-EINVAL, set1("file_service_type", "pareto:1.5", NULL, &err));
+	EXPECT_EQ(-EINVAL, set1("file_service_type", "zipf:0", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("file_service_type", "random:0", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("file_service_type", "sideways", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("fallocate", "2", NULL, &err));
@@ -386,6 +394,12 @@ TEST_F(fsets, random_service)
 {
 	SAME_AS_FIO("--name=r", "--rw=randwrite", "--bs=8k", "--size=320k", "--nrfiles=5",
 		    "--file_service_type=random:4", "--overwrite=1");
+}
+
+TEST_F(fsets, zipf_service)
+{
+	SAME_AS_FIO("--name=z", "--rw=randread", "--bs=4k", "--size=256k", "--nrfiles=8",
+		    "--file_service_type=zipf:1.2");
 }
 
 TEST_F(fsets, roundrobin_service_with_offset)

@@ -214,6 +214,7 @@ struct bq_job {
 	unsigned int openfiles;		/* files open at a time; 0: all */
 	int file_service;		/* enum bq_file_service */
 	unsigned int file_service_nr;	/* I/Os before switching files; 0: a whole file */
+	double file_service_param;	/* zipf theta or pareto h of file_service_type */
 	bool create_on_open;
 	bool create_only;		/* lay the files out, do no I/O */
 	bool allow_file_create;
@@ -230,6 +231,8 @@ enum bq_file_service {
 	BQ_FSRV_ROUNDROBIN,
 	BQ_FSRV_SEQUENTIAL,
 	BQ_FSRV_RANDOM,
+	BQ_FSRV_ZIPF,
+	BQ_FSRV_PARETO,
 };
 
 /* fallocate=: how a file is reserved when it is laid out */

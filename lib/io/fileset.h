@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "blkqual.h"
+#include "internal.h"
 
 struct run_state;
 struct job_state;
@@ -54,6 +55,7 @@ void bq_fileset_free(struct bq_fileset *fs);
  * @next_open: the next file to open when one is done
  * @cur: position in @open of the file being served, -1 for none
  * @ios: I/Os given to it since it was picked
+ * @gen: file_service_type=zipf or pareto: the skewed draw of a file
  */
 struct bq_fsrv {
 	uint64_t left[BQ_MAX_FILES];
@@ -62,6 +64,7 @@ struct bq_fsrv {
 	int next_open;
 	int cur;
 	unsigned int ios;
+	struct bq_offgen gen;
 };
 
 int bq_fsrv_init(struct bq_worker *w);

@@ -2,7 +2,7 @@
 /*
  * fileset_service.c - which of a thread's files its next I/O goes to:
  * file_service_type (roundrobin, sequential, random, each with ":N" I/Os
- * per turn) over at most openfiles files open at a time
+ * per turn; zipf and pareto) over at most openfiles files open at a time
  *
  * As in fio, a file is done once its bytes for this pass are moved; it is
  * then closed (leaves the open set) and the next unopened file takes its
@@ -46,11 +46,39 @@ static void new_pass(struct bq_worker *w)
  */
 int bq_fsrv_init(struct bq_worker *w)
 {
+	const struct bq_job *j = w->job;
+	struct bq_offgen_params p = {
+		.nblocks = (uint64_t)w->nr_files, .random = true, .norandommap = true,
+		.dist = j->file_service == BQ_FSRV_ZIPF ? BQ_DIST_ZIPF : BQ_DIST_PARETO,
+		.param = j->file_service_param,
+	};
+
 	w->fsrv = calloc(1, sizeof(*w->fsrv));
 	if (!w->fsrv)
 		return -ENOMEM;
 	new_pass(w);
-	return 0;
+	if (j->file_service != BQ_FSRV_ZIPF && j->file_service != BQ_FSRV_PARETO)
+		return 0;
+	/* Drawn from the thread's stream only here, so other jobs' draws stay as they were. */
+	p.seed = bq_rand_next(&w->rng);
+	return bq_offgen_init(&w->fsrv->gen, &p);
+}
+
+/*
+ * zipf, pareto: a skewed draw over all the thread's files, as fio draws;
+ * one that is done or not open is drawn again, a few times, before the
+ * next open file in turn takes the I/O.
+ */
+static int skewed_pick(struct bq_fsrv *s)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		uint64_t f = bq_offgen_next(&s->gen);
+
+		for (int i = 0; i < s->nr_open; i++)
+			if (s->open[i] == f)
+				return i;
+	}
+	return (s->cur + 1) % s->nr_open;
 }
 
 /* The file at @pos is done: closed, and the next unopened one opened. */
@@ -98,6 +126,10 @@ int bq_fsrv_next(struct bq_worker *w, uint32_t *len)
 				break;
 			case BQ_FSRV_RANDOM:
 				s->cur = (int)bq_bounded(&w->rng, (uint64_t)s->nr_open);
+				break;
+			case BQ_FSRV_ZIPF:
+			case BQ_FSRV_PARETO:
+				s->cur = skewed_pick(s);
 				break;
 			default:
 				s->cur = (s->cur + 1) % s->nr_open;

@@ -83,26 +83,45 @@ static int set_file_service(const char *key, const char *val, struct bq_job *job
 		{ "sequential", BQ_FSRV_SEQUENTIAL },
 		{ "random", BQ_FSRV_RANDOM },
 	};
-	static const char *const fio_only[] = { "zipf", "pareto", "normal", "gauss" };
+	static const char *const fio_only[] = { "normal", "gauss" };
 	size_t len = strcspn(val, ":");
 	unsigned int nr = 1;
 
 	for (size_t i = 0; i < ARRAY_SIZE(fio_only); i++)
 		if (strlen(fio_only[i]) == len && !strncmp(val, fio_only[i], len))
 			return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported (use random, "
-					     "roundrobin or sequential)", key, val);
+					     "roundrobin, sequential, zipf or pareto)", key, val);
+	if ((len == 4 && !strncmp(val, "zipf", 4)) || (len == 6 && !strncmp(val, "pareto", 6))) {
+		bool zipf = len == 4;
+		double v = zipf ? 1.1 : 0.2;	/* fio's defaults */
+		char *end;
+
+		if (val[len]) {
+			errno = 0;
+			v = strtod(val + len + 1, &end);
+			if (errno || *end || !val[len + 1] || !(v > 0) || (!zipf && v >= 1.0))
+				return bq_parse_fail(err, -EINVAL, "%s=%s: want %s", key, val, zipf ?
+						     "zipf:THETA, THETA over 0" :
+						     "pareto:H, H between 0 and 1");
+		}
+		job->file_service = zipf ? BQ_FSRV_ZIPF : BQ_FSRV_PARETO;
+		job->file_service_nr = 1;
+		job->file_service_param = v;
+		return 0;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
 		if (strlen(types[i].name) != len || strncmp(val, types[i].name, len))
 			continue;
 		if (val[len] && fs_uint(key, val + len + 1, 1, UINT32_MAX, &nr, err))
 			return -EINVAL;
 		job->file_service = types[i].fs;
+		job->file_service_param = 0;
 		/* sequential finishes a file first; ":N" has no say in that. */
 		job->file_service_nr = types[i].fs == BQ_FSRV_SEQUENTIAL ? 0 : nr;
 		return 0;
 	}
 	return bq_parse_fail(err, -EINVAL, "%s=%s: use random, roundrobin or sequential (with "
-			     "an optional :N)", key, val);
+			     "an optional :N), zipf or pareto", key, val);
 }
 
 static int set_fallocate(const char *key, const char *val, struct bq_job *job,
@@ -288,7 +307,8 @@ int bq_fileset_check(const struct bq_job *job, struct bq_parse_error *err)
  */
 int bq_fileset_to_args(const struct bq_job *job, struct bq_strv *args)
 {
-	static const char *const fsrv[] = { "roundrobin", "sequential", "random" };
+	static const char *const fsrv[] = { "roundrobin", "sequential", "random", "zipf",
+					    "pareto" };
 	static const char *const falloc[] = { "native", "none", "posix", "keep", "truncate" };
 	char buf[1400];
 	int ret = 0;
@@ -308,6 +328,9 @@ int bq_fileset_to_args(const struct bq_job *job, struct bq_strv *args)
 	ADD("--openfiles=%u", job->openfiles);
 	if (job->file_service == BQ_FSRV_SEQUENTIAL)
 		ADD("--file_service_type=sequential");
+	else if (job->file_service >= BQ_FSRV_ZIPF)
+		ADD("--file_service_type=%s:%.17g", fsrv[job->file_service],
+		    job->file_service_param);
 	else
 		ADD("--file_service_type=%s:%u", fsrv[job->file_service], job->file_service_nr);
 	ADD("--create_on_open=%d", job->create_on_open);
