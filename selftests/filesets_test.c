@@ -109,6 +109,8 @@ TEST(parse_good_values)
 	ASSERT_EQ(0, set1("create_serialize", "0", &j, &err));
 	ASSERT_EQ(0, set1("create_fsync", "0", &j, &err));
 	ASSERT_EQ(0, set1("unique_filename", "0", &j, &err));
+	ASSERT_EQ(0, set1("file_append", NULL, &j, &err));
+	EXPECT_TRUE(j.file_append);
 }
 
 TEST(parse_refused_values)
@@ -133,7 +135,6 @@ TEST(parse_refused_values)
 	EXPECT_EQ(-EINVAL, set1("directory", "a\nb", NULL, &err));
 	/* Still fio's, still not blkqual's: refused by name. */
 	EXPECT_EQ(-EOPNOTSUPP, set1("unlink_each_loop", "1", NULL, &err));
-	EXPECT_EQ(-EOPNOTSUPP, set1("file_append", "1", NULL, &err));
 	EXPECT_EQ(-EOPNOTSUPP, set1("fill_device", "1", NULL, &err));
 }
 
@@ -439,6 +440,23 @@ TEST_F(fsets, create_on_open_and_pre_read)
 		    "--create_on_open=1");
 	SAME_AS_FIO("--name=pr", "--rw=read", "--bs=4k", "--size=128k", "--nrfiles=2",
 		    "--pre_read=1");
+}
+
+/* file_append: the region starts at each file's end; what was there stays. */
+TEST_F(fsets, file_append_keeps_the_start)
+{
+	char f[600], b[600];
+	uint64_t before, after;
+
+	PREP_READY(&self->p);
+	snprintf(f, sizeof(f), "%s/app.0.0", self->fdir);
+	snprintf(b, sizeof(b), "%s/app.0.0", self->bdir);
+	ASSERT_EQ(0, random_file(b, 65536));
+	ASSERT_EQ(0, checksum_path(b, &before));
+	ASSERT_EQ(0, random_file(f, 65536));
+	SAME_AS_FIO("--name=app", "--rw=write", "--bs=4k", "--size=64k", "--file_append=1");
+	ASSERT_EQ(0, checksum_region(b, 0, 65536, &after));
+	EXPECT_EQ(before, after);
 }
 
 /* filesize=LOW-HIGH: each file drawn in the range, whole blocks, all of it done. */

@@ -224,6 +224,7 @@ struct bq_job {
 	bool unlink;
 	bool create_fsync;
 	bool create_serialize;
+	bool file_append;		/* each file's region starts at its end */
 };
 
 /* file_service_type= */

@@ -271,6 +271,8 @@ static int open_one(struct fs_ctx *c, int dfd, const char *base, const char *pat
 	const struct bq_job *j = &c->jr->job;
 	bool writes = bq_job_writes(j), reads = !writes || j->rw == BQ_RW_RW ||
 		      j->rw == BQ_RW_RANDRW, exists, created = false;
+	/* fio neither unlinks nor refills a file a write job appends to. */
+	bool append = j->file_append && !reads;
 	struct stat lst, pst;
 	int pfd = -1, fd, h, ret;
 
@@ -296,7 +298,7 @@ static int open_one(struct fs_ctx *c, int dfd, const char *base, const char *pat
 		}
 	}
 	/* fio lays a file out when it is shorter than the job's region, unless create_on_open. */
-	if ((!exists || (uint64_t)lst.st_size < need) && !j->create_on_open) {
+	if ((!exists || (uint64_t)lst.st_size < need) && !j->create_on_open && !(exists && append)) {
 		bool layout = reads || j->overwrite;
 
 		if (!exists && !j->allow_file_create)
@@ -353,6 +355,13 @@ static int open_one(struct fs_ctx *c, int dfd, const char *base, const char *pat
 			      &c->st->held, &c->jr->targets[idx], &c->js->fds[idx], c->err);
 	if (h < 0)
 		return h;
+	/* file_append: the file stays; its new end is reserved through the judged descriptor. */
+	if (exists && append && (uint64_t)lst.st_size < need) {
+		ret = reserve(j, c->js->fds[idx], need);
+		if (ret)
+			return bq_fail_at(c->err, path, ret, "reserving %llu bytes: %s",
+					  (unsigned long long)need, strerror(-ret));
+	}
 	c->jr->targets[idx].laid_out = created;
 	/* unlink=1 on a file the job only reads: the guard judges the removal up front. */
 	if (j->unlink && !c->st->held.guarded[h])
@@ -392,8 +401,8 @@ static uint32_t min_bs(const struct bq_job *j)
  * where the file is not already within it, else size= split evenly with
  * the remainder in whole blocks to the first files, else what is there.
  */
-static int plan_sizes(const struct bq_job *j, const uint64_t *real, int n, uint32_t bs,
-		      struct bq_offgen *rng, uint64_t *span, uint64_t *bytes)
+static int plan_sizes(const struct bq_job *j, const uint64_t *real, const uint64_t *off, int n,
+		      uint32_t bs, struct bq_offgen *rng, uint64_t *span, uint64_t *bytes)
 {
 	uint64_t fs = 0, extra = 0, total = 0;
 
@@ -411,14 +420,16 @@ static int plan_sizes(const struct bq_job *j, const uint64_t *real, int n, uint3
 				s += bs;
 			}
 			if (!s)
-				s = real[i] > j->offset ? real[i] - j->offset : 0;
+				s = real[i] > off[i] ? real[i] - off[i] : 0;
 		} else if (real[i] < j->filesize_lo || real[i] > j->filesize_hi) {
-			if (j->offset > j->filesize_lo)
+			if (off[i] > j->filesize_lo)
 				return -ERANGE;
 			s = (j->filesize_lo == j->filesize_hi ? j->filesize_lo :
-			     draw_size(j, rng, bs)) - j->offset;
+			     draw_size(j, rng, bs)) - off[i];
 		} else {
-			s = real[i] - j->offset;
+			if (off[i] > real[i])
+				return -ERANGE;
+			s = real[i] - off[i];
 		}
 		span[i] = s;
 		total += s;
@@ -480,6 +491,7 @@ static int open_jobname(struct fs_ctx *c, struct bq_fileset *fs)
 		return ret;
 	c->jr->nr_targets = 1;
 	fs->nr = 1;
+	fs->off[0] = j->offset;
 	fs->span[0] = j->size ? j->size : c->jr->targets[0].size > j->offset ?
 		      c->jr->targets[0].size - j->offset : 0;
 	for (unsigned int t = 0; t < j->numjobs; t++) {
@@ -591,8 +603,11 @@ int bq_fileset_open(struct run_state *st, struct bq_job_result *jr, struct job_s
 			memmove(fs->base[i], base, strlen(base) + 1);
 			real[f] = !fstatat(fs->dirfd[i], fs->base[i], &lst, AT_SYMLINK_NOFOLLOW) &&
 				  S_ISREG(lst.st_mode) ? (uint64_t)lst.st_size : 0;
+			/* file_append: the region starts where the file ends, as fio's does. */
+			fs->off[i] = j->file_append ? real[f] : j->offset;
 		}
-		ret = plan_sizes(j, real, n, bs, &rng, &fs->span[fs->nr], &fs->bytes[t]);
+		ret = plan_sizes(j, real, &fs->off[fs->nr], n, bs, &rng, &fs->span[fs->nr],
+				 &fs->bytes[t]);
 		if (ret)
 			return bq_fail_at(err, "offset", -EINVAL, "offset is past filesize");
 		if (!fs->bytes[t])
@@ -606,7 +621,7 @@ int bq_fileset_open(struct run_state *st, struct bq_job_result *jr, struct job_s
 						  "larger than the file's region (%llu bytes)", bs,
 						  (unsigned long long)fs->span[i]);
 			ret = open_one(&c, fs->dirfd[i], fs->base[i], names[f],
-				       j->offset + fs->span[i], i);
+				       fs->off[i] + fs->span[i], i);
 			if (ret)
 				return ret;
 			fs->nr++;
@@ -647,7 +662,8 @@ int bq_fileset_plan(struct run_state *st, struct bq_job_result *jr, struct job_s
 	jr->targets = calloc((size_t)j->nr_files, sizeof(*jr->targets));
 	if (!jr->targets)
 		return -ENOMEM;
-	if (j->stripe || j->size_pct || (!j->filesize_lo && (j->nr_files == 1 || !j->size)))
+	if (j->stripe || j->size_pct ||
+	    (!j->filesize_lo && !j->file_append && (j->nr_files == 1 || !j->size)))
 		return 0;
 	if (!j->randrepeat)
 		rp.seed ^= bq_now_ns();
@@ -661,8 +677,10 @@ int bq_fileset_plan(struct run_state *st, struct bq_job_result *jr, struct job_s
 		/* Only sizes are read here; the target is opened (and judged) once, later. */
 		real[i] = !stat(j->filenames[i], &sb) && S_ISREG(sb.st_mode) ?
 			  (uint64_t)sb.st_size : 0;
+		/* file_append is for regular files; a device keeps offset=. */
+		js->fset->off[i] = j->file_append && S_ISREG(sb.st_mode) ? real[i] : j->offset;
 	}
-	ret = plan_sizes(j, real, j->nr_files, min_bs(j), &rng, js->fset->span,
+	ret = plan_sizes(j, real, js->fset->off, j->nr_files, min_bs(j), &rng, js->fset->span,
 			 &js->fset->bytes[0]);
 	if (ret)
 		return bq_fail_at(err, "offset", -EINVAL, "offset is past filesize");

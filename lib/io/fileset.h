@@ -22,6 +22,7 @@ struct bq_worker;
  * @nr: files in all; thread t has [@first[t], @first[t] + @count[t])
  * @first: per thread (numjobs clone), its first file
  * @count: per thread, how many
+ * @off: per file, where its region starts (offset=, or its end with file_append)
  * @span: per file, the bytes the job covers (fio's io_size of the file)
  * @bytes: per thread, the bytes it moves (fio's size, capped by its files)
  * @dirfd: per file, the directory it is in (-1: none kept)
@@ -31,6 +32,7 @@ struct bq_fileset {
 	int nr;
 	int *first;
 	int *count;
+	uint64_t off[BQ_MAX_FILES];
 	uint64_t span[BQ_MAX_FILES];
 	uint64_t *bytes;
 	int dirfd[BQ_MAX_FILES];

@@ -162,6 +162,7 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 		if (j->nr_files && js->fset) {
 			part = *j;
 			part.size = js->fset->span[i];
+			part.offset = js->fset->off[i];
 			oj = &part;
 		}
 		if (j->nr_files) {
@@ -173,8 +174,8 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 				return ret;
 		}
 		if (j->pre_read) {
-			ret = bq_fileset_pre_read(js->fds[i], j->offset, js->fset ? js->fset->span[i] :
-						  job_span(j, ti));
+			ret = bq_fileset_pre_read(js->fds[i], js->fset ? js->fset->off[i] : j->offset,
+						  js->fset ? js->fset->span[i] : job_span(j, ti));
 			if (ret)
 				return bq_fail_at(err, ti->path, ret, "pre_read: %s", strerror(-ret));
 		}
@@ -419,7 +420,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 			.param = j->dist_param, .seed = rp.seed + 0x1000ULL * (uint64_t)(i + 1),
 		};
 
-		f->base = j->offset;
+		f->base = js->fset ? js->fset->off[first + i] : j->offset;
 		if (bq_engine_has(j->engine, BQ_ENGINE_DISKLESS))
 			f->span = j->size ? j->size : 1ULL << 30;
 		else if (js->fset)

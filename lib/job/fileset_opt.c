@@ -187,6 +187,7 @@ int bq_fileset_opt(const char *key, const char *val, struct bq_job *job,
 		{ "unlink", offsetof(struct bq_job, unlink) },
 		{ "create_fsync", offsetof(struct bq_job, create_fsync) },
 		{ "create_serialize", offsetof(struct bq_job, create_serialize) },
+		{ "file_append", offsetof(struct bq_job, file_append) },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(bools); i++)
@@ -342,6 +343,7 @@ int bq_fileset_to_args(const struct bq_job *job, struct bq_strv *args)
 	ADD("--unlink=%d", job->unlink);
 	ADD("--create_fsync=%d", job->create_fsync);
 	ADD("--create_serialize=%d", job->create_serialize);
+	ADD("--file_append=%d", job->file_append);
 #undef ADD
 	return ret;
 }

@@ -931,6 +931,7 @@ static const struct job_opt job_opts[] = {
 	OPT("unlink", OPT_FLAG, set_fileset),
 	OPT("create_fsync", OPT_FLAG, set_fileset),
 	OPT("create_serialize", OPT_FLAG, set_fileset),
+	OPT("file_append", OPT_FLAG, set_fileset),
 };
 
 /*
@@ -945,7 +946,7 @@ static const char *const fio_only_opts[] = {
 	"nice", "prio", "prioclass", "cmdprio", "cmdprio_percentage", "cmdprio_class",
 	"cmdprio_bssplit",
 	/* files */
-	"lockfile", "file_append", "fill_device", "fill_fs", "allow_mounted_write",
+	"lockfile", "fill_device", "fill_fs", "allow_mounted_write",
 	"unlink_each_loop", "opendir", "fadvise_hint", "fadvise_stream",
 	"end_fsync", "fsync_on_close", "fdatasync",
 	"sync_file_range", "write_barrier",
