@@ -578,8 +578,11 @@ int bq_fileset_open(struct run_state *st, struct bq_job_result *jr, struct job_s
 			char *base = NULL;
 
 			ret = make_name(j, t, (unsigned int)f, names[f], sizeof(names[f]));
+			if (!ret && strlen(names[f]) >= sizeof(fs->base[i]))
+				ret = -ENAMETOOLONG;
 			if (ret)
-				return bq_fail_at(err, j->name, ret, "cannot compose file %d's name", f);
+				return bq_fail_at(err, j->name, ret, "cannot compose file %d's name: %s",
+						  f, strerror(-ret));
 			/* The same path as an earlier clone's: fio gives this clone no files. */
 			if (t >= nr_dirs && j->filename_format[0] &&
 			    !strcasestr(j->filename_format, "$jobnum"))

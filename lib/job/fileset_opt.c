@@ -280,6 +280,8 @@ int bq_fileset_check(const struct bq_job *job, struct bq_parse_error *err)
 {
 	bool implicit = !job->nr_files && !bq_engine_has(job->engine, BQ_ENGINE_DISKLESS);
 
+	if (job->verify && job->file_append)
+		return bq_parse_fail(err, -EOPNOTSUPP, "verify with file_append is not supported");
 	if (!implicit)
 		return 0;
 	if (bq_engine_has(job->engine, BQ_ENGINE_PASSTHRU))
