@@ -262,8 +262,8 @@ static int judge(struct fs_ctx *c, int pfd, const char *path, const char *what)
 
 /*
  * One file of the set: resolved below @dfd, replaced and laid out where
- * fio would, then held like any target.  @real is its size before (0
- * when missing), @need the bytes the job covers.
+ * fio would, then held like any target.  @need is where the job's region
+ * in it ends; @idx its place among the job's targets.
  */
 static int open_one(struct fs_ctx *c, int dfd, const char *base, const char *path,
 		    uint64_t need, int idx)
