@@ -95,7 +95,8 @@ static const struct bad_input bad_inputs[] = {
 
 	/* run: options and values */
 	ROW("no job given", NULL, "run"),
-	ROW("no filename", "--name=x", "run", "--rw=read", "--name=x"),
+	/* No filename: fio names a file after the job, which needs a size. */
+	ROW("you need to specify size=", "x: ", "run", "--rw=read", "--name=x"),
 	ROW("did you mean 'iodepth'", "--iodpeth=4", "run", "--iodpeth=4", "--filename=@T",
 	    "--name=x"),
 	ROW("did you mean '--replay'", "--repaly", "run", "--repaly=x.json"),

@@ -790,13 +790,12 @@ TEST(unsupported_versus_unknown)
 	static const char *const fio_only[] = {
 		"verify_state_load", "verify_state_save", "zonemode", "zonesize", "lockmem",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "exitall",
-		"wait_for", "new_group", "loops", "nrfiles", "filesize", "file_service_type",
-		"create_on_open", "pre_read", "unlink", "overwrite", "fadvise_hint",
+		"wait_for", "new_group", "loops", "fadvise_hint",
 		"iodepth_batch", "iodepth_batch_complete_max", "iodepth_low", "numa_cpu_nodes",
 		"numa_mem_policy", "cpumask", "cpus_allowed_policy", "percentile_list",
 		"clat_percentiles", "lat_percentiles", "output-format", "rate", "rate_min",
 		"ratecycle", "thinktime_blocks", "thinktime_spin", "trim_percentage",
-		"fallocate", "fadvise_hint", "sync_file_range", "overwrite",
+		"fadvise_hint", "sync_file_range",
 		"allow_mounted_write", "serialize_overlap", "unified_rw_reporting",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
 		"readonly",
@@ -832,8 +831,8 @@ TEST(job_check)
 	struct bq_job job;
 
 	bq_job_defaults(&job);
-	EXPECT_EQ(-EINVAL, bq_job_check(&job, &err));
-	EXPECT_STREQ("no filename given", err.msg);
+	/* No filename=: fio names the job's files itself (jobname.0.0), so does blkqual. */
+	EXPECT_EQ(0, bq_job_check(&job, &err));
 	ASSERT_EQ(0, bq_job_set(&job, "filename", "/dev/null", &err));
 	EXPECT_EQ(0, bq_job_check(&job, &err));
 
@@ -1078,11 +1077,11 @@ TEST(jobfile_check_names_the_section)
 	char path[64], where[128];
 
 	EXPECT_EQ(-EINVAL, parse_text_at("[global]\nbs=4k\n\n[ok]\nfilename=/dev/x\n\n"
-					 "[nofile]\nrw=write\n\n[never]\nfilename=/dev/y\n",
+					 "[notime]\nrw=write\ntime_based\n\n[never]\nfilename=/dev/y\n",
 					 path, &set, &err));
 	snprintf(where, sizeof(where), "%s:7", path);
 	EXPECT_STREQ(where, err.where);
-	EXPECT_STREQ("job 'nofile': no filename given", err.msg);
+	EXPECT_STREQ("job 'notime': time_based needs runtime", err.msg);
 	EXPECT_EQ(0, set.nr);
 
 	EXPECT_EQ(-EINVAL, parse_text_at("[t]\nfilename=/dev/x\ntime_based\n", path, &set, &err));
@@ -1184,9 +1183,10 @@ TEST(args_errors_name_the_argument_as_typed)
 	EXPECT_STREQ("unknown option 'blocksiz' (did you mean 'blocksize'?)", err.msg);
 	EXPECT_EQ(-EOPNOTSUPP, args(&set, &err, 2, "--name=a", "-verify_dump=1"));
 	EXPECT_STREQ("-verify_dump=1", err.where);
-	EXPECT_EQ(-EINVAL, args(&set, &err, 3, "--name=a", "--name=b", "--filename=/dev/x"));
+	EXPECT_EQ(-EINVAL, args(&set, &err, 4, "--name=a", "--time_based", "--name=b",
+				"--filename=/dev/x"));
 	EXPECT_STREQ("--name=a", err.where);
-	EXPECT_STREQ("job 'a': no filename given", err.msg);
+	EXPECT_STREQ("job 'a': time_based needs runtime", err.msg);
 	EXPECT_EQ(-EINVAL, args(&set, &err, 1, "--=4"));
 	EXPECT_EQ(0, set.nr);
 }
@@ -1217,10 +1217,17 @@ TEST(args_mixed_with_job_files)
 	EXPECT_STREQ("--iodepth=8", err.where);
 	EXPECT_NE(NULL, strstr(err.msg, "applies to no job"));
 
+	/* Without filename= anywhere, fio's implicit files: no error. */
+	EXPECT_EQ(0, args(&set, &err, 1, path));
+	EXPECT_EQ(0, set.jobs[0].nr_files);
+	bq_jobset_free(&set);
+	unlink(path);
+
 	/* The job file's own errors keep their path:line. */
+	ASSERT_NE(NULL, jobfile(path, "[f1]\ntime_based\n"));
 	EXPECT_EQ(-EINVAL, args(&set, &err, 1, path));
 	EXPECT_NE(NULL, strstr(err.where, ":1")) TH_LOG("%s", err.where);
-	EXPECT_STREQ("job 'f1': no filename given", err.msg);
+	EXPECT_STREQ("job 'f1': time_based needs runtime", err.msg);
 	unlink(path);
 	EXPECT_EQ(0, set.nr);
 }

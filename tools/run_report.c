@@ -463,6 +463,17 @@ static json_object *job_options_json(const struct bq_job *j)
 		json_object_object_add(o, "verify_write_sequence",
 				       json_object_new_boolean(j->verify_write_sequence));
 	}
+	/* No filename=: the files fio names (targets lists each). */
+	if (!j->nr_files && !bq_engine_has(j->engine, BQ_ENGINE_DISKLESS)) {
+		json_object_object_add(o, "directory", json_object_new_string(j->directory));
+		json_object_object_add(o, "filename_format",
+				       json_object_new_string(j->filename_format));
+		json_object_object_add(o, "nrfiles", json_u64(j->nrfiles));
+		json_object_object_add(o, "filesize_min", json_u64(j->filesize_lo));
+		json_object_object_add(o, "filesize_max", json_u64(j->filesize_hi));
+		json_object_object_add(o, "openfiles", json_u64(j->openfiles));
+		json_object_object_add(o, "unlink", json_object_new_boolean(j->unlink));
+	}
 	return o;
 }
 

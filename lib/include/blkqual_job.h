@@ -252,12 +252,54 @@ struct bq_job {
 	uint32_t verify_async;		/* fio's offload threads: accepted, changes nothing */
 	bool verify_header_seed;	/* a block's seed must be the run's (default 1) */
 	bool verify_write_sequence;	/* generation must be the state's (default 1) */
+	/*
+	 * File sets (issue 19): the files fio names itself when a job has no
+	 * filename=, jobname.jobnum.filenum in directory= or the current one.
+	 */
+	char directory[1024];		/* ':'-separated; empty: the current directory */
+	char filename_format[256];	/* $jobname, $jobnum, $filenum; empty: fio's */
+	bool unique_filename;
+	unsigned int nrfiles;		/* files per job (per numjobs clone) */
+	uint64_t filesize_lo;		/* 0: size= split over the files */
+	uint64_t filesize_hi;		/* above filesize_lo for a range */
+	unsigned int openfiles;		/* files open at a time; 0: all */
+	int file_service;		/* enum bq_file_service */
+	unsigned int file_service_nr;	/* I/Os before switching files; 0: a whole file */
+	double file_service_param;	/* zipf theta or pareto h of file_service_type */
+	bool create_on_open;
+	bool create_only;		/* lay the files out, do no I/O */
+	bool allow_file_create;
+	bool overwrite;
+	int fallocate;			/* enum bq_fallocate */
+	bool pre_read;
+	bool unlink;
+	bool create_fsync;
+	bool create_serialize;
+	bool file_append;		/* each file's region starts at its end */
 };
 
 /* dedupe_mode= */
 enum bq_dedupe_mode {
 	BQ_DEDUPE_REPEAT,
 	BQ_DEDUPE_WORKING_SET,
+};
+
+/* file_service_type= */
+enum bq_file_service {
+	BQ_FSRV_ROUNDROBIN,
+	BQ_FSRV_SEQUENTIAL,
+	BQ_FSRV_RANDOM,
+	BQ_FSRV_ZIPF,
+	BQ_FSRV_PARETO,
+};
+
+/* fallocate=: how a file is reserved when it is laid out */
+enum bq_fallocate {
+	BQ_FALLOC_NATIVE,	/* fallocate(2) mode 0, fio's default on Linux */
+	BQ_FALLOC_NONE,
+	BQ_FALLOC_POSIX,	/* posix_fallocate(3) */
+	BQ_FALLOC_KEEP,		/* fallocate(2) FALLOC_FL_KEEP_SIZE */
+	BQ_FALLOC_TRUNCATE,	/* ftruncate(2) */
 };
 
 /**

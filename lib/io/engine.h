@@ -83,6 +83,7 @@ struct bq_file_state {
 
 struct bq_worker;
 struct bq_vworker;
+struct bq_fsrv;
 
 #define BQ_ENGINE_MAX_ALIASES	3
 
@@ -150,6 +151,7 @@ struct bq_worker {
 	const struct bq_raid0 *stripe;	/* --stripe: split I/O across the members */
 	struct bq_file_state files[BQ_MAX_FILES];
 	unsigned int next_file;
+	struct bq_fsrv *fsrv;		/* file_service_type, openfiles; NULL: one I/O per file */
 	uint32_t unit;			/* offset granularity of random I/O */
 	bool random;
 
@@ -219,6 +221,7 @@ static inline uint32_t worker_pick_len(struct bq_worker *w, int dir)
 }
 
 uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, uint32_t *len);
+int bq_fsrv_next(struct bq_worker *w, uint32_t *len);	/* fileset_service.c */
 
 /**
  * worker_pick() - the next I/O of the workload, or false when it is done
@@ -249,10 +252,18 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 		break;
 	}
 	len = worker_pick_len(w, dir);
-	s->file = (uint8_t)w->next_file;
-	f = &w->files[w->next_file];
-	if (++w->next_file == (unsigned int)w->nr_files)
-		w->next_file = 0;
+	if (__builtin_expect(w->fsrv != NULL, 0)) {
+		int fi = bq_fsrv_next(w, &len);
+
+		if (fi < 0)
+			return false;
+		s->file = (uint8_t)fi;
+	} else {
+		s->file = (uint8_t)w->next_file;
+		if (++w->next_file == (unsigned int)w->nr_files)
+			w->next_file = 0;
+	}
+	f = &w->files[s->file];
 	if (len > f->span)
 		len = (uint32_t)f->span;
 	if (__builtin_expect(f->map != NULL, 0)) {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#include "fileset.h"
 #include "run_int.h"
 #include "verify/verify_int.h"
 
@@ -137,24 +138,47 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 
 	if (bq_engine_has(j->engine, BQ_ENGINE_DISKLESS))
 		return 0;
-	if (!j->nr_files)
-		return bq_fail_at(err, j->name, -EINVAL, "no filename= given");
 	/* A character device has no fsync and no O_DSYNC; NVMe Flush and FUA are not done. */
 	if (passthru && (j->sync || j->fsync_every))
 		return bq_fail_at(err, j->sync ? "sync" : "fsync", -EOPNOTSUPP,
 			    "not supported with ioengine=io_uring_cmd");
-	jr->targets = calloc((size_t)j->nr_files, sizeof(*jr->targets));
-	if (!jr->targets)
-		return -ENOMEM;
+	/*
+	 * No filename=: the files fio would name, opened all at once; or
+	 * several named files, or filesize=, which share size= out as fio
+	 * does (fileset.c).
+	 */
+	if (!j->nr_files)
+		ret = bq_fileset_open(st, jr, js, err);
+	else
+		ret = bq_fileset_plan(st, jr, js, err);
+	if (ret)
+		return ret;
 	bs_bounds(j, &lo, &hi);
-	for (int i = 0; i < j->nr_files; i++) {
+	for (int i = 0; i < (j->nr_files ? j->nr_files : jr->nr_targets); i++) {
 		struct bq_target_info *ti = &jr->targets[i];
+		const struct bq_job *oj = j;
+		struct bq_job part;
 
-		ret = bq_target_open(st->ctx, j, j->filenames[i], st->opts->guard, &st->held, ti,
-				     &js->fds[i], err);
-		jr->nr_targets = i + 1;
-		if (ret)
-			return ret;
+		if (j->nr_files && js->fset) {
+			part = *j;
+			part.size = js->fset->span[i];
+			part.offset = js->fset->off[i];
+			oj = &part;
+		}
+		if (j->nr_files) {
+			ret = bq_target_open(st->ctx, oj, j->filenames[i], st->opts->guard,
+					     &st->held, ti, &js->fds[i], err);
+			jr->nr_targets = i + 1;
+			ret = ret ?: bq_fileset_judge_unlink(st, jr, i, err);
+			if (ret)
+				return ret;
+		}
+		if (j->pre_read) {
+			ret = bq_fileset_pre_read(js->fds[i], js->fset ? js->fset->off[i] : j->offset,
+						  js->fset ? js->fset->span[i] : job_span(j, ti));
+			if (ret)
+				return bq_fail_at(err, ti->path, ret, "pre_read: %s", strerror(-ret));
+		}
 		if ((j->direct || passthru) && !all_sizes_aligned(j, ti->lbs))
 			return bq_fail_at(err, ti->path, -EINVAL,
 				    "block sizes, offset and ba must be multiples of %s %u "
@@ -164,8 +188,8 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 			return bq_fail_at(err, ti->path, -EINVAL,
 				    "block size %u is larger than one command can carry here "
 				    "(%u bytes)", hi, ti->max_io);
-		if (!j->stripe) {
-			ret = check_region(j, ti, hi, err);
+		if (!j->stripe && j->nr_files) {
+			ret = check_region(oj, ti, hi, err);
 			if (ret)
 				return ret;
 		}
@@ -362,6 +386,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	struct bq_offgen_params rp = {
 		.nblocks = 1, .seed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index,
 	};
+	int first = 0, nr = j->nr_files;
 	uint64_t total = 0;
 	uint32_t lo, hi;
 	int ret;
@@ -393,10 +418,15 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	}
 	bq_offgen_init(&w->rng, &rp);
 
-	w->nr_files = bq_engine_has(j->engine, BQ_ENGINE_DISKLESS) || j->stripe ? 1 : j->nr_files;
-	w->nr_fds = bq_engine_has(j->engine, BQ_ENGINE_DISKLESS) ? 0 : j->nr_files;
+	/* A file set gives each numjobs clone files of its own, as fio does. */
+	if (js->fset) {
+		first = js->fset->first[index];
+		nr = js->fset->count[index];
+	}
+	w->nr_files = bq_engine_has(j->engine, BQ_ENGINE_DISKLESS) || j->stripe ? 1 : nr;
+	w->nr_fds = bq_engine_has(j->engine, BQ_ENGINE_DISKLESS) ? 0 : nr;
 	for (int i = 0; i < w->nr_fds; i++)
-		w->fds[i] = js->fds[i];
+		w->fds[i] = js->fds[first + i];
 	if (j->stripe && j->nr_files > 0) {
 		w->stripe = &js->raid;
 		w->res->members = calloc((size_t)(unsigned int)j->nr_files,
@@ -417,9 +447,11 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 			.param = j->dist_param, .seed = rp.seed + 0x1000ULL * (uint64_t)(i + 1),
 		};
 
-		f->base = j->offset;
+		f->base = js->fset ? js->fset->off[first + i] : j->offset;
 		if (bq_engine_has(j->engine, BQ_ENGINE_DISKLESS))
 			f->span = j->size ? j->size : 1ULL << 30;
+		else if (js->fset)
+			f->span = js->fset->span[first + i];
 		else
 			f->span = job_span(j, j->stripe ? &js->logical : &jr->targets[i]);
 		p.nblocks = f->span / w->unit ? f->span / w->unit : 1;
@@ -434,7 +466,19 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		}
 		total += f->span;
 	}
+	if (js->fset)
+		total = js->fset->bytes[index];
 	w->bytes_left = j->time_based ? UINT64_MAX : j->io_size ? j->io_size : total;
+	/* create_only: the files are laid out, and that is the whole job. */
+	if (j->create_only)
+		w->bytes_left = 0;
+	if (js->fset || (w->nr_files > 1 && !j->stripe &&
+			 (j->file_service != BQ_FSRV_ROUNDROBIN || j->file_service_nr != 1 ||
+			  (j->openfiles && (int)j->openfiles < w->nr_files)))) {
+		ret = bq_fsrv_init(w);
+		if (ret)
+			return ret;
+	}
 	if (js->verify)
 		return bq_verify_worker_init(js->verify, w, index);
 	return 0;
@@ -826,6 +870,7 @@ static void teardown(struct run_state *st)
 {
 	for (int i = 0; st->workers && i < st->nr_workers; i++) {
 		free(st->workers[i].slots);
+		free(st->workers[i].fsrv);
 		for (int f = 0; f < st->workers[i].nr_files; f++)
 			free(st->workers[i].files[f].map);
 	}
@@ -836,6 +881,8 @@ static void teardown(struct run_state *st)
 		for (int i = 0; i < BQ_MAX_FILES; i++)
 			if (st->js[k].fds[i] >= 0)
 				close(st->js[k].fds[i]);
+		bq_fileset_end(&st->res->jobs[k], &st->js[k],
+			       st->threads && bq_threads_went(st->threads));
 		for (int d = 0; d < BQ_NR_DIRS; d++) {
 			free(st->js[k].prev.buckets[d]);
 			free(st->js[k].before.buckets[d]);

@@ -33,6 +33,7 @@ struct job_state {
 	bool ramp_sampled;
 	struct bq_vjob *verify;		/* verify=: the job's state and findings */
 	bool stats_done;		/* disk stats taken before a verify phase */
+	struct bq_fileset *fset;	/* no filename=: the files fio would name (fileset.c) */
 };
 
 struct run_state {

@@ -62,6 +62,9 @@ static int lay_out(int fd, uint64_t from, uint64_t to)
 
 static int ng_name(struct bq_ctx *ctx, const char *path, const struct stat *st, char *name,
 		   size_t len);
+static int open_held(struct bq_ctx *ctx, const struct bq_job *j, const char *path, int pfd,
+		     uint64_t need, const struct bq_guard_opts *gopts, struct bq_held *held,
+		     struct bq_target_info *ti, int *fd, struct bq_parse_error *err);
 
 static int open_flags(const struct bq_job *j)
 {
@@ -156,14 +159,17 @@ static int create_file(const char *path, struct bq_target_info *ti, struct bq_pa
  *
  * Return: its index in @held, or -errno.
  */
-static int hold_target(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
+static int hold_target(struct bq_ctx *ctx, const struct bq_job *j, const char *path, int pfd,
 		       const struct bq_guard_opts *gopts, struct bq_held *held,
 		       struct bq_target_info *ti, struct bq_parse_error *err)
 {
 	bool writes = bq_job_writes(j);
 	struct stat st;
-	int pfd, i, fd;
+	int i, fd;
 
+	/* A file set's file comes resolved already (lib/io/fileset.c). */
+	if (pfd >= 0)
+		goto resolved;
 	i = held_by_name(held, path);
 	if (i >= 0)
 		return i;
@@ -180,6 +186,7 @@ static int hold_target(struct bq_ctx *ctx, const struct bq_job *j, const char *p
 	}
 	if (pfd < 0)
 		return bq_fail_at(err, path, -errno, "%s", strerror(errno));
+resolved:
 	if (fstat(pfd, &st)) {
 		close(pfd);
 		return bq_fail_at(err, path, -errno, "%s", strerror(errno));
@@ -490,20 +497,60 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 		   const struct bq_guard_opts *gopts, struct bq_held *held,
 		   struct bq_target_info *ti, int *fd, struct bq_parse_error *err)
 {
-	uint64_t need = j->offset + j->size;
-	bool writes = bq_job_writes(j);
-	struct bq_device dev;
-	int h, ret;
+	int ret;
 
 	memset(ti, 0, sizeof(*ti));
 	bq_strlcpy(ti->path, path, sizeof(ti->path));
 	if (bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU))
 		return passthru_open(ctx, j, path, gopts, held, ti, fd, err);
-	h = hold_target(ctx, j, path, gopts, held, ti, err);
+	ret = open_held(ctx, j, path, -1, j->offset + j->size, gopts, held, ti, fd, err);
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * bq_target_open_at() - bq_target_open() of a file set's file, resolved
+ * and laid out already by lib/io/fileset.c
+ * @ctx: context
+ * @j: the job
+ * @pfd: the file, an O_PATH (or any) descriptor; consumed
+ * @path: its name, for messages
+ * @created: the run made it just now (nothing of anyone's to guard)
+ * @gopts: guard overrides
+ * @held: the run's descriptors
+ * @ti: receives the target's facts
+ * @fd: receives the descriptor the job's threads use
+ * @err: why not
+ *
+ * Return: its index in @held, or -errno.
+ */
+int bq_target_open_at(struct bq_ctx *ctx, const struct bq_job *j, int pfd, const char *path,
+		      bool created, const struct bq_guard_opts *gopts,
+		      struct bq_held *held, struct bq_target_info *ti, int *fd,
+		      struct bq_parse_error *err)
+{
+	memset(ti, 0, sizeof(*ti));
+	bq_strlcpy(ti->path, path, sizeof(ti->path));
+	ti->created = created;
+	ti->laid_out = created;
+	/* A file the job's writes grow keeps its size: it has not shrunk. */
+	return open_held(ctx, j, path, pfd, 0, gopts, held, ti, fd, err);
+}
+
+static int open_held(struct bq_ctx *ctx, const struct bq_job *j, const char *path, int pfd,
+		     uint64_t need, const struct bq_guard_opts *gopts, struct bq_held *held,
+		     struct bq_target_info *ti, int *fd, struct bq_parse_error *err)
+{
+	bool writes = bq_job_writes(j);
+	struct bq_device dev;
+	int h, ret;
+
+	h = hold_target(ctx, j, path, pfd, gopts, held, ti, err);
 	if (h < 0)
 		return h;
 	ti->st = held->st[h];
-	if (S_ISREG(ti->st.st_mode)) {
+	if (S_ISREG(ti->st.st_mode) && pfd >= 0) {
+		file_facts(ctx, held->fd[h], &ti->st, ti);
+	} else if (S_ISREG(ti->st.st_mode)) {
 		if ((uint64_t)ti->st.st_size < need || ti->created) {
 			if (!writes && !ti->created)
 				return bq_fail_at(err, path, -EINVAL,
@@ -544,7 +591,7 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 			bq_device_release(&dev);
 		}
 	}
-	return 0;
+	return h;
 }
 
 /*

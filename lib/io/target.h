@@ -43,6 +43,10 @@ static inline const char *bq_target_align_name(const struct bq_target_info *ti)
 int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 		   const struct bq_guard_opts *gopts, struct bq_held *held,
 		   struct bq_target_info *ti, int *fd, struct bq_parse_error *err);
+int bq_target_open_at(struct bq_ctx *ctx, const struct bq_job *j, int pfd, const char *path,
+		      bool created, const struct bq_guard_opts *gopts,
+		      struct bq_held *held, struct bq_target_info *ti, int *fd,
+		      struct bq_parse_error *err);
 int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		   const struct bq_target_info *targets, int nr, uint32_t largest_io,
 		   bool *polled, char *note, size_t len, struct bq_parse_error *err);

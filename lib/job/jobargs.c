@@ -18,6 +18,7 @@
 #include "blkqual_verify.h"
 #include "bufopt.h"
 #include "internal.h"
+#include "jobopt.h"
 
 static int add(struct bq_strv *args, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -231,5 +232,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 		ret = ret ?: add(args, "--nowait=%d", j->nowait);
 	}
 	ret = ret ?: bq_bufopt_to_args(j, args);
+	ret = ret ?: bq_fileset_to_args(j, args);
 	return ret;
 }

@@ -320,6 +320,11 @@ static int set_filename(const struct job_opt *o, const char *key, const char *va
 			ret = bq_parse_fail(err, -EINVAL, "%s=%s: empty file name", key, val);
 			goto out_free_names;
 		}
+		ret = bq_fileset_dir_prefix(job, &names[n - 1]);
+		if (ret) {
+			bq_parse_fail(err, ret, "%s=%s: name too long below directory=", key, val);
+			goto out_free_names;
+		}
 		if (!*p)
 			break;
 		p++;
@@ -963,6 +968,13 @@ static int set_cmd_type(const struct job_opt *o, const char *key, const char *va
 }
 
 #define NS_PER_S 1000000000ull
+/* File sets: fileset_opt.c parses them all. */
+static int set_fileset(const struct job_opt *o, const char *key, const char *val,
+		       struct bq_job *job, struct bq_parse_error *err)
+{
+	return bq_fileset_opt(key, val, job, err);
+}
+
 #define OPT(n, k, fn) { .name = (n), .kind = (k), .set = (fn) }
 #define OPT_AT(n, k, fn, field, l, h) \
 	{ .name = (n), .kind = (k), .set = (fn), .off = offsetof(struct bq_job, field), \
@@ -1064,6 +1076,25 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("verify_write_sequence", OPT_FLAG, set_bool, verify_write_sequence, 0, 0),
 	OPT("verify_dump", OPT_FLAG, set_off_only),
 	OPT("experimental_verify", OPT_FLAG, set_off_only),
+	/* file sets: implicit filenames, their layout and service (issue 19) */
+	OPT("directory", OPT_VALUE, set_fileset),
+	OPT("filename_format", OPT_VALUE, set_fileset),
+	OPT("unique_filename", OPT_FLAG, set_fileset),
+	OPT("nrfiles", OPT_VALUE, set_fileset),
+	OPT("nr_files", OPT_VALUE, set_fileset),
+	OPT("filesize", OPT_VALUE, set_fileset),
+	OPT("openfiles", OPT_VALUE, set_fileset),
+	OPT("file_service_type", OPT_VALUE, set_fileset),
+	OPT("create_on_open", OPT_FLAG, set_fileset),
+	OPT("create_only", OPT_FLAG, set_fileset),
+	OPT("allow_file_create", OPT_FLAG, set_fileset),
+	OPT("overwrite", OPT_FLAG, set_fileset),
+	OPT("fallocate", OPT_VALUE, set_fileset),
+	OPT("pre_read", OPT_FLAG, set_fileset),
+	OPT("unlink", OPT_FLAG, set_fileset),
+	OPT("create_fsync", OPT_FLAG, set_fileset),
+	OPT("create_serialize", OPT_FLAG, set_fileset),
+	OPT("file_append", OPT_FLAG, set_fileset),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1127,6 +1158,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->stall_timeout_ns = 30 * NS_PER_S;
 	job->hipri_percentage = 100;
 	bq_bufopt_defaults(job);
+	bq_fileset_defaults(job);
 }
 
 /**
@@ -1309,8 +1341,6 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	int ret;
 
 	/* The nop engine measures the tool itself: it needs no target. */
-	if (!bq_engine_has(job->engine, BQ_ENGINE_DISKLESS) && job->nr_files < 1)
-		return bq_parse_fail(err, -EINVAL, "no filename given");
 	if (job->nr_files > BQ_MAX_FILES)
 		return bq_parse_fail(err, -EINVAL, "more than %d filenames", BQ_MAX_FILES);
 	for (int i = 0; i < job->nr_files; i++)
@@ -1351,6 +1381,9 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
 	ret = bq_job_check_sync(job, err);
+	if (ret)
+		return ret;
+	ret = bq_fileset_check(job, err);
 	if (ret)
 		return ret;
 	ret = check_verify(job, err);

@@ -137,5 +137,13 @@ int bq_expand_paren(const char *key, const char *val, enum bq_expr_kind kind, ch
  */
 int bq_jobfile_parse_sections(const char *path, const char *const *sections,
 			      struct bq_jobset *set, struct bq_parse_error *err);
+/* fileset_opt.c: the file set options (issue 19) */
+struct bq_strv;
+int bq_fileset_opt(const char *key, const char *val, struct bq_job *job,
+		   struct bq_parse_error *err);
+void bq_fileset_defaults(struct bq_job *job);
+int bq_fileset_dir_prefix(const struct bq_job *job, char **name);
+int bq_fileset_check(const struct bq_job *job, struct bq_parse_error *err);
+int bq_fileset_to_args(const struct bq_job *job, struct bq_strv *args);
 
 #endif /* BLKQUAL_JOBOPT_H */
