@@ -204,10 +204,16 @@ static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
  */
 bool worker_pattern_pick(struct bq_worker *w, struct bq_slot *s, int dir)
 {
+	const struct bq_job *j = w->job;
+
 	if (pick_once(w, s, dir))
 		return true;
-	/* A time-based job starts over, as fio resets its files for the next round. */
-	if (!w->job->time_based)
+	/*
+	 * fio starts another round, its files reset, when the job is time
+	 * based or io_size= asks for more than the round did; otherwise
+	 * the holes or a run into the end made the job shorter.
+	 */
+	if (!j->time_based && !(j->io_size && w->bytes_left >= j->bs_max[dir]))
 		return false;
 	restart_files(w);
 	return pick_once(w, s, dir);
