@@ -306,7 +306,7 @@ static int fake_worker(struct bq_worker *w, const struct bq_job *j, uint64_t siz
 	p.nblocks = range / w->unit;
 	w->bytes_left = UINT64_MAX;
 	w->ios_left = UINT64_MAX;
-	w->pattern = bq_job_has_pattern(j);
+	w->pattern = worker_pattern_wanted(j);
 	if (w->pattern)
 		worker_pattern_init(w);
 	return bq_offgen_init(&f->gen, &p);
@@ -761,6 +761,66 @@ TEST_F_TIMEOUT(dev, percentage_random_as_fio, 60)
 	/* A random block right after the last one counts as sequential: 1 / NBLK more. */
 	EXPECT_LT(fabs(fseq - p), 3 * sigma + 1.0 / NBLK);
 	EXPECT_LT(fabs(bseq - p), 3 * sigma + 1.0 / NBLK);
+}
+
+/* Whether each direction's blocks go 0, 1, 2, ... on their own. */
+static bool two_streams(const uint64_t *blk, const uint8_t *dir, size_t n)
+{
+	uint64_t next[BQ_NR_DIRS] = { 0, 0 };
+
+	for (size_t i = 0; i < n; i++)
+		if (blk[i] != next[dir[i]]++)
+			return false;
+	return true;
+}
+
+/*
+ * rw=rw: fio keeps one sequential position per direction, so reads and
+ * writes each go through the region from its start; blkqual did one
+ * stream for both before issue 19.
+ */
+TEST_F(dev, rw_streams_as_fio)
+{
+	static uint64_t fblk[256], bblk[256];
+	static uint8_t fdir[256], bdir[256];
+	static struct bq_slot io[256];
+	const char *kv[] = { "rw", "rw", "bs", "4k", "size", "1m", NULL };
+	char fname[96], log[320], logopt[340], line[512], name[64], op[16];
+	const char *argv[] = { "fio", "--name=a", "--ioengine=null", "--rw=rw", "--bs=4k",
+			       "--size=1m", fname, logopt, NULL };
+	unsigned long long t, o, l;
+	struct run_result r;
+	size_t fn = 0, bn;
+	struct bq_job j;
+	FILE *f;
+
+	PREP_READY(&self->p);
+	snprintf(fname, sizeof(fname), "--filename=%s", self->s.dev);
+	snprintf(log, sizeof(log), "%s/iolog", self->s.dir);
+	snprintf(logopt, sizeof(logopt), "--write_iolog=%s", log);
+	unlink(log);
+	ASSERT_EQ(0, run_argv(argv, &r));
+	ASSERT_EQ(0, r.status) TH_LOG("%.300s", r.err);
+	run_result_free(&r);
+	f = fopen(log, "r");
+	ASSERT_NE(NULL, f);
+	while (fn < 256 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llu %63s %15s %llu %llu", &t, name, op, &o, &l) == 5 &&
+		    (!strcmp(op, "read") || !strcmp(op, "write"))) {
+			fdir[fn] = strcmp(op, "read") ? BQ_WRITE : BQ_READ;
+			fblk[fn++] = o / BLK;
+		}
+	fclose(f);
+	ASSERT_EQ(256u, fn);
+	EXPECT_TRUE(two_streams(fblk, fdir, fn));
+	ASSERT_EQ(0, job_from(&j, kv));
+	bn = bq_offsets(&j, io, 256);
+	ASSERT_EQ(256u, bn);
+	for (size_t i = 0; i < bn; i++) {
+		bblk[i] = io[i].offset / BLK;
+		bdir[i] = io[i].dir;
+	}
+	EXPECT_TRUE(two_streams(bblk, bdir, bn));
 }
 
 TEST_HARNESS_MAIN

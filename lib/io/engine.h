@@ -235,6 +235,7 @@ struct bq_target_info;
 
 bool worker_pattern_pick(struct bq_worker *w, struct bq_slot *s, int dir);
 void worker_pattern_init(struct bq_worker *w);
+bool worker_pattern_wanted(const struct bq_job *j);
 uint64_t bq_pattern_base(const struct bq_job *j, uint64_t target_size, int index,
 			 uint32_t min_bs);
 int bq_pattern_check(const struct bq_job *j, const struct bq_target_info *ti, uint64_t span,

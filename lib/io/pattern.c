@@ -220,6 +220,18 @@ bool worker_pattern_pick(struct bq_worker *w, struct bq_slot *s, int dir)
 }
 
 /**
+ * worker_pattern_wanted() - whether a job's threads pick through pattern.c
+ * @j: the job
+ *
+ * Return: true for the pattern options, and for rw=rw, whose reads and
+ * writes fio keeps in two sequential streams (verify has its own order).
+ */
+bool worker_pattern_wanted(const struct bq_job *j)
+{
+	return bq_job_has_pattern(j) || (j->rw == BQ_RW_RW && !j->verify);
+}
+
+/**
  * worker_pattern_init() - a thread's pattern state before its first I/O
  * @w: the worker, its files set up
  */

@@ -429,7 +429,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	w->bytes_left = j->time_based ? UINT64_MAX : j->io_size ? j->io_size : total;
 	/* fio 3.33 does not stop a time-based job at number_ios. */
 	w->ios_left = j->number_ios && !j->time_based ? j->number_ios : UINT64_MAX;
-	w->pattern = bq_job_has_pattern(j);
+	w->pattern = worker_pattern_wanted(j);
 	if (w->pattern)
 		worker_pattern_init(w);
 	if (js->verify)
