@@ -763,6 +763,36 @@ TEST_F_TIMEOUT(dev, percentage_random_as_fio, 60)
 	EXPECT_LT(fabs(bseq - p), 3 * sigma + 1.0 / NBLK);
 }
 
+/* What only the target's size can tell is refused before any I/O, with exit 2. */
+TEST_F(dev, refused_against_the_target)
+{
+	static const struct {
+		const char *opts[3];
+		const char *msg;
+	} cases[] = {
+		{ { "--offset_increment=1000", "--numjobs=2" }, "not a multiple of 512" },
+		{ { "--offset_increment=8m", "--numjobs=3", "--size=64k" }, "ends past the target" },
+		{ { "--random_distribution=zoned_abs:50/1m:50/20m", "--rw=randread" },
+		  "more than the region's" },
+		{ { "--zonemode=strided", "--zonesize=6k", "--bs=4k" }, "zonerange must be" },
+	};
+
+	PREP_READY(&self->p);
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		const char *args[10] = { "--name=a", self->filename, "--direct=1" };
+		struct run_result r;
+		int a = 3;
+
+		for (int i = 0; i < 3 && cases[k].opts[i]; i++)
+			args[a++] = cases[k].opts[i];
+		EXPECT_EQ(NULL, blkqual_run_json(&r, args));
+		EXPECT_EQ(2, r.status);
+		EXPECT_NE(NULL, strstr(r.err, cases[k].msg)) TH_LOG("%s", r.err);
+		EXPECT_EQ(1, count_lines(r.err)) TH_LOG("%s", r.err);
+		run_result_free(&r);
+	}
+}
+
 /* Whether each direction's blocks go 0, 1, 2, ... on their own. */
 static bool two_streams(const uint64_t *blk, const uint8_t *dir, size_t n)
 {

@@ -285,13 +285,18 @@ int bq_pattern_check(const struct bq_job *j, const struct bq_target_info *ti, ui
 	uint64_t last = bq_pattern_base(j, ti->size, (int)j->numjobs - 1, min_bs);
 	uint64_t total = 0;
 
-	if (last != j->offset && (last >= ti->size || (j->size && last + span > ti->size)))
+	if (last != j->offset && (last >= ti->size || ti->size - last < min_bs ||
+				  (j->size && last + span > ti->size)))
 		return bq_fail_at(err, ti->path, -EINVAL, "offset_increment: thread %u's region "
 				  "(from %llu) ends past the target (%llu bytes)", j->numjobs - 1,
 				  (unsigned long long)last, (unsigned long long)ti->size);
-	if (j->direct && last % ti->lbs)
-		return bq_fail_at(err, ti->path, -EINVAL, "offset_increment: thread offsets must "
-				  "be multiples of %u", ti->lbs);
+	for (unsigned int i = 1; j->direct && last != j->offset && i < j->numjobs; i++)
+		if (bq_pattern_base(j, ti->size, (int)i, min_bs) % ti->lbs)
+			return bq_fail_at(err, ti->path, -EINVAL, "offset_increment: thread %u "
+					  "starts at %llu, not a multiple of %u for direct I/O", i,
+					  (unsigned long long)bq_pattern_base(j, ti->size, (int)i,
+									      min_bs),
+					  ti->lbs);
 	if (bq_job_strided(j)) {
 		uint64_t range = j->zone_range ? j->zone_range : j->zone_size;
 
