@@ -16,6 +16,12 @@
 #include "job/jobopt.h"
 #include "run_int.h"
 
+/* Where a backward job jumps to: the region's end, or the target's if nearer. */
+static inline uint64_t region_end(const struct bq_file_state *f)
+{
+	return f->span < f->limit ? f->span : f->limit;
+}
+
 /* fio's sequential offset, from the current zone's start; false past the target. */
 static bool seq_offset(struct bq_worker *w, struct bq_file_state *f, int dir, uint64_t *off)
 {
@@ -26,12 +32,20 @@ static bool seq_offset(struct bq_worker *w, struct bq_file_state *f, int dir, ui
 		f->last_pos[dir] = f->zone_off;
 	if (f->last_pos[dir] >= f->limit)
 		return false;
+	/* fio: a backward job away from the target's start begins at the region's end. */
+	if (j->seq_add < 0 && f->last_pos[dir] == f->zone_off && f->base + f->zone_off)
+		f->last_pos[dir] = region_end(f);
 	pos = f->last_pos[dir] - f->zone_off;
-	/* A hole follows every I/O but the first of the zone. */
+	/*
+	 * A hole follows every I/O but the first of the zone; the sum is
+	 * unsigned, so going backward past the start wraps to a huge
+	 * value, and both ends start over as fio does: forward at the
+	 * start, backward at the end.
+	 */
 	if (pos && j->seq_add) {
 		pos += (uint64_t)j->seq_add;
 		if (pos >= f->limit)
-			pos = 0;
+			pos = j->seq_add > 0 ? 0 : region_end(f) + (uint64_t)j->seq_add;
 	}
 	*off = pos;
 	return true;

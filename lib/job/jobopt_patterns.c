@@ -60,10 +60,10 @@ static int parse_pct(const char *s, unsigned int *pct)
  * @err: filled in on failure
  *
  * As in fio, every rw= resets both modifiers; for a sequential mode N is
- * a size skipped after each I/O (holes), for a random one a count: a new
- * random offset every N I/Os.
+ * a size added after each I/O (holes; a negative one goes backward), for
+ * a random one a count: a new random offset every N I/Os.
  *
- * Return: 0, -EINVAL or -EOPNOTSUPP (a negative, backward skip).
+ * Return: 0 or -EINVAL.
  */
 int bq_job_rw_modifier(struct bq_job *job, const char *key, const char *val, const char *mod,
 		       struct bq_parse_error *err)
@@ -76,10 +76,6 @@ int bq_job_rw_modifier(struct bq_job *job, const char *key, const char *val, con
 	job->seq_nr = 0;
 	if (!mod)
 		return 0;
-	if (*mod == '-')
-		return bq_parse_fail(err, -EOPNOTSUPP,
-				     "%s=%s: backward offsets (a negative ':N') are not supported",
-				     key, val);
 	if (random) {
 		if (parse_dec(mod, &v) || v > UINT32_MAX)
 			return bq_parse_fail(err, -EINVAL, "%s=%s: ':N' of a random mode is a "
@@ -87,10 +83,11 @@ int bq_job_rw_modifier(struct bq_job *job, const char *key, const char *val, con
 		job->seq_nr = (unsigned int)v;
 		return 0;
 	}
-	if (bq_parse_size(mod, &v) || v > INT64_MAX)
+	/* A negative size goes backward, as fio's rw=read:-8k. */
+	if (bq_parse_size(*mod == '-' ? mod + 1 : mod, &v) || v > INT64_MAX)
 		return bq_parse_fail(err, -EINVAL, "%s=%s: ':N' of a sequential mode is a size "
-				     "(like 4k)", key, val);
-	job->seq_add = (int64_t)v;
+				     "(like 4k or -8k)", key, val);
+	job->seq_add = *mod == '-' ? -(int64_t)v : (int64_t)v;
 	return 0;
 }
 
