@@ -106,7 +106,12 @@ TEST(distributions)
 	EXPECT_NE(NULL, strstr(err.msg, "add up to 90")) TH_LOG("%s", err.msg);
 	EXPECT_EQ(-EINVAL, set1("random_distribution", "zoned:50/60:50/60", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("random_distribution", "zoned", NULL, &err));
-	EXPECT_EQ(-EINVAL, set1("random_distribution", "zoned:60:40", NULL, &err));
+	/* fio's rand-zones.fio: a zone without a size shares what is left. */
+	ASSERT_EQ(0, set1("random_distribution", "zoned:50/5:30/15:20/", &job, &err));
+	EXPECT_EQ(80u, job.dist_zones[BQ_READ][2].size);
+	ASSERT_EQ(0, set1("random_distribution", "zoned:60:40", &job, &err));
+	EXPECT_EQ(50u, job.dist_zones[BQ_READ][1].size);
+	EXPECT_EQ(-EINVAL, set1("random_distribution", "zoned:60/x:40", NULL, &err));
 	EXPECT_EQ(-EOPNOTSUPP, set1("random_distribution", "zoned:100/100,100/100,100/100",
 				    NULL, &err));
 	ASSERT_EQ(0, set1("random_distribution", "normal:5", &job, &err));

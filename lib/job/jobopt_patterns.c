@@ -235,41 +235,46 @@ int bq_set_number_ios(const struct job_opt *o, const char *key, const char *val,
 }
 
 /*
- * One direction of a zoned split: "60/10:30/20:8/30:2/40".  As fio, the
- * access percentages must add up to exactly 100 and, for zoned, the
- * region percentages to at most 100; fio's entries without a percentage
- * can then only get 0, so blkqual asks for every one.
+ * One direction of a zoned split: "60/10:30/20:8/30:2/40".  As in fio,
+ * the access percentages must add up to exactly 100; zoned's region
+ * percentages to at most 100, where one that is missing or 0 ("20/",
+ * "20") shares what the others leave equally (rand-zones.fio ends with
+ * "20/"), and one over 100 counts as 100.  zoned_abs's sizes are bytes, a
+ * missing one 0.
  */
 static int parse_zones(const char *key, char *s, bool abs, struct bq_dist_zone *z, int *nr,
 		       struct bq_parse_error *err)
 {
-	unsigned int pct_sum = 0, size_sum = 0;
+	unsigned int pct_sum = 0, size_sum = 0, missing = 0;
+	bool has_size[BQ_MAX_DIST_ZONES];
 	int n = 0;
 	char *tok;
 
 	while ((tok = strsep(&s, ":"))) {
 		char *slash = strchr(tok, '/');
-		uint64_t pct, size;
+		uint64_t pct, size = 0;
 
 		if (n == BQ_MAX_DIST_ZONES)
 			return bq_parse_fail(err, -EINVAL, "%s: more than %d zones", key,
 					     BQ_MAX_DIST_ZONES);
-		if (!slash)
-			return bq_parse_fail(err, -EINVAL, "%s: zone '%s' is not ACCESS%%/%s", key,
-					     tok, abs ? "SIZE" : "RANGE%");
-		*slash++ = '\0';
+		if (slash)
+			*slash++ = '\0';
 		if (parse_dec(tok, &pct) || pct > 100)
 			return bq_parse_fail(err, -EINVAL, "%s: access percentage '%s' is not "
 					     "0..100", key, tok);
-		if (abs ? bq_parse_size(slash, &size) || !size :
-			  parse_dec(slash, &size) || size > 100)
+		if (slash && *slash && (abs ? bq_parse_size(slash, &size) : parse_dec(slash, &size)))
 			return bq_parse_fail(err, -EINVAL, "%s: zone size '%s' is not %s", key,
-					     slash, abs ? "a size over 0" : "0..100");
+					     slash, abs ? "a size" : "a percentage");
+		if (!abs && size > 100)
+			size = 100;
+		has_size[n] = abs || size;
 		z[n].pct = (uint8_t)pct;
 		z[n].size = size;
 		pct_sum += (unsigned int)pct;
-		if (!abs)
-			size_sum += (unsigned int)size;
+		if (has_size[n])
+			size_sum += abs ? 0 : (unsigned int)size;
+		else
+			missing++;
 		n++;
 	}
 	if (pct_sum != 100)
@@ -278,6 +283,9 @@ static int parse_zones(const char *key, char *s, bool abs, struct bq_dist_zone *
 	if (size_sum > 100)
 		return bq_parse_fail(err, -EINVAL, "%s: zone sizes add up to %u%%, over 100%%",
 				     key, size_sum);
+	for (int i = 0; i < n; i++)
+		if (!has_size[i])
+			z[i].size = (100 - size_sum) / missing;
 	*nr = n;
 	return 0;
 }
