@@ -373,6 +373,40 @@ TEST(random_every_n_ios)
 	}
 }
 
+/*
+ * bs_is_seq_rand: an I/O that goes on from the last one takes the read
+ * size (4k), a random one the write size (16k), whatever its direction.
+ */
+TEST(bs_is_seq_rand_sizes)
+{
+	static const char *const kv[] = { "rw", "randwrite", "bs", "4k,16k", "bs_is_seq_rand",
+					  "1", "percentage_random", "50", "norandommap", "1",
+					  "time_based", "1", NULL };
+	static struct bq_slot io[4096];
+	size_t n, seq = 0;
+	struct bq_job j;
+
+	ASSERT_EQ(0, job_from(&j, kv));
+	n = bq_offsets(&j, io, ARRAY_SIZE(io));
+	ASSERT_EQ(ARRAY_SIZE(io), n);
+	for (size_t i = 1; i < n; i++) {
+		bool cont = io[i].offset == io[i - 1].offset + io[i - 1].len;
+
+		seq += cont;
+		/*
+		 * A random block right after the last one looks sequential: 16k
+		 * is fine then; a sequential one past the end starts over at 0.
+		 */
+		if (!cont && io[i].offset) {
+			EXPECT_EQ(16384u, io[i].len) TH_LOG("I/O %zu", i);
+		} else if (io[i].len != 4096) {
+			seq--;
+		}
+	}
+	/* Half sequential, give or take 4 sigma (sigma = 0.5 / 64). */
+	EXPECT_LT(fabs((double)seq / (double)(n - 1) - 0.5), 4 * 0.5 / 64);
+}
+
 /* ---- fio, side by side --------------------------------------------------- */
 
 FIXTURE(dev)

@@ -86,6 +86,9 @@ static uint64_t rand_offset(struct bq_worker *w, struct bq_file_state *f, int di
 {
 	const struct bq_job *j = w->job;
 
+	/* bs_is_seq_rand: before the map sees the length it will cut. */
+	if (j->bs_is_seq_rand)
+		*len = worker_pick_len(w, BQ_WRITE);
 	if (j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS)
 		return zoned_block(w, f, dir) * w->unit;
 	if (f->map)
@@ -174,11 +177,9 @@ static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
 	if (bq_job_strided(j))
 		strided_zone(w, f, dir);
 	/* bs_is_seq_rand: the read size is the sequential one, the write size the random. */
-	len = worker_pick_len(w, dir);
+	len = worker_pick_len(w, j->bs_is_seq_rand ? BQ_READ : dir);
 	if (!next_offset(w, f, dir, &off, &is_random, &len))
 		return false;
-	if (j->bs_is_seq_rand)
-		len = worker_pick_len(w, is_random ? BQ_WRITE : BQ_READ);
 	if (off >= f->span)
 		return false;
 	at = f->zone_off + off;
