@@ -866,6 +866,9 @@ static const struct job_opt job_opts[] = {
 	OPT("offset_align", OPT_VALUE, bq_set_size_u64),
 	OPT("number_ios", OPT_VALUE, bq_set_number_ios),
 	OPT_AT("bs_is_seq_rand", OPT_FLAG, set_bool, bs_is_seq_rand, 0, 0),
+	OPT("bs_unaligned", OPT_FLAG, bq_set_bs_unaligned),
+	OPT("blocksize_unaligned", OPT_FLAG, bq_set_bs_unaligned),
+	OPT("unified_rw_reporting", OPT_VALUE, bq_set_unified_rw_reporting),
 };
 
 /*
@@ -892,7 +895,6 @@ static const char *const fio_only_opts[] = {
 	"max_open_zones", "job_max_open_zones", "ignore_zone_limits",
 	"zone_reset_threshold", "zone_reset_frequency",
 	/* I/O pattern */
-	"bs_unaligned", "blocksize_unaligned", "unified_rw_reporting",
 	/* buffers and memory */
 	"zero_buffers", "refill_buffers", "scramble_buffers", "buffer_pattern",
 	"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",

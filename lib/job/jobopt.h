@@ -105,6 +105,10 @@ int bq_set_size_u64(const struct job_opt *o, const char *key, const char *val,
 		    struct bq_job *job, struct bq_parse_error *err);
 int bq_set_number_ios(const struct job_opt *o, const char *key, const char *val,
 		      struct bq_job *job, struct bq_parse_error *err);
+int bq_set_unified_rw_reporting(const struct job_opt *o, const char *key, const char *val,
+				struct bq_job *job, struct bq_parse_error *err);
+int bq_set_bs_unaligned(const struct job_opt *o, const char *key, const char *val,
+			struct bq_job *job, struct bq_parse_error *err);
 int bq_job_check_patterns(const struct bq_job *job, struct bq_parse_error *err);
 bool bq_job_strided(const struct bq_job *job);
 bool bq_job_has_pattern(const struct bq_job *job);

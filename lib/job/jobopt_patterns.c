@@ -234,6 +234,29 @@ int bq_set_number_ios(const struct job_opt *o, const char *key, const char *val,
 	return 0;
 }
 
+/* Only fio's defaults are taken: they change nothing. */
+int bq_set_unified_rw_reporting(const struct job_opt *o, const char *key, const char *val,
+				struct bq_job *job, struct bq_parse_error *err)
+{
+	if (!strcmp(val, "none") || !strcmp(val, "0"))
+		return 0;
+	if (!strcmp(val, "mixed") || !strcmp(val, "both") || !strcmp(val, "1"))
+		return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported (reads and writes "
+				     "are reported apart)", key, val);
+	return bq_parse_fail(err, -EINVAL, "%s=%s: use none, mixed or both", key, val);
+}
+
+int bq_set_bs_unaligned(const struct job_opt *o, const char *key, const char *val,
+			struct bq_job *job, struct bq_parse_error *err)
+{
+	if (val && !strcmp(val, "0"))
+		return 0;
+	if (!val || !strcmp(val, "1"))
+		return bq_parse_fail(err, -EOPNOTSUPP, "%s=1 is not supported (sizes of a bsrange "
+				     "are multiples of its smallest)", key);
+	return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0 or 1", key, val);
+}
+
 /*
  * One direction of a zoned split: "60/10:30/20:8/30:2/40".  As in fio,
  * the access percentages must add up to exactly 100; zoned's region
