@@ -435,7 +435,11 @@ static json_object *job_options_json(const struct bq_job *j)
 	json_object_object_add(o, "norandommap", json_object_new_boolean(j->norandommap));
 	json_object_object_add(o, "random_distribution",
 			       json_object_new_string(j->dist == BQ_DIST_ZIPF ? "zipf" :
-						      j->dist == BQ_DIST_PARETO ? "pareto" : "random"));
+						      j->dist == BQ_DIST_PARETO ? "pareto" :
+						      j->dist == BQ_DIST_NORMAL ? "normal" :
+						      j->dist == BQ_DIST_ZONED ? "zoned" :
+						      j->dist == BQ_DIST_ZONED_ABS ? "zoned_abs" :
+						      "random"));
 	json_object_object_add(o, "distribution_param", json_dbl(j->dist_param));
 	json_object_object_add(o, "rate_iops", json_u64(j->rate_iops));
 	json_object_object_add(o, "ioengine", json_object_new_string(bq_engine_name(j->engine)));

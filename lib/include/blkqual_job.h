@@ -115,6 +115,36 @@ enum bq_dist {
 	BQ_DIST_RANDOM,
 	BQ_DIST_ZIPF,
 	BQ_DIST_PARETO,
+	BQ_DIST_NORMAL,		/* fio's normal (gauss): a bell of hits, scattered */
+	BQ_DIST_ZONED,		/* access percentages over percentages of the region */
+	BQ_DIST_ZONED_ABS,	/* access percentages over byte ranges */
+};
+
+/* random_generator= (see struct bq_job) */
+enum bq_randgen {
+	BQ_RANDGEN_TAUSWORTHE,
+	BQ_RANDGEN_LFSR,
+	BQ_RANDGEN_TAUSWORTHE64,
+};
+
+/* zonemode=; not given is none, as in fio 3.33 */
+enum bq_zonemode {
+	BQ_ZONEMODE_UNSET,
+	BQ_ZONEMODE_NONE,
+	BQ_ZONEMODE_STRIDED,
+};
+
+/* fio's limit for random_distribution=zoned and zoned_abs */
+#define BQ_MAX_DIST_ZONES 256
+
+/**
+ * struct bq_dist_zone - one zone of random_distribution=zoned or zoned_abs
+ * @pct: share of the I/Os in percent
+ * @size: share of the region in percent (zoned), or bytes (zoned_abs)
+ */
+struct bq_dist_zone {
+	uint64_t size;
+	uint8_t pct;
 };
 
 enum bq_dir {
@@ -276,6 +306,28 @@ struct bq_job {
 	bool create_fsync;
 	bool create_serialize;
 	bool file_append;		/* each file's region starts at its end */
+	/* ---- I/O patterns family (issue 19) ---- */
+	int64_t seq_add;		/* rw=read:N: bytes skipped after each sequential I/O */
+	unsigned int seq_nr;		/* rw=randread:N: a new random offset every N I/Os; 0: 1 */
+	bool rw_seq_identical;		/* rw_sequencer=identical: repeat the offset instead */
+	unsigned int pct_seq[BQ_NR_DIRS];	/* 100 - percentage_random, so 0 is fio's default */
+	int random_generator;		/* enum bq_randgen */
+	bool allrandrepeat;		/* every generator repeatable, whatever randrepeat says */
+	bool softrandommap;		/* no memory for the random map: go on without it */
+	bool dist_has_center;		/* random_distribution=NAME:PARAM:CENTER was given */
+	double dist_center;		/* that center, in [0, 1] */
+	struct bq_dist_zone dist_zones[BQ_NR_DIRS][BQ_MAX_DIST_ZONES];
+	int nr_dist_zones[BQ_NR_DIRS];
+	int zonemode;			/* enum bq_zonemode */
+	uint64_t zone_size;		/* strided: bytes done in a zone before the next */
+	uint64_t zone_range;		/* strided: bytes from one zone's start to the next's,
+					 * before zone_skip; 0: zone_size */
+	uint64_t zone_skip;		/* strided: bytes skipped after each zone */
+	uint64_t offset_increment;	/* thread N of numjobs starts N times this further */
+	unsigned int offset_increment_pct;	/* offset_increment=N%; 0: use the bytes */
+	uint64_t offset_align;		/* alignment of a percentage offset; 0: smallest bs */
+	uint64_t number_ios;		/* stop each thread after this many I/Os; 0: no limit */
+	bool bs_is_seq_rand;		/* bs=SEQ,RAND instead of READ,WRITE */
 };
 
 /* dedupe_mode= */

@@ -71,6 +71,12 @@ static inline void slot_done(struct bq_slot *s)
  * @map: random map of a job with several block sizes: one bit per unit,
  *       set once the unit is done this pass; NULL otherwise
  * @mapped: units set in @map
+ * @limit: bytes of the target from @base on (fio's file size, where its
+ *         offsets end); patterns only
+ * @zone_off: start of the current strided zone, from @base
+ * @last_pos: per direction, where the last I/O ended, from @base (fio's
+ *            sequential position, kept per direction as fio does)
+ * @last_start: per direction, where it started; UINT64_MAX: none yet
  */
 struct bq_file_state {
 	uint64_t base;
@@ -79,6 +85,11 @@ struct bq_file_state {
 	struct bq_offgen gen;
 	uint64_t *map;
 	uint64_t mapped;
+	/* I/O patterns (pattern.c) */
+	uint64_t limit;
+	uint64_t zone_off;
+	uint64_t last_pos[BQ_NR_DIRS];
+	uint64_t last_start[BQ_NR_DIRS];
 };
 
 struct bq_worker;
@@ -191,6 +202,11 @@ struct bq_worker {
 	struct bq_thread_cpu ru_start;
 
 	struct bq_bufgen buf;		/* buffer contents: io/buffers.c */
+	/* I/O patterns (pattern.c) */
+	bool pattern;			/* the job needs fio's full offset logic */
+	uint64_t ios_left;		/* number_ios still to issue; UINT64_MAX: no limit */
+	unsigned int seq_nr_left;	/* I/Os until the next new random offset */
+	uint64_t zone_bytes;		/* bytes done in the current strided zone */
 };
 
 static inline uint64_t bq_bounded(struct bq_offgen *g, uint64_t n)
@@ -223,6 +239,17 @@ static inline uint32_t worker_pick_len(struct bq_worker *w, int dir)
 uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, uint32_t *len);
 int bq_fsrv_next(struct bq_worker *w, uint32_t *len);	/* fileset_service.c */
 
+/* pattern.c: rw=...:N, percentage_random, strided zones, zoned distributions */
+struct bq_target_info;
+
+bool worker_pattern_pick(struct bq_worker *w, struct bq_slot *s, int dir);
+void worker_pattern_init(struct bq_worker *w);
+bool worker_pattern_wanted(const struct bq_job *j);
+uint64_t bq_pattern_base(const struct bq_job *j, uint64_t target_size, int index,
+			 uint32_t min_bs);
+int bq_pattern_check(const struct bq_job *j, const struct bq_target_info *ti, uint64_t span,
+		     uint32_t min_bs, struct bq_parse_error *err);
+
 /**
  * worker_pick() - the next I/O of the workload, or false when it is done
  * @w: the worker
@@ -236,8 +263,10 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 	uint32_t len;
 	int dir;
 
-	if (w->stopping || *w->stop || (w->end_ns && now >= w->end_ns) || !w->bytes_left)
+	if (w->stopping || *w->stop || (w->end_ns && now >= w->end_ns) || !w->bytes_left ||
+	    !w->ios_left)
 		return false;
+	w->ios_left--;
 	switch (j->rw) {
 	case BQ_RW_READ:
 	case BQ_RW_RANDREAD:
@@ -251,6 +280,8 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 		dir = bq_bounded(&w->rng, 100) < j->rwmixread ? BQ_READ : BQ_WRITE;
 		break;
 	}
+	if (__builtin_expect(w->pattern, 0))
+		return worker_pattern_pick(w, s, dir);
 	len = worker_pick_len(w, dir);
 	if (__builtin_expect(w->fsrv != NULL, 0)) {
 		int fi = bq_fsrv_next(w, &len);

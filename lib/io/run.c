@@ -19,6 +19,7 @@
 #include <linux/fs.h>
 
 #include "fileset.h"
+#include "job/jobopt.h"
 #include "run_int.h"
 #include "verify/verify_int.h"
 
@@ -190,6 +191,7 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 				    "(%u bytes)", hi, ti->max_io);
 		if (!j->stripe && j->nr_files) {
 			ret = check_region(oj, ti, hi, err);
+			ret = ret ?: bq_pattern_check(oj, ti, job_span(oj, ti), lo, err);
 			if (ret)
 				return ret;
 		}
@@ -382,7 +384,8 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		       int index, struct bq_worker *w)
 {
 	const struct bq_job *j = &jr->job;
-	uint64_t seed = j->randrepeat ? j->randseed : j->randseed ^ bq_now_ns();
+	uint64_t seed = j->randrepeat || j->allrandrepeat ? j->randseed :
+			j->randseed ^ bq_now_ns();
 	struct bq_offgen_params rp = {
 		.nblocks = 1, .seed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index,
 	};
@@ -442,26 +445,44 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	}
 	for (int i = 0; i < w->nr_files; i++) {
 		struct bq_file_state *f = &w->files[i];
+		const struct bq_target_info *ti = j->stripe ? &js->logical : &jr->targets[first + i];
+		bool zoned = j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS;
+		bool lfsr = j->random_generator == BQ_RANDGEN_LFSR;
 		struct bq_offgen_params p = {
-			.random = w->random, .norandommap = j->norandommap, .dist = j->dist,
+			/* lfsr never repeats a block, map or not; zoned draws its own blocks. */
+			.random = w->random, .norandommap = (j->norandommap && !lfsr) || zoned,
+			.dist = zoned ? BQ_DIST_RANDOM : j->dist,
 			.param = j->dist_param, .seed = rp.seed + 0x1000ULL * (uint64_t)(i + 1),
 		};
+		uint64_t range;
 
 		f->base = js->fset ? js->fset->off[first + i] : j->offset;
-		if (bq_engine_has(j->engine, BQ_ENGINE_DISKLESS))
+		if (bq_engine_has(j->engine, BQ_ENGINE_DISKLESS)) {
 			f->span = j->size ? j->size : 1ULL << 30;
-		else if (js->fset)
+			f->limit = f->span;
+		} else if (js->fset) {
+			/* A file set's region is its own: patterns stay inside it. */
 			f->span = js->fset->span[first + i];
-		else
-			f->span = job_span(j, j->stripe ? &js->logical : &jr->targets[i]);
-		p.nblocks = f->span / w->unit ? f->span / w->unit : 1;
+			f->limit = f->span;
+		} else {
+			f->span = job_span(j, ti);
+			f->base = bq_pattern_base(j, ti->size, index, lo);
+			/* fio: without size=, each thread's region is the rest from its start. */
+			if (!j->size && !j->size_pct && f->base != j->offset)
+				f->span = ti->size - f->base;
+			f->limit = ti->size - f->base;
+		}
+		range = bq_job_strided(j) ? (j->zone_range ? j->zone_range : j->zone_size) :
+			f->span;
+		p.nblocks = range / w->unit ? range / w->unit : 1;
 		ret = bq_offgen_init(&f->gen, &p);
 		if (ret)
 			return ret;
 		/* Several block sizes need a map to cover each unit once (see worker_map_pick()). */
-		if (f->gen.randommap && lo != hi) {
+		if (f->gen.randommap && lo != hi && !lfsr) {
 			f->map = calloc((p.nblocks + 63) / 64, sizeof(*f->map));
-			if (!f->map)
+			/* softrandommap: go on without the map, as fio does. */
+			if (!f->map && !j->softrandommap)
 				return -ENOMEM;
 		}
 		total += f->span;
@@ -479,6 +500,11 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		if (ret)
 			return ret;
 	}
+	/* fio 3.33 does not stop a time-based job at number_ios. */
+	w->ios_left = j->number_ios && !j->time_based ? j->number_ios : UINT64_MAX;
+	w->pattern = worker_pattern_wanted(j);
+	if (w->pattern)
+		worker_pattern_init(w);
 	if (js->verify)
 		return bq_verify_worker_init(js->verify, w, index);
 	return 0;

@@ -143,26 +143,98 @@ static int add_verify(struct bq_strv *args, const struct bq_job *j)
 	return ret;
 }
 
-static const char *dist_text(const struct bq_job *j, char *buf, size_t len)
+/* One direction's zones of random_distribution=zoned or zoned_abs. */
+static size_t zones_text(const struct bq_job *j, int d, char *buf, size_t len)
 {
-	if (j->dist == BQ_DIST_RANDOM)
-		return "random";
-	snprintf(buf, len, "%s:%.17g", j->dist == BQ_DIST_ZIPF ? "zipf" : "pareto",
-		 j->dist_param);
-	return buf;
+	size_t n = 0;
+
+	for (int i = 0; i < j->nr_dist_zones[d] && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%u/%" PRIu64, i ? ":" : "",
+				      j->dist_zones[d][i].pct, j->dist_zones[d][i].size);
+	return n;
+}
+
+static int add_dist(struct bq_strv *args, const struct bq_job *j)
+{
+	static const char *const names[] = {
+		[BQ_DIST_RANDOM] = "random", [BQ_DIST_ZIPF] = "zipf", [BQ_DIST_PARETO] = "pareto",
+		[BQ_DIST_NORMAL] = "normal", [BQ_DIST_ZONED] = "zoned",
+		[BQ_DIST_ZONED_ABS] = "zoned_abs",
+	};
+	/* 2 x 256 zones of "100/" and a 20-digit size, with separators */
+	char buf[2 * BQ_MAX_DIST_ZONES * 26 + 64];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "--random_distribution=%s",
+				    names[j->dist]);
+
+	if (j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS) {
+		buf[n++] = ':';
+		n += zones_text(j, BQ_READ, buf + n, sizeof(buf) - n);
+		buf[n++] = ',';
+		n += zones_text(j, BQ_WRITE, buf + n, sizeof(buf) - n);
+	} else if (j->dist != BQ_DIST_RANDOM) {
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ":%.17g", j->dist_param);
+		if (j->dist_has_center)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, ":%.17g", j->dist_center);
+	}
+	if (n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	return bq_strv_add(args, buf);
+}
+
+/* The I/O pattern options (issue 19), where they differ from the defaults. */
+static int add_patterns(struct bq_strv *args, const struct bq_job *j)
+{
+	static const char *const gens[] = { "tausworthe", "lfsr", "tausworthe64" };
+	int ret = 0;
+
+	if (j->rw_seq_identical)
+		ret = add(args, "--rw_sequencer=identical");
+	if (j->pct_seq[BQ_READ] || j->pct_seq[BQ_WRITE])
+		ret = ret ?: add(args, "--percentage_random=%u,%u", 100 - j->pct_seq[BQ_READ],
+				 100 - j->pct_seq[BQ_WRITE]);
+	if (j->random_generator)
+		ret = ret ?: add(args, "--random_generator=%s", gens[j->random_generator]);
+	if (j->allrandrepeat)
+		ret = ret ?: add(args, "--allrandrepeat=1");
+	if (j->softrandommap)
+		ret = ret ?: add(args, "--softrandommap=1");
+	if (j->zonemode)
+		ret = ret ?: add(args, "--zonemode=%s",
+				 j->zonemode == BQ_ZONEMODE_STRIDED ? "strided" : "none");
+	if (j->zone_size)
+		ret = ret ?: add(args, "--zonesize=%" PRIu64, j->zone_size);
+	if (j->zone_range)
+		ret = ret ?: add(args, "--zonerange=%" PRIu64, j->zone_range);
+	if (j->zone_skip)
+		ret = ret ?: add(args, "--zoneskip=%" PRIu64, j->zone_skip);
+	if (j->offset_increment_pct)
+		ret = ret ?: add(args, "--offset_increment=%u%%", j->offset_increment_pct);
+	else if (j->offset_increment)
+		ret = ret ?: add(args, "--offset_increment=%" PRIu64, j->offset_increment);
+	if (j->offset_align)
+		ret = ret ?: add(args, "--offset_align=%" PRIu64, j->offset_align);
+	if (j->number_ios)
+		ret = ret ?: add(args, "--number_ios=%" PRIu64, j->number_ios);
+	if (j->bs_is_seq_rand)
+		ret = ret ?: add(args, "--bs_is_seq_rand=1");
+	return ret;
 }
 
 int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 {
 	const struct bq_job *j = job;
-	char dist[64];
 	int ret;
 
 	if (j->stripe)
 		return -EOPNOTSUPP;
 	ret = add(args, "--name=%s", j->name);
 	ret = ret ?: add_filenames(args, j);
-	ret = ret ?: add(args, "--rw=%s", rw_name(j->rw));
+	if (j->seq_add)
+		ret = ret ?: add(args, "--rw=%s:%" PRId64, rw_name(j->rw), j->seq_add);
+	else if (j->seq_nr)
+		ret = ret ?: add(args, "--rw=%s:%u", rw_name(j->rw), j->seq_nr);
+	else
+		ret = ret ?: add(args, "--rw=%s", rw_name(j->rw));
 	ret = ret ?: add(args, "--rwmixread=%u", j->rwmixread);
 	ret = ret ?: add_sizes(args, j);
 	if (j->ba)
@@ -190,7 +262,7 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--randrepeat=%d", j->randrepeat);
 	ret = ret ?: add(args, "--randseed=%" PRIu64, j->randseed);
 	ret = ret ?: add(args, "--norandommap=%d", j->norandommap);
-	ret = ret ?: add(args, "--random_distribution=%s", dist_text(j, dist, sizeof(dist)));
+	ret = ret ?: add_dist(args, j);
 	ret = ret ?: add(args, "--rate_iops=%" PRIu64, j->rate_iops);
 	ret = ret ?: add(args, "--group_reporting=%d", j->group_reporting);
 	ret = ret ?: add(args, "--gtod_reduce=%d", j->gtod_reduce);
@@ -233,5 +305,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	}
 	ret = ret ?: bq_bufopt_to_args(j, args);
 	ret = ret ?: bq_fileset_to_args(j, args);
+	ret = ret ?: add_patterns(args, j);
 	return ret;
 }

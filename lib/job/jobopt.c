@@ -358,17 +358,23 @@ static int set_rw(const struct job_opt *o, const char *key, const char *val,
 		"trim", "randtrim", "trimwrite", "randtrimwrite",
 	};
 
-	if (strchr(val, ':'))
-		return bq_parse_fail(err, -EOPNOTSUPP,
-				     "%s=%s: offset modifiers (':N') are not supported", key, val);
+	const char *colon = strchr(val, ':');
+	size_t len = colon ? (size_t)(colon - val) : strlen(val);
+
 	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
-		if (!strcmp(val, modes[i].name)) {
+		if (strlen(modes[i].name) == len && !strncmp(val, modes[i].name, len)) {
+			enum bq_rw old = job->rw;
+			int ret;
+
 			job->rw = modes[i].rw;
-			return 0;
+			ret = bq_job_rw_modifier(job, key, val, colon ? colon + 1 : NULL, err);
+			if (ret)
+				job->rw = old;
+			return ret;
 		}
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(fio_only); i++)
-		if (!strcmp(val, fio_only[i]))
+		if (strlen(fio_only[i]) == len && !strncmp(val, fio_only[i], len))
 			return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported", key, val);
 	return bq_parse_fail(err, -EINVAL,
 			     "%s=%s: use read, write, randread, randwrite, rw or randrw", key, val);
@@ -617,65 +623,10 @@ static int set_sync(const struct job_opt *o, const char *key, const char *val,
 	return 0;
 }
 
-static int parse_positive(const char *s, double *v)
-{
-	char *end;
-
-	if (!*s)
-		return -EINVAL;
-	errno = 0;
-	*v = strtod(s, &end);
-	if (errno || *end || !isfinite(*v) || *v <= 0)
-		return -EINVAL;
-	return 0;
-}
-
-#define DIST_HINT "use random, zipf:THETA or pareto:H"
-
 static int set_distribution(const struct job_opt *o, const char *key, const char *val,
 			    struct bq_job *job, struct bq_parse_error *err)
 {
-	static const char *const fio_only[] = { "normal", "gauss", "zoned", "zoned_abs" };
-	const char *colon = strchr(val, ':');
-	size_t len = colon ? (size_t)(colon - val) : strlen(val);
-	enum bq_dist dist;
-	double param;
-
-	if (!strcmp(val, "random")) {
-		job->dist = BQ_DIST_RANDOM;
-		job->dist_param = 0;
-		return 0;
-	}
-	if (len == 4 && !strncmp(val, "zipf", len)) {
-		dist = BQ_DIST_ZIPF;
-	} else if (len == 6 && !strncmp(val, "pareto", len)) {
-		dist = BQ_DIST_PARETO;
-	} else {
-		for (size_t i = 0; i < ARRAY_SIZE(fio_only); i++)
-			if (strlen(fio_only[i]) == len && !strncmp(val, fio_only[i], len))
-				return bq_parse_fail(err, -EOPNOTSUPP,
-						     "%s=%.*s is not supported (" DIST_HINT ")",
-						     key, (int)len, val);
-		return bq_parse_fail(err, -EINVAL, "%s=%s: " DIST_HINT, key, val);
-	}
-	/* fio's defaults when no parameter is given. */
-	if (!colon) {
-		job->dist = dist;
-		job->dist_param = dist == BQ_DIST_ZIPF ? 1.1 : 0.2;
-		return 0;
-	}
-	if (strchr(colon + 1, ':'))
-		return bq_parse_fail(err, -EOPNOTSUPP,
-				     "%s=%s: a center argument is not supported", key, val);
-	if (parse_positive(colon + 1, &param))
-		return bq_parse_fail(err, -EINVAL, "%s=%s: parameter must be a number over 0",
-				     key, val);
-	/* pareto's h is the fraction of hot blocks. */
-	if (dist == BQ_DIST_PARETO && param >= 1.0)
-		return bq_parse_fail(err, -EINVAL, "%s=%s: pareto h must be below 1.0", key, val);
-	job->dist = dist;
-	job->dist_param = param;
-	return 0;
+	return bq_job_set_distribution(job, key, val, err);
 }
 
 static int set_rate_iops(const struct job_opt *o, const char *key, const char *val,
@@ -1095,6 +1046,23 @@ static const struct job_opt job_opts[] = {
 	OPT("create_fsync", OPT_FLAG, set_fileset),
 	OPT("create_serialize", OPT_FLAG, set_fileset),
 	OPT("file_append", OPT_FLAG, set_fileset),
+	/* I/O patterns family (issue 19); parsers in jobopt_patterns.c */
+	OPT("rw_sequencer", OPT_VALUE, bq_set_rw_sequencer),
+	OPT("percentage_random", OPT_VALUE, bq_set_percentage_random),
+	OPT("random_generator", OPT_VALUE, bq_set_random_generator),
+	OPT_AT("allrandrepeat", OPT_FLAG, set_bool, allrandrepeat, 0, 0),
+	OPT_AT("softrandommap", OPT_FLAG, set_bool, softrandommap, 0, 0),
+	OPT("zonemode", OPT_VALUE, bq_set_zonemode),
+	OPT("zonesize", OPT_VALUE, bq_set_zone_bytes),
+	OPT("zonerange", OPT_VALUE, bq_set_zone_bytes),
+	OPT("zoneskip", OPT_VALUE, bq_set_zone_bytes),
+	OPT("offset_increment", OPT_VALUE, bq_set_offset_increment),
+	OPT("offset_align", OPT_VALUE, bq_set_size_u64),
+	OPT("number_ios", OPT_VALUE, bq_set_number_ios),
+	OPT_AT("bs_is_seq_rand", OPT_FLAG, set_bool, bs_is_seq_rand, 0, 0),
+	OPT("bs_unaligned", OPT_FLAG, bq_set_bs_unaligned),
+	OPT("blocksize_unaligned", OPT_FLAG, bq_set_bs_unaligned),
+	OPT("unified_rw_reporting", OPT_VALUE, bq_set_unified_rw_reporting),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1384,6 +1352,9 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	if (ret)
 		return ret;
 	ret = bq_fileset_check(job, err);
+	if (ret)
+		return ret;
+	ret = bq_job_check_patterns(job, err);
 	if (ret)
 		return ret;
 	ret = check_verify(job, err);

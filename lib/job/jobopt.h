@@ -145,5 +145,35 @@ void bq_fileset_defaults(struct bq_job *job);
 int bq_fileset_dir_prefix(const struct bq_job *job, char **name);
 int bq_fileset_check(const struct bq_job *job, struct bq_parse_error *err);
 int bq_fileset_to_args(const struct bq_job *job, struct bq_strv *args);
+/* jobopt_patterns.c: the I/O pattern options (setters of the option table) */
+struct job_opt;
+
+int bq_job_rw_modifier(struct bq_job *job, const char *key, const char *val, const char *mod,
+		       struct bq_parse_error *err);
+int bq_job_set_distribution(struct bq_job *job, const char *key, const char *val,
+			    struct bq_parse_error *err);
+int bq_set_rw_sequencer(const struct job_opt *o, const char *key, const char *val,
+			struct bq_job *job, struct bq_parse_error *err);
+int bq_set_percentage_random(const struct job_opt *o, const char *key, const char *val,
+			     struct bq_job *job, struct bq_parse_error *err);
+int bq_set_random_generator(const struct job_opt *o, const char *key, const char *val,
+			    struct bq_job *job, struct bq_parse_error *err);
+int bq_set_zonemode(const struct job_opt *o, const char *key, const char *val,
+		    struct bq_job *job, struct bq_parse_error *err);
+int bq_set_zone_bytes(const struct job_opt *o, const char *key, const char *val,
+		      struct bq_job *job, struct bq_parse_error *err);
+int bq_set_offset_increment(const struct job_opt *o, const char *key, const char *val,
+			    struct bq_job *job, struct bq_parse_error *err);
+int bq_set_size_u64(const struct job_opt *o, const char *key, const char *val,
+		    struct bq_job *job, struct bq_parse_error *err);
+int bq_set_number_ios(const struct job_opt *o, const char *key, const char *val,
+		      struct bq_job *job, struct bq_parse_error *err);
+int bq_set_unified_rw_reporting(const struct job_opt *o, const char *key, const char *val,
+				struct bq_job *job, struct bq_parse_error *err);
+int bq_set_bs_unaligned(const struct job_opt *o, const char *key, const char *val,
+			struct bq_job *job, struct bq_parse_error *err);
+int bq_job_check_patterns(const struct bq_job *job, struct bq_parse_error *err);
+bool bq_job_strided(const struct bq_job *job);
+bool bq_job_has_pattern(const struct bq_job *job);
 
 #endif /* BLKQUAL_JOBOPT_H */

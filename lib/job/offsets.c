@@ -31,6 +31,9 @@ _Static_assert(ARRAY_SIZE(((struct bq_offgen *)0)->key) >= FEISTEL_ROUNDS,
 #define PARETO_EXP	0	/* ln(h) / ln(1 - h) */
 #define PARETO_N	1	/* nblocks as a double */
 
+#define NORMAL_SPREAD	0	/* width of the extra uniform deviation, in blocks */
+#define NORMAL_DRAWS	12	/* uniform draws averaged per rank */
+
 static inline uint64_t rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));
@@ -239,6 +242,31 @@ static uint64_t pareto_rank(struct bq_offgen *g)
 	return x < g->dist_c[PARETO_N] ? (uint64_t)x : g->nblocks - 1;
 }
 
+/*
+ * fio's normal: the mean of twelve uniform draws over [0, nblocks] is a
+ * bell around the middle with a standard deviation of nblocks / 12; dev
+ * percent of nblocks widens it with one more uniform draw, halved until
+ * the rank stays inside.  fio hashes the rank to scatter the hot blocks,
+ * as the permutation does here.
+ */
+static uint64_t normal_rank(struct bq_offgen *g)
+{
+	uint64_t n = g->nblocks, sum = 0;
+	uint64_t spread = (uint64_t)g->dist_c[NORMAL_SPREAD];
+
+	for (int i = 0; i < NORMAL_DRAWS; i++)
+		sum += rand_below(g, n + 1);
+	sum = (sum + NORMAL_DRAWS - 1) / NORMAL_DRAWS;
+	if (spread) {
+		int64_t dev = (int64_t)rand_below(g, spread) - (int64_t)(spread / 2);
+
+		while (sum + (uint64_t)dev >= n && dev)
+			dev /= 2;
+		sum += (uint64_t)dev;
+	}
+	return sum >= n ? sum - n : sum;
+}
+
 int bq_offgen_init(struct bq_offgen *g, const struct bq_offgen_params *p)
 {
 	uint64_t sm = p->seed;
@@ -255,6 +283,10 @@ int bq_offgen_init(struct bq_offgen *g, const struct bq_offgen_params *p)
 		break;
 	case BQ_DIST_PARETO:
 		if (!(p->param > 0.0 && p->param < 1.0))
+			return -EINVAL;
+		break;
+	case BQ_DIST_NORMAL:
+		if (!(p->param >= 0.0 && p->param < 100.0))
 			return -EINVAL;
 		break;
 	default:
@@ -281,6 +313,10 @@ int bq_offgen_init(struct bq_offgen *g, const struct bq_offgen_params *p)
 		/* fio's meaning: a fraction h of the blocks gets 1 - h of the I/Os. */
 		g->dist_c[PARETO_EXP] = log(p->param) / log(1.0 - p->param);
 		g->dist_c[PARETO_N] = (double)p->nblocks;
+	} else if (p->dist == BQ_DIST_NORMAL && p->param > 0.0) {
+		double spread = ceil((double)p->nblocks * p->param / 100.0);
+
+		g->dist_c[NORMAL_SPREAD] = fmin(spread, (double)(p->nblocks / 2));
 	}
 	return 0;
 }
@@ -310,6 +346,8 @@ uint64_t bq_offgen_next(struct bq_offgen *g)
 		return permute(g, zipf_rank(g) - 1);
 	case BQ_DIST_PARETO:
 		return permute(g, pareto_rank(g));
+	case BQ_DIST_NORMAL:
+		return permute(g, normal_rank(g));
 	default:
 		return rand_below(g, g->nblocks);
 	}

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pattern.c - where the I/Os of a job with fio's pattern options go:
+ * rw=...:N and rw_sequencer, percentage_random, bs_is_seq_rand,
+ * zonemode=strided, random_distribution=zoned and zoned_abs
+ *
+ * Jobs without them never come here (worker_pick() keeps its short path).
+ * The rules are fio's, step for step, because a job file's offsets are
+ * its meaning: the sequential position is kept per direction and per
+ * file, holes are added to it, a random offset is drawn every N I/Os and
+ * the ones between continue (or repeat) it, and an offset past the region
+ * ends the thread, as fio's "no more offsets" does, unless the job is
+ * time based, which starts over.
+ */
+#include "engine.h"
+#include "job/jobopt.h"
+#include "run_int.h"
+
+/* Where a backward job jumps to: the region's end, or the target's if nearer. */
+static inline uint64_t region_end(const struct bq_file_state *f)
+{
+	return f->span < f->limit ? f->span : f->limit;
+}
+
+/* fio's sequential offset, from the current zone's start; false past the target. */
+static bool seq_offset(struct bq_worker *w, struct bq_file_state *f, int dir, uint64_t *off)
+{
+	const struct bq_job *j = w->job;
+	uint64_t pos;
+
+	if (f->last_pos[dir] >= f->span && j->time_based && w->nr_files == 1)
+		f->last_pos[dir] = f->zone_off;
+	if (f->last_pos[dir] >= f->limit)
+		return false;
+	/* fio: a backward job away from the target's start begins at the region's end. */
+	if (j->seq_add < 0 && f->last_pos[dir] == f->zone_off && f->base + f->zone_off)
+		f->last_pos[dir] = region_end(f);
+	pos = f->last_pos[dir] - f->zone_off;
+	/*
+	 * A hole follows every I/O but the first of the zone; the sum is
+	 * unsigned, so going backward past the start wraps to a huge
+	 * value, and both ends start over as fio does: forward at the
+	 * start, backward at the end.
+	 */
+	if (pos && j->seq_add) {
+		pos += (uint64_t)j->seq_add;
+		if (pos >= f->limit)
+			pos = j->seq_add > 0 ? 0 : region_end(f) + (uint64_t)j->seq_add;
+	}
+	*off = pos;
+	return true;
+}
+
+/*
+ * random_distribution=zoned and zoned_abs: a percentage (1..100, as fio
+ * draws it) picks the zone, the block inside it is uniform.  fio counts
+ * blocks of the smallest block size; so does @unit.
+ */
+static uint64_t zoned_block(struct bq_worker *w, struct bq_file_state *f, int dir)
+{
+	const struct bq_job *j = w->job;
+	const struct bq_dist_zone *z = j->dist_zones[dir];
+	uint64_t lastb = f->gen.nblocks, start = 0, prev = 0, len;
+	unsigned int v = 1 + (unsigned int)bq_bounded(&f->gen, 100), acc = 0;
+	int i;
+
+	for (i = 0; i < j->nr_dist_zones[dir] - 1; i++) {
+		if (v <= acc + z[i].pct)
+			break;
+		acc += z[i].pct;
+		prev += z[i].size;
+	}
+	if (j->dist == BQ_DIST_ZONED_ABS) {
+		start = prev / w->unit;
+		len = (prev + z[i].size) / w->unit - start;
+	} else {
+		start = prev * lastb / 100;
+		len = lastb * z[i].size / 100;
+	}
+	return start + (len ? bq_bounded(&f->gen, len) : 0);
+}
+
+/* A random offset from the zone's start (the whole region without zones). */
+static uint64_t rand_offset(struct bq_worker *w, struct bq_file_state *f, int dir,
+			    uint32_t *len)
+{
+	const struct bq_job *j = w->job;
+
+	/* bs_is_seq_rand: before the map sees the length it will cut. */
+	if (j->bs_is_seq_rand)
+		*len = worker_pick_len(w, BQ_WRITE);
+	if (j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS)
+		return zoned_block(w, f, dir) * w->unit;
+	if (f->map)
+		return worker_map_pick(w, f, len);
+	return bq_offgen_next(&f->gen) * w->unit;
+}
+
+/* fio's zonemode=strided: after zonesize bytes, the next zone; the target's end wraps. */
+static void strided_zone(struct bq_worker *w, struct bq_file_state *f, int dir)
+{
+	const struct bq_job *j = w->job;
+	uint64_t range = j->zone_range ? j->zone_range : j->zone_size;
+
+	if (w->zone_bytes >= j->zone_size) {
+		w->zone_bytes = 0;
+		f->zone_off += range + j->zone_skip;
+		if (f->zone_off >= f->limit)
+			f->zone_off = 0;
+		f->last_pos[dir] = f->zone_off;
+	}
+	/* A zonesize over zonerange goes over the same zone again. */
+	if (f->last_pos[dir] >= f->zone_off + range)
+		f->last_pos[dir] = f->zone_off;
+}
+
+static void restart_files(struct bq_worker *w)
+{
+	for (int i = 0; i < w->nr_files; i++) {
+		struct bq_file_state *f = &w->files[i];
+
+		f->zone_off = 0;
+		for (int d = 0; d < BQ_NR_DIRS; d++) {
+			f->last_pos[d] = 0;
+			f->last_start[d] = UINT64_MAX;
+		}
+	}
+	w->zone_bytes = 0;
+}
+
+/* The offset from the zone's start, or false: no more offsets. */
+static bool next_offset(struct bq_worker *w, struct bq_file_state *f, int dir, uint64_t *off,
+			bool *is_random, uint32_t *len)
+{
+	const struct bq_job *j = w->job;
+	bool hit = true;
+
+	if (j->seq_nr > 1 && --w->seq_nr_left) {
+		hit = false;
+	} else {
+		w->seq_nr_left = j->seq_nr;
+	}
+	*is_random = false;
+	if (hit && !w->random)
+		return seq_offset(w, f, dir, off);
+	if (hit) {
+		/* fio draws 1..100 and goes random at or below percentage_random. */
+		if (!j->pct_seq[dir] ||
+		    1 + bq_bounded(&w->rng, 100) <= 100 - (uint64_t)j->pct_seq[dir]) {
+			*is_random = true;
+			*off = rand_offset(w, f, dir, len);
+			return true;
+		}
+		if (seq_offset(w, f, dir, off))
+			return true;
+		*off = rand_offset(w, f, dir, len);
+		return true;
+	}
+	if (j->rw_seq_identical) {
+		*off = f->last_start[dir] != UINT64_MAX ? f->last_start[dir] - f->zone_off : 0;
+		return true;
+	}
+	if (seq_offset(w, f, dir, off))
+		return true;
+	*off = rand_offset(w, f, dir, len);
+	return true;
+}
+
+static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
+{
+	const struct bq_job *j = w->job;
+	struct bq_file_state *f = &w->files[w->next_file];
+	uint64_t off, at;
+	bool is_random;
+	uint32_t len;
+
+	if (bq_job_strided(j))
+		strided_zone(w, f, dir);
+	/* bs_is_seq_rand: the read size is the sequential one, the write size the random. */
+	len = worker_pick_len(w, j->bs_is_seq_rand ? BQ_READ : dir);
+	if (!next_offset(w, f, dir, &off, &is_random, &len))
+		return false;
+	if (off >= f->span)
+		return false;
+	at = f->zone_off + off;
+	if (at >= f->limit)
+		return false;
+	if (len > f->limit - at) {
+		/* A random block at the end slides back inside, as in worker_pick(). */
+		if (!is_random || len > f->limit)
+			return false;
+		at = (f->limit - len) / w->unit * w->unit;
+	}
+	s->file = (uint8_t)w->next_file;
+	s->offset = f->base + at;
+	f->last_start[dir] = at;
+	f->last_pos[dir] = at + len;
+	w->zone_bytes += len;
+	if (!j->time_based) {
+		if (len > w->bytes_left)
+			len = (uint32_t)w->bytes_left;
+		w->bytes_left -= len;
+	}
+	s->len = len;
+	s->dir = (uint8_t)dir;
+	if (++w->next_file == (unsigned int)w->nr_files)
+		w->next_file = 0;
+	return true;
+}
+
+/**
+ * worker_pattern_pick() - the next I/O of a job with pattern options
+ * @w: the worker
+ * @s: filled in (offset, length, direction, file)
+ * @dir: the direction already drawn
+ *
+ * Return: false when the thread has no more offsets (fio's end of a
+ * region with holes, or of a sequential run that reached its end).
+ */
+bool worker_pattern_pick(struct bq_worker *w, struct bq_slot *s, int dir)
+{
+	const struct bq_job *j = w->job;
+
+	if (pick_once(w, s, dir))
+		return true;
+	/*
+	 * fio starts another round, its files reset, when the job is time
+	 * based or io_size= asks for more than the round did; otherwise
+	 * the holes or a run into the end made the job shorter.
+	 */
+	if (!j->time_based && !(j->io_size && w->bytes_left >= j->bs_max[dir]))
+		return false;
+	restart_files(w);
+	return pick_once(w, s, dir);
+}
+
+/**
+ * worker_pattern_wanted() - whether a job's threads pick through pattern.c
+ * @j: the job
+ *
+ * Return: true for the pattern options, and for rw=rw, whose reads and
+ * writes fio keeps in two sequential streams (verify has its own order).
+ */
+bool worker_pattern_wanted(const struct bq_job *j)
+{
+	return bq_job_has_pattern(j) || (j->rw == BQ_RW_RW && !j->verify);
+}
+
+/**
+ * worker_pattern_init() - a thread's pattern state before its first I/O
+ * @w: the worker, its files set up
+ */
+void worker_pattern_init(struct bq_worker *w)
+{
+	restart_files(w);
+	/* fio's first I/O is already a new random offset. */
+	w->seq_nr_left = 1;
+}
+
+/**
+ * bq_pattern_base() - where thread @index of a job starts on its target
+ * @j: the job
+ * @target_size: bytes of the target
+ * @index: the thread (fio's subjob number)
+ * @min_bs: the job's smallest block size
+ *
+ * fio's offset_increment: each thread of numjobs starts that much further;
+ * a percentage of the target is rounded up to offset_align, or else to
+ * the smallest block size.
+ *
+ * Return: the byte offset.
+ */
+uint64_t bq_pattern_base(const struct bq_job *j, uint64_t target_size, int index,
+			 uint32_t min_bs)
+{
+	uint64_t inc = j->offset_increment, off, align;
+
+	if (j->offset_increment_pct) {
+		inc = j->offset_increment_pct * target_size / 100;
+		off = j->offset + (uint64_t)index * inc;
+		align = j->offset_align ? j->offset_align : min_bs;
+		return (off + align - 1) / align * align;
+	}
+	return j->offset + (uint64_t)index * inc;
+}
+
+/**
+ * bq_pattern_check() - a job's pattern options fit its target
+ * @j: the job
+ * @ti: the target
+ * @span: bytes of the region of the first thread
+ * @min_bs: the job's smallest block size
+ * @err: filled in on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int bq_pattern_check(const struct bq_job *j, const struct bq_target_info *ti, uint64_t span,
+		     uint32_t min_bs, struct bq_parse_error *err)
+{
+	uint64_t last = bq_pattern_base(j, ti->size, (int)j->numjobs - 1, min_bs);
+	uint64_t total = 0;
+
+	if (last != j->offset && (last >= ti->size || ti->size - last < min_bs ||
+				  (j->size && last + span > ti->size)))
+		return bq_fail_at(err, ti->path, -EINVAL, "offset_increment: thread %u's region "
+				  "(from %llu) ends past the target (%llu bytes)", j->numjobs - 1,
+				  (unsigned long long)last, (unsigned long long)ti->size);
+	for (unsigned int i = 1; j->direct && last != j->offset && i < j->numjobs; i++)
+		if (bq_pattern_base(j, ti->size, (int)i, min_bs) % ti->lbs)
+			return bq_fail_at(err, ti->path, -EINVAL, "offset_increment: thread %u "
+					  "starts at %llu, not a multiple of %u for direct I/O", i,
+					  (unsigned long long)bq_pattern_base(j, ti->size, (int)i,
+									      min_bs),
+					  ti->lbs);
+	if (bq_job_strided(j)) {
+		uint64_t range = j->zone_range ? j->zone_range : j->zone_size;
+
+		if (range % min_bs || j->zone_skip % ti->lbs || range < min_bs)
+			return bq_fail_at(err, ti->path, -EINVAL, "zonerange must be a multiple of "
+					  "the block size %u and zoneskip of %u", min_bs, ti->lbs);
+	}
+	for (int d = 0; j->dist == BQ_DIST_ZONED_ABS && d < BQ_NR_DIRS; d++) {
+		total = 0;
+		for (int i = 0; i < j->nr_dist_zones[d]; i++)
+			total += j->dist_zones[d][i].size;
+		if (total > span)
+			return bq_fail_at(err, ti->path, -EINVAL, "zoned_abs zones add up to %llu "
+					  "bytes, more than the region's %llu",
+					  (unsigned long long)total, (unsigned long long)span);
+	}
+	return 0;
+}
