@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "error_report.h"
 #include "inventory.h"
+#include "rates_report.h"
 #include "report_util.h"
 #include "run_replay.h"
 #include "run_report.h"
@@ -386,6 +387,9 @@ static int status_of(const struct bq_results *res, int sig)
 
 		/* A bad block, or a failed read-back, fails the run as a failed I/O does. */
 		if (v && (v->bad || v->phase.d[BQ_READ].errors))
+			return EXIT_REFUSED;
+		/* rate_min and latency limits fail a job in fio too. */
+		if (rates_failed(&res->jobs[k]))
 			return EXIT_REFUSED;
 		for (int i = 0; i < res->jobs[k].nr_threads; i++)
 			if (res->jobs[k].threads[i].d[BQ_READ].errors ||

@@ -56,6 +56,10 @@ static int worker_prepare(struct bq_worker *w)
 			return -EINVAL;
 		}
 	}
+	if (bq_rate_init(w)) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg), "cannot allocate the rate state");
+		return -ENOMEM;
+	}
 	w->buf_total = (w->buf_len * w->depth + page - 1) / page * page;
 	if (!w->buf_total)
 		return 0;
@@ -85,10 +89,9 @@ static void set_deadlines(struct bq_worker *w, uint64_t start)
 	w->ramping = j->ramp_ns > 0;
 	w->end_ns = j->runtime_ns ? start + j->ramp_ns + j->runtime_ns : 0;
 	w->next_submit_ns = start;
-	if (j->rate_iops)
-		w->rate_period_ns = 1000000000ULL / j->rate_iops;
+	bq_rate_start(w, start);
 	/* The default 50 us of slack is a whole period at 20k IOPS. */
-	if (j->rate_iops || j->thinktime_ns)
+	if (w->rate)
 		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
 
@@ -157,6 +160,8 @@ int worker_run(struct bq_worker *w)
 		if (e->begin)
 			e->begin(w);
 		ret = e->loop(w);
+		/* A verify phase runs without caps, pauses or targets. */
+		bq_rate_end(w);
 		if (w->verify && worker_verify_phase(w, ret)) {
 			ret = e->loop(w);
 			worker_verify_phase_end(w);
@@ -170,6 +175,7 @@ int worker_run(struct bq_worker *w)
 			e->end(w);
 	}
 	worker_finish(w);
+	bq_rate_free(w);
 	if (e->teardown)
 		e->teardown(w);
 	return ret;

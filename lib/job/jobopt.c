@@ -669,16 +669,6 @@ static int set_distribution(const struct job_opt *o, const char *key, const char
 	return 0;
 }
 
-static int set_rate_iops(const struct job_opt *o, const char *key, const char *val,
-			 struct bq_job *job, struct bq_parse_error *err)
-{
-	if (strchr(val, ','))
-		return bq_parse_fail(err, -EOPNOTSUPP,
-				     "%s=%s: a rate per direction is not supported; give one value",
-				     key, val);
-	return set_u64(o, key, val, job, err);
-}
-
 #define ENGINE_HINT "use io_uring, libaio, psync or nop"
 
 static int set_ioengine(const struct job_opt *o, const char *key, const char *val,
@@ -881,7 +871,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("randseed", OPT_VALUE, set_u64, randseed, 0, 0),
 	OPT_AT("norandommap", OPT_FLAG, set_bool, norandommap, 0, 0),
 	OPT("random_distribution", OPT_VALUE, set_distribution),
-	OPT_AT("rate_iops", OPT_VALUE, set_rate_iops, rate_iops, 0, 0),
+	OPT("rate_iops", OPT_VALUE, bq_job_set_rates),
 	OPT_AT("group_reporting", OPT_FLAG, set_bool, group_reporting, 0, 0),
 	OPT("ioengine", OPT_VALUE, set_ioengine),
 	OPT("hipri", OPT_FLAG, set_hipri),
@@ -901,6 +891,30 @@ static const struct job_opt job_opts[] = {
 	OPT("verify_pattern", OPT_VALUE, set_verify_pattern),
 	OPT_AT("verify_fatal", OPT_FLAG, set_bool, verify_fatal, 0, 0),
 	OPT_AT("verify_only", OPT_FLAG, set_bool, verify_only, 0, 0),
+	/* rates, thinktime and latency targets (issue 19; jobopt_rates.c) */
+	OPT("rate", OPT_VALUE, bq_job_set_rates),
+	OPT("rate_min", OPT_VALUE, bq_job_set_rates),
+	OPT("ratemin", OPT_VALUE, bq_job_set_rates),
+	OPT("rate_iops_min", OPT_VALUE, bq_job_set_rates),
+	OPT("rate_cycle", OPT_VALUE, bq_job_set_rates),
+	OPT("ratecycle", OPT_VALUE, bq_job_set_rates),
+	OPT("rate_process", OPT_VALUE, bq_job_set_rates),
+	OPT("rate_ignore_thinktime", OPT_FLAG, bq_job_set_rates),
+	OPT("thinktime_spin", OPT_VALUE, bq_job_set_rates),
+	OPT("thinktime_blocks", OPT_VALUE, bq_job_set_rates),
+	OPT("thinktime_blocks_type", OPT_VALUE, bq_job_set_rates),
+	OPT("thinktime_iotime", OPT_VALUE, bq_job_set_rates),
+	OPT("max_latency", OPT_VALUE, bq_job_set_rates),
+	OPT("latency_target", OPT_VALUE, bq_job_set_rates),
+	OPT("latency_window", OPT_VALUE, bq_job_set_rates),
+	OPT("latency_percentile", OPT_VALUE, bq_job_set_rates),
+	OPT("latency_run", OPT_FLAG, bq_job_set_rates),
+	OPT("steadystate", OPT_VALUE, bq_job_set_rates),
+	OPT("ss", OPT_VALUE, bq_job_set_rates),
+	OPT("steadystate_duration", OPT_VALUE, bq_job_set_rates),
+	OPT("ss_dur", OPT_VALUE, bq_job_set_rates),
+	OPT("steadystate_ramp_time", OPT_VALUE, bq_job_set_rates),
+	OPT("ss_ramp", OPT_VALUE, bq_job_set_rates),
 };
 
 /*
@@ -938,11 +952,7 @@ static const char *const fio_only_opts[] = {
 	/* queueing */
 	"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete_max", "iodepth_low",
 	"serialize_overlap", "io_submit_mode",
-	/* rate and latency targets */
-	"rate", "rate_min", "rate_iops_min", "ratecycle", "rate_process",
-	"rate_ignore_thinktime", "latency_target", "latency_window",
-	"latency_percentile", "latency_run", "max_latency",
-	"thinktime_spin", "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime",
+	/* flows */
 	"flow_id", "flow", "flow_watermark", "flow_sleep",
 	/* CPUs, memory policy, cgroups */
 	"cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "cgroup",
@@ -953,9 +963,6 @@ static const char *const fio_only_opts[] = {
 	"verify_state_load", "verify_header_seed", "verify_write_sequence",
 	"experimental_verify", "trim_percentage",
 	"trim_verify_zero", "trim_backlog", "trim_backlog_batch",
-	/* steady state */
-	"steadystate", "ss", "steadystate_duration", "ss_dur", "steadystate_ramp_time",
-	"ss_ramp",
 	/* measurement and logs */
 	"per_job_logs", "write_bw_log", "write_lat_log", "write_hist_log",
 	"write_iops_log", "log_avg_msec", "log_hist_msec", "log_hist_coarseness",
@@ -1044,6 +1051,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->registerfiles = true;
 	job->do_verify = true;
 	job->stall_timeout_ns = 30 * NS_PER_S;
+	bq_job_rates_defaults(job);
 }
 
 /**
@@ -1223,5 +1231,8 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
+	ret = bq_job_check_rates(job, err);
+	if (ret)
+		return ret;
 	return check_verify(job, err);
 }

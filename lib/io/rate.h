@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rate.h - private: rate caps, thinktime, rate_min, max_latency,
+ * latency_target and steadystate, behind the few calls the worker makes
+ *
+ * A job with none of these options has no rate state (w->rate is NULL)
+ * and pays one predictable branch per I/O.
+ */
+#ifndef BLKQUAL_RATE_H
+#define BLKQUAL_RATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct bq_worker;
+struct bq_slot;
+struct bq_job;
+
+/**
+ * bq_rate_wanted() - whether a job needs rate state at all
+ * @j: the job
+ *
+ * Return: true when any option of the family is set.
+ */
+bool bq_rate_wanted(const struct bq_job *j);
+
+/**
+ * bq_rate_init() - allocate a thread's rate state
+ * @w: the worker; @w->rate is set, or left NULL when the job needs none
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int bq_rate_init(struct bq_worker *w);
+
+/**
+ * bq_rate_start() - the thread starts its I/O now
+ * @w: the worker
+ * @start: the start line, in bq_now_ns() time
+ */
+void bq_rate_start(struct bq_worker *w, uint64_t start);
+
+/**
+ * bq_rate_may_start() - whether the next I/O may be issued now
+ * @w: the worker
+ * @busy: I/Os in flight
+ * @now: current time
+ *
+ * Takes a due thinktime pause (after draining what is in flight), holds
+ * the depth to latency_target's, and keeps each direction to its rate.
+ * When it says no with nothing in flight, the engine sleeps until
+ * @w->next_submit_ns.
+ *
+ * Return: true to issue.
+ */
+bool bq_rate_may_start(struct bq_worker *w, unsigned int busy, uint64_t now);
+
+/**
+ * bq_rate_dir() - the direction of the next I/O
+ * @w: the worker
+ *
+ * Return: the one bq_rate_may_start() let through: the mix's draw, or
+ * the other direction when only it was within its rate (fio switches so
+ * rather than idle).
+ */
+int bq_rate_dir(struct bq_worker *w);
+
+/**
+ * bq_rate_issued() - account an I/O as it is issued
+ * @w: the worker
+ * @s: the I/O
+ */
+void bq_rate_issued(struct bq_worker *w, const struct bq_slot *s);
+
+/**
+ * bq_rate_completed() - account a successful I/O; run the periodic checks
+ * @w: the worker
+ * @s: the I/O
+ * @now: completion time, 0 when not measured (gtod_reduce)
+ */
+void bq_rate_completed(struct bq_worker *w, const struct bq_slot *s, uint64_t now);
+
+/**
+ * bq_rate_end() - the thread's I/O is over: final figures, no more limits
+ * @w: the worker (a verify phase after this runs unlimited)
+ */
+void bq_rate_end(struct bq_worker *w);
+
+/**
+ * bq_rate_free() - free the state
+ * @w: the worker
+ */
+void bq_rate_free(struct bq_worker *w);
+
+#endif /* BLKQUAL_RATE_H */
