@@ -7,11 +7,16 @@
  * running the same job file
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <linux/fs.h>
 
 #include "kselftest_harness.h"
 
@@ -24,6 +29,8 @@
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
+#include "helpers/scratchfs.h"
+#include "helpers/spawn.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * KiB)
@@ -573,10 +580,9 @@ TEST_F(dev, steadystate_ends_the_job_early)
 }
 
 /*
- * max_latency: no slow path can be injected under a loop device here
- * (no dm-delay), so the limit is put below any real I/O (1 us): the
- * first I/O trips it, the job ends with ETIMEDOUT and exit 1, as fio's
- * does.  A limit of 10 s never trips.
+ * max_latency below any real I/O (1 us): the first I/O trips it, the job
+ * ends with ETIMEDOUT and exit 1, as fio's does.  A limit of 10 s never
+ * trips.  (The frozen fixture below trips it with a real slow I/O.)
  */
 TEST_F(dev, max_latency_trips)
 {
@@ -660,6 +666,176 @@ TEST_F(dev, latency_target_finds_the_depth)
 	run_result_free(&r);
 	if (!have_fio)
 		SKIP(return, "fio is not installed: blkqual checked, not compared");
+}
+
+/* ---- a slow path: a loop device over a file on an XFS that is frozen a while ---- */
+
+FIXTURE(frozen)
+{
+	struct prep p;
+	struct scratchfs fs;
+	struct scratch inner;		/* the loop device the jobs write to */
+	bool frozen;
+	pid_t pid;
+	char job[400];
+	char out[400];
+	char log[400];
+};
+
+static int freeze(const char *mnt, bool on)
+{
+	int fd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = ioctl(fd, on ? FIFREEZE : FITHAW, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+FIXTURE_SETUP(frozen)
+{
+	int fd;
+
+	self->pid = -1;
+	scratchfs_init(&self->fs);
+	scratch_init(&self->inner);
+	scratchfs_xfs(&self->p, &self->fs, SCRATCH_SIZE);
+	if (!prep_ok(&self->p))
+		return;
+	if (snprintf(self->inner.file, sizeof(self->inner.file), "%s/inner.img",
+		     self->fs.mnt) >= (int)sizeof(self->inner.file)) {
+		prep_fail(&self->p, "naming the inner file", -ENAMETOOLONG);
+		return;
+	}
+	fd = open(self->inner.file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	prep_fail(&self->p, "making the inner file", fd < 0 ? -errno : 0);
+	if (fd >= 0) {
+		prep_fail(&self->p, "sizing the inner file", ftruncate(fd, 64 << 20) ? -errno : 0);
+		close(fd);
+	}
+	if (prep_ok(&self->p))
+		prep_fail(&self->p, "attaching the inner loop device", scratch_attach(&self->inner));
+	snprintf(self->job, sizeof(self->job), "%s/slow.fio", self->fs.s.dir);
+	snprintf(self->out, sizeof(self->out), "%s/result.json", self->fs.s.dir);
+	snprintf(self->log, sizeof(self->log), "%s/log", self->fs.s.dir);
+}
+
+FIXTURE_TEARDOWN(frozen)
+{
+	int status;
+
+	/* Thaw first, always: nothing under a frozen filesystem can finish. */
+	if (self->frozen && freeze(self->fs.mnt, false))
+		TH_LOG("thawing %s: %s", self->fs.mnt, strerror(errno));
+	if (self->pid > 0) {
+		kill(self->pid, SIGKILL);
+		waitpid(self->pid, &status, 0);
+	}
+	unlink(self->job);
+	unlink(self->out);
+	unlink(self->log);
+	scratch_destroy(&self->inner);
+	scratchfs_destroy(&self->fs);
+}
+
+/* fio's full path (execv() does not search $PATH), or false. */
+static bool fio_path(char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	char dir[4096], *save = NULL;
+
+	snprintf(dir, sizeof(dir), "%s", path ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(dir, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, len, "%s/fio", d);
+		if (!access(buf, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Run @argv (its JSON goes to self->out); with @stall, freeze the backing
+ * filesystem 500 ms in for 400 ms, so that the writes in flight then take
+ * that long.  Return: the parsed JSON or NULL; the exit status in @status.
+ */
+static json_object *run_slowed(FIXTURE_DATA(frozen) *self, const char *const *argv, bool stall,
+			       int *status)
+{
+	char *text;
+	json_object *root;
+
+	unlink(self->out);
+	self->pid = spawn_logged(argv, self->log);
+	if (self->pid <= 0)
+		return NULL;
+	if (stall) {
+		sleep_ms(500);
+		if (freeze(self->fs.mnt, true))
+			return NULL;
+		self->frozen = true;
+		sleep_ms(400);
+		if (freeze(self->fs.mnt, false))
+			return NULL;
+		self->frozen = false;
+	}
+	if (wait_exit_ms(self->pid, 10000, status) < 0)
+		return NULL;
+	self->pid = -1;
+	text = slurp(self->out);
+	root = text && strchr(text, '{') ? json_tokener_parse(strchr(text, '{')) : NULL;
+	free(text);
+	return root;
+}
+
+/*
+ * max_latency=100ms: met by every write of a quiet loop device, tripped by
+ * the writes held 400 ms by a freeze of the filesystem under it.  blkqual
+ * ends the job with ETIMEDOUT and exit 1, as fio does on the same job.
+ */
+TEST_F(frozen, max_latency_trips_on_a_slow_write)
+{
+	char output[420];
+	const char *bq[] = { blkqual_path(), "run", "--no-status", "-o", "json", output,
+			     self->job, NULL };
+	char fio_bin[4200];
+	const char *fio[] = { fio_bin, "--output-format=json", output, self->job, NULL };
+	json_object *root;
+	bool have_fio = fio_path(fio_bin, sizeof(fio_bin));
+	int status;
+	FILE *f;
+
+	PREP_READY(&self->p);
+	f = fopen(self->job, "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "[slow]\nfilename=%s\nioengine=io_uring\nrw=write\nbs=4k\ndirect=1\n"
+		"max_latency=100ms\nruntime=1500ms\ntime_based\n", self->inner.dev);
+	fclose(f);
+	snprintf(output, sizeof(output), "--output=%s", self->out);
+
+	root = run_slowed(self, bq, false, &status);
+	ASSERT_NE(NULL, root);
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(NULL, json_object_object_get(json_object_object_get(thread0(root), "rates"),
+					       "failed"));
+	json_object_put(root);
+
+	root = run_slowed(self, bq, true, &status);
+	ASSERT_NE(NULL, root);
+	EXPECT_EQ(1, WEXITSTATUS(status));
+	EXPECT_STREQ("max_latency", json_str(thread0(root), "rates.failed.what"));
+	TH_LOG("blkqual: a write took %.0f ms", json_int(thread0(root), "rates.failed.got", 0) / 1e6);
+	EXPECT_LE(200 * NS_PER_MS, json_int(thread0(root), "rates.failed.got", 0));
+	EXPECT_LE(1, json_int(job0(root), "total.write.errors", 0));
+	json_object_put(root);
+
+	if (!have_fio)
+		SKIP(return, "fio is not installed: blkqual checked, not compared");
+	root = run_slowed(self, fio, true, &status);
+	ASSERT_NE(NULL, root);
+	EXPECT_EQ(1, WEXITSTATUS(status));
+	EXPECT_EQ(ETIMEDOUT, json_int(job0(root), "error", 0));
+	json_object_put(root);
 }
 
 TEST_HARNESS_MAIN
