@@ -441,7 +441,7 @@ TEST_F(dev, rate_min_not_met_fails_the_job)
 
 	PREP_READY(&self->p);
 	path = write_job(self, "slow", "rw=read\nbs=4k\ndirect=1\nthinktime=100ms\n"
-			 "rate_min=1m\nratecycle=500\nruntime=6\ntime_based\n");
+			 "rate_min=1m\nratecycle=200\nruntime=6\ntime_based\n");
 	ASSERT_NE(NULL, path);
 	bq = blkqual_job(path, &r);
 	ASSERT_NE(NULL, bq) TH_LOG("exit %d: %.300s", r.status, r.err);
@@ -518,6 +518,40 @@ TEST_F(dev, thinktime_blocks_pause_counts)
 		json_object_put(bq);
 		run_result_free(&r);
 	}
+	/*
+	 * 200 IOPS, a 400 ms pause every 20 I/Os, 1 s: by default the thread
+	 * catches up the I/O each pause skipped (20, then 20 at 0.5 s and at
+	 * 0.9 s: 60); rate_ignore_thinktime goes on at the rate (20 and 20: 40).
+	 */
+	for (int ign = 0; ign < 2; ign++) {
+		static const long long want[] = { 60, 40 };
+		char body[256];
+		const char *path;
+		json_object *bq, *fio;
+		struct run_result r, f;
+
+		snprintf(body, sizeof(body), "rw=read\nbs=4k\ndirect=1\nrate_iops=200\n"
+			 "thinktime=400ms\nthinktime_blocks=20\nrate_ignore_thinktime=%d\n"
+			 "runtime=1\ntime_based\n", ign);
+		path = write_job(self, "ignore", body);
+		ASSERT_NE(NULL, path);
+		bq = blkqual_job(path, &r);
+		ASSERT_NE(NULL, bq) TH_LOG("exit %d: %.300s", r.status, r.err);
+		TH_LOG("rate_ignore_thinktime=%d: blkqual %lld I/Os", ign,
+		       json_int(job0(bq), "total.read.ios", -1));
+		EXPECT_GE(2, llabs(want[ign] - json_int(job0(bq), "total.read.ios", -1)));
+		fio = fio_job(path, &f, &have_fio);
+		if (have_fio) {
+			ASSERT_NE(NULL, fio);
+			TH_LOG("rate_ignore_thinktime=%d: fio %lld I/Os", ign,
+			       json_int(job0(fio), "read.total_ios", -1));
+			EXPECT_GE(2, llabs(want[ign] - json_int(job0(fio), "read.total_ios", -1)));
+			json_object_put(fio);
+		}
+		run_result_free(&f);
+		json_object_put(bq);
+		run_result_free(&r);
+	}
 	{
 		/* 200 ms of I/O, 100 ms of pause: pauses at 0.2, 0.5 and 0.8 s of 1 s. */
 		const char *path = write_job(self, "iotime", "rw=read\nbs=4k\ndirect=1\n"
@@ -569,7 +603,8 @@ TEST_F(dev, steadystate_ends_the_job_early)
 		ASSERT_NE(NULL, fio);
 		TH_LOG("fio ran %lld ms", json_int(job0(fio), "job_runtime", 0));
 		EXPECT_EQ(1, json_int(job0(fio), "steadystate.attained", 0));
-		EXPECT_GT(4000, json_int(job0(fio), "job_runtime", 0));
+		/* fio judges in a helper thread, later on a busy machine: well before 10 s. */
+		EXPECT_GT(8000, json_int(job0(fio), "job_runtime", 0));
 		json_object_put(fio);
 	}
 	run_result_free(&f);
