@@ -21,6 +21,66 @@ bool rates_used(const struct bq_job *j)
 	return j->thinktime_ns || j->latency_target_ns || j->ss_dur_ns;
 }
 
+static json_object *pair(const uint64_t v[BQ_NR_DIRS])
+{
+	json_object *a = json_object_new_array();
+
+	json_object_array_add(a, json_u64(v[BQ_READ]));
+	json_object_array_add(a, json_u64(v[BQ_WRITE]));
+	return a;
+}
+
+json_object *rates_options_json(const struct bq_job *j)
+{
+	json_object *o = json_object_new_object();
+
+	/* Only what differs from fio's defaults: older results have none of these. */
+	if (j->rate[BQ_READ] || j->rate[BQ_WRITE])
+		json_object_object_add(o, "rate", pair(j->rate));
+	/* Both directions alike are the older rate_iops key. */
+	if (j->rate_iops_rw[BQ_READ] != j->rate_iops_rw[BQ_WRITE])
+		json_object_object_add(o, "rate_iops", pair(j->rate_iops_rw));
+	if (j->rate_min[BQ_READ] || j->rate_min[BQ_WRITE])
+		json_object_object_add(o, "rate_min", pair(j->rate_min));
+	if (j->rate_iops_min[BQ_READ] || j->rate_iops_min[BQ_WRITE])
+		json_object_object_add(o, "rate_iops_min", pair(j->rate_iops_min));
+	if (j->ratecycle_ms != 1000)
+		json_object_object_add(o, "ratecycle_ms", json_u64(j->ratecycle_ms));
+	if (j->rate_poisson)
+		json_object_object_add(o, "rate_process", json_object_new_string("poisson"));
+	if (j->rate_ignore_thinktime)
+		json_object_object_add(o, "rate_ignore_thinktime", json_object_new_boolean(true));
+	if (j->thinktime_spin_ns)
+		json_object_object_add(o, "thinktime_spin_ns", json_u64(j->thinktime_spin_ns));
+	if (j->thinktime_blocks != 1)
+		json_object_object_add(o, "thinktime_blocks", json_u64(j->thinktime_blocks));
+	if (j->thinktime_blocks_issue)
+		json_object_object_add(o, "thinktime_blocks_type", json_object_new_string("issue"));
+	if (j->thinktime_iotime_ns)
+		json_object_object_add(o, "thinktime_iotime_ns", json_u64(j->thinktime_iotime_ns));
+	if (j->max_latency_ns[BQ_READ] || j->max_latency_ns[BQ_WRITE])
+		json_object_object_add(o, "max_latency_ns", pair(j->max_latency_ns));
+	if (j->latency_target_ns) {
+		json_object_object_add(o, "latency_target_ns", json_u64(j->latency_target_ns));
+		json_object_object_add(o, "latency_window_ns", json_u64(j->latency_window_ns));
+		json_object_object_add(o, "latency_percentile", json_dbl(j->latency_percentile));
+		json_object_object_add(o, "latency_run", json_object_new_boolean(j->latency_run));
+	}
+	if (j->ss_dur_ns) {
+		json_object_object_add(o, "steadystate", json_object_new_string(
+			j->ss >= 0 && j->ss < 4 ? ss_names[j->ss] : "?"));
+		json_object_object_add(o, "steadystate_limit", json_dbl(j->ss_limit));
+		json_object_object_add(o, "steadystate_pct", json_object_new_boolean(j->ss_pct));
+		json_object_object_add(o, "steadystate_duration_ns", json_u64(j->ss_dur_ns));
+		json_object_object_add(o, "steadystate_ramp_ns", json_u64(j->ss_ramp_ns));
+	}
+	if (!json_object_object_length(o)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 static const char *fail_name(int fail)
 {
 	switch (fail) {

@@ -22,6 +22,15 @@
 bool rates_used(const struct bq_job *j);
 
 /**
+ * rates_options_json() - the job's options of the family, for "options"
+ * @j: the job
+ *
+ * Return: those that differ from fio's defaults, so that compare tells a
+ * capped job from an uncapped one; NULL when none does.
+ */
+json_object *rates_options_json(const struct bq_job *j);
+
+/**
  * rates_json() - one thread's figures
  * @j: the job
  * @r: the thread's

@@ -386,7 +386,7 @@ json_object *dir_json(const struct bq_dir_result *d, uint64_t runtime)
 
 static json_object *job_options_json(const struct bq_job *j)
 {
-	json_object *o = json_object_new_object(), *files = json_object_new_array();
+	json_object *o = json_object_new_object(), *files = json_object_new_array(), *rates;
 
 	json_object_object_add(o, "name", json_object_new_string(j->name));
 	for (int i = 0; i < j->nr_files; i++)
@@ -457,6 +457,9 @@ static json_object *job_options_json(const struct bq_job *j)
 		json_object_object_add(o, "verify_fatal", json_object_new_boolean(j->verify_fatal));
 		json_object_object_add(o, "verify_only", json_object_new_boolean(j->verify_only));
 	}
+	rates = rates_options_json(j);
+	if (rates)
+		json_object_object_add(o, "rates", rates);
 	return o;
 }
 
