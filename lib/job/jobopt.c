@@ -952,8 +952,9 @@ static const char *const fio_only_opts[] = {
 	/* queueing */
 	"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete_max", "iodepth_low",
 	"serialize_overlap", "io_submit_mode",
-	/* flows */
-	"flow_id", "flow", "flow_watermark", "flow_sleep",
+	/* flows; newer fio's steady state interval and thinkcycles */
+	"flow_id", "flow", "flow_watermark", "flow_sleep", "steadystate_check_interval",
+	"ss_interval", "thinkcycles",
 	/* CPUs, memory policy, cgroups */
 	"cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy", "cgroup",
 	"cgroup_weight", "cgroup_nodelete",
