@@ -128,6 +128,7 @@ TEST(rate_options_parse_as_in_fio)
 	EXPECT_EQ(-EINVAL, set1("rate", "fast", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("rate", ",", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("rate_iops", "5k", NULL, &err));
+	EXPECT_EQ(-EINVAL, set1("rate_iops", "4294967296", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("rate_process", "bursty", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("ratecycle", "0", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("thinktime_blocks", "0", NULL, &err));
@@ -539,13 +540,14 @@ TEST_F(dev, thinktime_blocks_pause_counts)
 		ASSERT_NE(NULL, bq) TH_LOG("exit %d: %.300s", r.status, r.err);
 		TH_LOG("rate_ignore_thinktime=%d: blkqual %lld I/Os", ign,
 		       json_int(job0(bq), "total.read.ios", -1));
-		EXPECT_GE(2, llabs(want[ign] - json_int(job0(bq), "total.read.ios", -1)));
+		EXPECT_GE(3, llabs(want[ign] - json_int(job0(bq), "total.read.ios", -1)));
 		fio = fio_job(path, &f, &have_fio);
 		if (have_fio) {
 			ASSERT_NE(NULL, fio);
 			TH_LOG("rate_ignore_thinktime=%d: fio %lld I/Os", ign,
 			       json_int(job0(fio), "read.total_ios", -1));
-			EXPECT_GE(2, llabs(want[ign] - json_int(job0(fio), "read.total_ios", -1)));
+			/* fio, the reference, gets a little more slack on a busy machine. */
+			EXPECT_GE(5, llabs(want[ign] - json_int(job0(fio), "read.total_ios", -1)));
 			json_object_put(fio);
 		}
 		run_result_free(&f);

@@ -21,6 +21,8 @@
 #define RATE_MIN_SETTLE_NS (2 * NS_PER_S)
 /* fio samples steady state once a second. */
 #define SS_INTERVAL_NS NS_PER_S
+/* Long waits are cut into slices, so that a stop (^C) is seen in time. */
+#define WAIT_SLICE_NS (100 * 1000000ULL)
 
 struct rate_dir {
 	uint64_t bps;		/* 0: this direction is not capped */
@@ -181,9 +183,10 @@ static void think_pause(struct bq_worker *w, struct bq_rate *r, uint64_t now)
 	if (total < j->thinktime_ns) {
 		uint64_t until = clip_to_end(w, t + (j->thinktime_ns - total));
 
-		if (until > t)
-			worker_sleep_until(until);
-		t = bq_now_ns();
+		while (t < until && !*w->stop) {
+			worker_sleep_until(until - t > WAIT_SLICE_NS ? t + WAIT_SLICE_NS : until);
+			t = bq_now_ns();
+		}
 		total = t - now;
 	}
 	if (total && rd->bps && j->rate_ignore_thinktime) {
@@ -290,6 +293,8 @@ bool bq_rate_may_start(struct bq_worker *w, unsigned int busy, uint64_t now)
 	if (!until)
 		return true;
 	/* Ahead of the rate: fio lets what is in flight finish, then sleeps. */
+	if (until > now + WAIT_SLICE_NS)
+		until = now + WAIT_SLICE_NS;
 	w->next_submit_ns = clip_to_end(w, until);
 	return false;
 }

@@ -93,6 +93,9 @@ static int set_per_dir(const char *key, const char *val, enum val_kind kind,
 			return bq_parse_fail(err, -EINVAL, "%s=%s is too big", key, val);
 		if (ret)
 			return bq_parse_fail(err, -EINVAL, "%s=%s: not %s", key, val, what[kind]);
+		/* fio's I/O rates are 32-bit; a larger one would overflow as bytes/s. */
+		if (kind == VAL_COUNT && v[d] > UINT32_MAX)
+			return bq_parse_fail(err, -EINVAL, "%s=%s is over %u", key, val, UINT32_MAX);
 	}
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		if (*part[d])
