@@ -70,6 +70,9 @@ struct bq_rate {
 	uint64_t *ss_bw;
 };
 
+static uint64_t done_ios(const struct bq_rate *r);
+static void lat_new_cycle(struct bq_rate *r, uint64_t now);
+
 bool bq_rate_wanted(const struct bq_job *j)
 {
 	for (int d = 0; d < BQ_NR_DIRS; d++)
@@ -147,6 +150,38 @@ void bq_rate_start(struct bq_worker *w, uint64_t start)
 	r->ss_next = start + SS_INTERVAL_NS;
 	r->ss_ramp_over = !w->job->ss_ramp_ns;
 	w->next_submit_ns = start;
+}
+
+void bq_rate_ramp_end(struct bq_worker *w, uint64_t now)
+{
+	struct bq_rate *r = w->rate;
+
+	if (!r)
+		return;
+	/* fio restarts its clock here: schedules, rate_min's grace, ss_ramp, the depth search. */
+	r->t0 = now;
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		struct rate_dir *rd = &r->d[d];
+
+		rd->issued = 0;
+		rd->last_ns = 0;
+		rd->next_ns = 0;
+		rd->cycle_on = false;
+	}
+	r->think_last_ns = now;
+	r->ss_prev_t = now;
+	r->ss_prev_ios = done_ios(r);
+	r->ss_prev_bytes = r->d[BQ_READ].done_bytes + r->d[BQ_WRITE].done_bytes;
+	r->ss_next = now + SS_INTERVAL_NS;
+	r->ss_ramp_over = !w->job->ss_ramp_ns;
+	r->ss_count = r->ss_head = 0;
+	if (w->job->latency_target_ns && !r->end_run) {
+		r->qd = 1;
+		r->qd_low = 1;
+		r->qd_high = w->depth;
+		r->stable = 0;
+		lat_new_cycle(r, now);
+	}
 }
 
 /* Uniform in (0, 1), never 0, so that -log() stays finite. */

@@ -40,6 +40,16 @@ int bq_rate_init(struct bq_worker *w);
 void bq_rate_start(struct bq_worker *w, uint64_t start);
 
 /**
+ * bq_rate_ramp_end() - ramp_time is over: start the clocks again, as fio does
+ * @w: the worker
+ * @now: the time
+ *
+ * The rate schedules, rate_min's two seconds of grace, ss_ramp and
+ * latency_target's depth search all start again from here.
+ */
+void bq_rate_ramp_end(struct bq_worker *w, uint64_t now);
+
+/**
  * bq_rate_may_start() - whether the next I/O may be issued now
  * @w: the worker
  * @busy: I/Os in flight

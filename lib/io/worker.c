@@ -286,9 +286,9 @@ void worker_end_ramp(struct bq_worker *w, uint64_t now)
 	w->ramping = false;
 	w->ramp_ended = true;
 	bq_thread_cpu(&w->ru_start);
+	bq_rate_ramp_end(w, now ? now : bq_now_ns());
 	if (w->ops->ramp_end)
 		w->ops->ramp_end(w);
-	(void)now;
 }
 
 /**
