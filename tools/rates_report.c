@@ -164,6 +164,29 @@ void rates_print(FILE *out, const struct bq_job_result *jr)
 	}
 }
 
+const char *rates_fault(const struct bq_job_result *jr, char *buf, size_t len)
+{
+	for (int i = 0; i < jr->nr_threads; i++) {
+		const struct bq_rate_result *r = &jr->threads[i].rates;
+		int d = r->fail_dir & 1;
+
+		if (r->fail == BQ_RATE_MIN_FAILED && jr->job.rate_min[d])
+			snprintf(buf, len, "%s rate_min=%" PRIu64 "B/s not met, got %" PRIu64 "B/s",
+				 dir_word[d], r->fail_limit, r->fail_got);
+		else if (r->fail == BQ_RATE_MIN_FAILED)
+			snprintf(buf, len, "%s rate_iops_min=%" PRIu64 " not met, got %" PRIu64 " IOPS",
+				 dir_word[d], r->fail_limit, r->fail_got);
+		else if (r->fail)
+			snprintf(buf, len, "a %s took %.3f ms, over %s=%.3f ms", dir_word[d],
+				 (double)r->fail_got / 1e6, fail_name(r->fail),
+				 (double)r->fail_limit / 1e6);
+		else
+			continue;
+		return buf;
+	}
+	return NULL;
+}
+
 bool rates_failed(const struct bq_job_result *jr)
 {
 	for (int i = 0; i < jr->nr_threads; i++)

@@ -48,6 +48,17 @@ json_object *rates_json(const struct bq_job *j, const struct bq_rate_result *r);
 void rates_print(FILE *out, const struct bq_job_result *jr);
 
 /**
+ * rates_fault() - why the rate family failed the job, in one line
+ * @jr: the job
+ * @buf: receives the line
+ * @len: its size
+ *
+ * Return: @buf ("read rate_min=1048576B/s not met, got 40960B/s"), or
+ * NULL when nothing failed.
+ */
+const char *rates_fault(const struct bq_job_result *jr, char *buf, size_t len);
+
+/**
  * rates_failed() - whether a thread of the job ended with a rate error
  * @jr: the job
  *
