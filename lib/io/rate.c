@@ -96,8 +96,8 @@ int bq_rate_init(struct bq_worker *w)
 	r->pending = -1;
 	r->mixed = j->rw == BQ_RW_RW || j->rw == BQ_RW_RANDRW;
 	/* Its own stream, so that capping a job does not change its offsets. */
-	r->rng = (j->randseed + 0x5851f42d4c957f2dULL) * 0x9e3779b97f4a7c15ULL +
-		 (uint64_t)w->index;
+	r->rng = ((j->randrepeat ? j->randseed : j->randseed ^ bq_now_ns()) +
+		  0x5851f42d4c957f2dULL) * 0x9e3779b97f4a7c15ULL + (uint64_t)w->index;
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
 		struct rate_dir *rd = &r->d[d];
 		uint64_t bs = j->bs_min[d] ? j->bs_min[d] : 1;
@@ -247,7 +247,7 @@ static bool think_due(const struct bq_job *j, struct bq_rate *r, uint64_t now)
 	uint64_t b = j->thinktime_blocks_issue ? r->think_issued : r->think_done;
 
 	if (j->thinktime_iotime_ns) {
-		if (now - r->think_last_ns >= j->thinktime_iotime_ns) {
+		if (now >= r->think_last_ns + j->thinktime_iotime_ns) {
 			r->think_last = b;
 			return true;
 		}
@@ -385,7 +385,7 @@ static void check_min_rate(struct bq_worker *w, struct bq_rate *r, uint64_t now)
 {
 	const struct bq_job *j = w->job;
 
-	if (now - r->t0 < RATE_MIN_SETTLE_NS || w->ramping)
+	if (now < r->t0 + RATE_MIN_SETTLE_NS || w->ramping)
 		return;
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
 		struct rate_dir *rd = &r->d[d];
@@ -394,9 +394,9 @@ static void check_min_rate(struct bq_worker *w, struct bq_rate *r, uint64_t now)
 		if (!rd->done_bytes || (!j->rate_min[d] && !j->rate_iops_min[d]))
 			continue;
 		if (rd->cycle_on) {
-			spent = now - rd->cycle_start;
-			if (spent < (uint64_t)j->ratecycle_ms * 1000000ULL)
+			if (now < rd->cycle_start + (uint64_t)j->ratecycle_ms * 1000000ULL)
 				continue;
+			spent = now - rd->cycle_start;
 			if (j->rate_min[d]) {
 				got = (uint64_t)((unsigned __int128)(rd->done_bytes - rd->cycle_bytes) *
 						 NS_PER_S / spent);
@@ -485,7 +485,7 @@ static void lat_window(struct bq_worker *w, struct bq_rate *r, uint64_t now)
 	uint64_t ios;
 	double ok;
 
-	if (w->ramping || now - r->win_start < w->job->latency_window_ns)
+	if (w->ramping || now < r->win_start + w->job->latency_window_ns)
 		return;
 	ios = done_ios(r) - r->win_ios;
 	if (!ios)
@@ -545,12 +545,12 @@ static void ss_judge(struct bq_worker *w, struct bq_rate *r)
 static void ss_sample(struct bq_worker *w, struct bq_rate *r, uint64_t now)
 {
 	uint64_t ios = done_ios(r), bytes = r->d[BQ_READ].done_bytes + r->d[BQ_WRITE].done_bytes;
-	uint64_t spent = now - r->ss_prev_t;
+	uint64_t spent = now > r->ss_prev_t ? now - r->ss_prev_t : 0;
 
 	while (r->ss_next <= now)
 		r->ss_next += SS_INTERVAL_NS;
 	/* Collection starts one interval after ss_ramp, as in fio. */
-	if (!r->ss_ramp_over && now - r->t0 >= w->job->ss_ramp_ns + SS_INTERVAL_NS)
+	if (!r->ss_ramp_over && now >= r->t0 + w->job->ss_ramp_ns + SS_INTERVAL_NS)
 		r->ss_ramp_over = true;
 	if (r->ss_ramp_over && spent) {
 		r->ss_iops[r->ss_head] = (ios - r->ss_prev_ios) * NS_PER_S / spent;
