@@ -247,12 +247,15 @@ FIXTURE_TEARDOWN(dev)
 	scratch_destroy(&self->s);
 }
 
-/* The job file both tools run: [NAME] with filename= the device, then @body. */
+/*
+ * The job file both tools run: [NAME] with filename= the device, then
+ * @body; always the same file, which teardown removes.
+ */
 static const char *write_job(FIXTURE_DATA(dev) *self, const char *name, const char *body)
 {
 	FILE *f;
 
-	snprintf(self->job, sizeof(self->job), "%s/%s.fio", self->s.dir, name);
+	snprintf(self->job, sizeof(self->job), "%s/job.fio", self->s.dir);
 	f = fopen(self->job, "w");
 	if (!f)
 		return NULL;
