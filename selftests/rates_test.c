@@ -584,15 +584,23 @@ TEST_F(dev, thinktime_blocks_pause_counts)
 		SKIP(return, "fio is not installed: blkqual checked, not compared");
 }
 
+static bool ss_attained(json_object *thread)
+{
+	return json_object_get_boolean(json_object_object_get(json_object_object_get(
+		json_object_object_get(thread, "rates"), "steadystate"), "attained"));
+}
+
 /*
  * A job capped at 500 IOPS is steady from its first second: ss=iops:20%
  * (loose enough for a busy machine) over 2 s ends it long before its
  * 20 s, in blkqual as in fio, and both say steady state was attained.
+ * With two threads of 250 and group_reporting, the window is the pair's,
+ * as fio's is the group's: 500 IOPS, both threads ended together.
  */
 TEST_F(dev, steadystate_ends_the_job_early)
 {
 	const char *path;
-	json_object *bq, *fio;
+	json_object *bq, *fio, *threads;
 	struct run_result r, f;
 	bool have_fio;
 
@@ -603,20 +611,38 @@ TEST_F(dev, steadystate_ends_the_job_early)
 	bq = blkqual_job(path, &r);
 	ASSERT_NE(NULL, bq) TH_LOG("exit %d: %.300s", r.status, r.err);
 	EXPECT_EQ(0, r.status);
-	EXPECT_TRUE(json_object_get_boolean(json_object_object_get(
-		json_object_object_get(json_object_object_get(thread0(bq), "rates"), "steadystate"),
-		"attained")));
+	EXPECT_TRUE(ss_attained(thread0(bq)));
 	TH_LOG("blkqual ran %.2f s, criterion %.3f%%",
 	       (double)json_int(job0(bq), "runtime_ns", 0) / 1e9,
 	       json_dbl(thread0(bq), "rates.steadystate.value", -1));
 	EXPECT_GT(10 * NS_PER_S, json_int(job0(bq), "runtime_ns", 0));
 	EXPECT_TRUE(NEAR(json_dbl(thread0(bq), "rates.steadystate.iops_mean", 0), 500, 0.10));
+	json_object_put(bq);
+	run_result_free(&r);
+
+	path = write_job(self, "steady", "rw=randread\nbs=4k\ndirect=1\niodepth=4\nrate_iops=250\n"
+			 "numjobs=2\ngroup_reporting\nss=iops:20%\nss_dur=2\nruntime=20\n"
+			 "time_based\n");
+	ASSERT_NE(NULL, path);
+	bq = blkqual_job(path, &r);
+	ASSERT_NE(NULL, bq) TH_LOG("exit %d: %.300s", r.status, r.err);
+	threads = json_object_object_get(job0(bq), "threads");
+	for (int i = 0; i < 2; i++) {
+		json_object *t = json_object_array_get_idx(threads, (size_t)i);
+
+		EXPECT_TRUE(ss_attained(t)) TH_LOG("thread %d", i);
+		EXPECT_TRUE(NEAR(json_dbl(t, "rates.steadystate.iops_mean", 0), 500, 0.10));
+	}
+	EXPECT_GT(10 * NS_PER_S, json_int(job0(bq), "runtime_ns", 0));
 	fio = fio_job(path, &f, &have_fio);
 	if (have_fio) {
 		ASSERT_NE(NULL, fio);
 		TH_LOG("fio ran %lld ms", json_int(job0(fio), "job_runtime", 0));
 		EXPECT_EQ(1, json_int(job0(fio), "steadystate.attained", 0));
-		EXPECT_GT(10000, json_int(job0(fio), "job_runtime", 0));
+		/* fio's group mean is the pair's too. */
+		EXPECT_TRUE(NEAR(json_dbl(job0(fio), "steadystate.data.iops_mean", 0), 500, 0.10));
+		/* job_runtime adds up the two threads' runtimes. */
+		EXPECT_GT(10000 * 2, json_int(job0(fio), "job_runtime", 0));
 		json_object_put(fio);
 	}
 	run_result_free(&f);

@@ -19,8 +19,6 @@
 #define NS_PER_S 1000000000ULL
 /* fio gives a job two seconds before rate_min is first judged. */
 #define RATE_MIN_SETTLE_NS (2 * NS_PER_S)
-/* fio samples steady state once a second. */
-#define SS_INTERVAL_NS NS_PER_S
 /* Long waits are cut into slices, so that a stop (^C) is seen in time. */
 #define WAIT_SLICE_NS (100 * 1000000ULL)
 
@@ -61,13 +59,7 @@ struct bq_rate {
 	bool end_run;
 	uint64_t win_start, win_ios, win_failed;
 
-	unsigned int ss_n;	/* samples in the window: ss_dur in whole seconds */
-	unsigned int ss_count;
-	unsigned int ss_head;	/* where the next sample goes */
-	bool ss_ramp_over;
-	uint64_t ss_next, ss_prev_t, ss_prev_ios, ss_prev_bytes;
-	uint64_t *ss_iops;
-	uint64_t *ss_bw;
+	struct bq_ss_window *ss;	/* steadystate's window (rate_ss.c), or NULL */
 };
 
 static uint64_t done_ios(const struct bq_rate *r);
@@ -79,7 +71,7 @@ bool bq_rate_wanted(const struct bq_job *j)
 		if (j->rate[d] || j->rate_iops_rw[d] || j->rate_min[d] || j->rate_iops_min[d] ||
 		    j->max_latency_ns[d])
 			return true;
-	return j->thinktime_ns || j->latency_target_ns || j->ss_dur_ns >= SS_INTERVAL_NS;
+	return j->thinktime_ns || j->latency_target_ns || j->ss_dur_ns >= NS_PER_S;
 }
 
 int bq_rate_init(struct bq_worker *w)
@@ -122,16 +114,11 @@ int bq_rate_init(struct bq_worker *w)
 	r->qd = j->latency_target_ns ? 1 : w->depth;
 	r->qd_low = 1;
 	r->qd_high = w->depth;
-	if (j->ss_dur_ns >= SS_INTERVAL_NS) {
-		r->ss_n = (unsigned int)(j->ss_dur_ns / SS_INTERVAL_NS);
-		r->ss_iops = calloc(r->ss_n, sizeof(*r->ss_iops));
-		r->ss_bw = calloc(r->ss_n, sizeof(*r->ss_bw));
-		if (!r->ss_iops || !r->ss_bw) {
-			free(r->ss_iops);
-			free(r->ss_bw);
-			free(r);
-			return -ENOMEM;
-		}
+	/* fio judges a group's summed figures; here a job's threads are its group. */
+	if (bq_ss_get(j, j->group_reporting && j->numjobs > 1 ? (const void *)w->jr : NULL,
+		      &r->ss)) {
+		free(r);
+		return -ENOMEM;
 	}
 	w->rate = w->rate_mem = r;
 	return 0;
@@ -146,9 +133,7 @@ void bq_rate_start(struct bq_worker *w, uint64_t start)
 	r->t0 = start;
 	r->think_last_ns = start;
 	r->win_start = start;
-	r->ss_prev_t = start;
-	r->ss_next = start + SS_INTERVAL_NS;
-	r->ss_ramp_over = !w->job->ss_ramp_ns;
+	bq_ss_start(r->ss, start);
 	w->next_submit_ns = start;
 }
 
@@ -169,12 +154,7 @@ void bq_rate_ramp_end(struct bq_worker *w, uint64_t now)
 		rd->cycle_on = false;
 	}
 	r->think_last_ns = now;
-	r->ss_prev_t = now;
-	r->ss_prev_ios = done_ios(r);
-	r->ss_prev_bytes = r->d[BQ_READ].done_bytes + r->d[BQ_WRITE].done_bytes;
-	r->ss_next = now + SS_INTERVAL_NS;
-	r->ss_ramp_over = !w->job->ss_ramp_ns;
-	r->ss_count = r->ss_head = 0;
+	bq_ss_ramp_end(r->ss, now);
 	if (w->job->latency_target_ns && !r->end_run) {
 		r->qd = 1;
 		r->qd_low = 1;
@@ -497,77 +477,6 @@ static void lat_window(struct bq_worker *w, struct bq_rate *r, uint64_t now)
 		lat_ramp_down(r, now);
 }
 
-static void ss_judge(struct bq_worker *w, struct bq_rate *r)
-{
-	const struct bq_job *j = w->job;
-	const uint64_t *y = j->ss == BQ_SS_IOPS || j->ss == BQ_SS_IOPS_SLOPE ? r->ss_iops : r->ss_bw;
-	unsigned int n = r->ss_n;
-	double sum = 0, mean, crit, iops = 0, bw = 0;
-
-	for (unsigned int i = 0; i < n; i++) {
-		sum += (double)y[i];
-		iops += (double)r->ss_iops[i];
-		bw += (double)r->ss_bw[i];
-	}
-	mean = sum / n;
-	w->res->rates.ss_iops_mean = iops / n;
-	w->res->rates.ss_bw_mean = bw / n;
-	if (j->ss == BQ_SS_IOPS_SLOPE || j->ss == BQ_SS_BW_SLOPE) {
-		/* Least squares over x = 0..n-1, oldest first; n = 1 gives NaN, never met. */
-		double sx = 0, sxx = 0, sxy = 0;
-
-		for (unsigned int i = 0; i < n; i++) {
-			double v = (double)y[(r->ss_head + i) % n];
-
-			sx += i;
-			sxx += (double)i * i;
-			sxy += i * v;
-		}
-		crit = (sxy - sx * sum / n) / (sxx - sx * sx / n);
-		if (j->ss_pct)
-			crit = 100.0 * crit / mean;
-		crit = fabs(crit);
-	} else {
-		double dev = 0;
-
-		for (unsigned int i = 0; i < n; i++)
-			dev = fmax(dev, fabs((double)y[i] - mean));
-		crit = j->ss_pct ? 100.0 * dev / mean : dev;
-	}
-	w->res->rates.ss_criterion = crit;
-	if (crit < j->ss_limit) {
-		w->res->rates.ss_attained = true;
-		w->stopping = true;
-	}
-}
-
-/* Once a second: IOPS and bandwidth of the second, judged once a window is full. */
-static void ss_sample(struct bq_worker *w, struct bq_rate *r, uint64_t now)
-{
-	uint64_t ios = done_ios(r), bytes = r->d[BQ_READ].done_bytes + r->d[BQ_WRITE].done_bytes;
-	uint64_t spent = now > r->ss_prev_t ? now - r->ss_prev_t : 0;
-
-	while (r->ss_next <= now)
-		r->ss_next += SS_INTERVAL_NS;
-	/* Collection starts one interval after ss_ramp, as in fio. */
-	if (!r->ss_ramp_over && now >= r->t0 + w->job->ss_ramp_ns + SS_INTERVAL_NS)
-		r->ss_ramp_over = true;
-	if (r->ss_ramp_over && spent) {
-		r->ss_iops[r->ss_head] = (ios - r->ss_prev_ios) * NS_PER_S / spent;
-		r->ss_bw[r->ss_head] = (uint64_t)((unsigned __int128)(bytes - r->ss_prev_bytes) *
-						  NS_PER_S / spent);
-		r->ss_head = (r->ss_head + 1) % r->ss_n;
-		if (r->ss_count < r->ss_n)
-			r->ss_count++;
-		w->res->rates.ss_samples++;
-		if (r->ss_count == r->ss_n)
-			ss_judge(w, r);
-	}
-	r->ss_prev_t = now;
-	r->ss_prev_ios = ios;
-	r->ss_prev_bytes = bytes;
-}
-
 void bq_rate_completed(struct bq_worker *w, const struct bq_slot *s, uint64_t now)
 {
 	struct bq_rate *r = w->rate;
@@ -598,8 +507,11 @@ void bq_rate_completed(struct bq_worker *w, const struct bq_slot *s, uint64_t no
 		check_min_rate(w, r, t);
 	if (j->latency_target_ns)
 		lat_window(w, r, t);
-	if (r->ss_n && t >= r->ss_next && !w->res->rates.ss_attained)
-		ss_sample(w, r, t);
+	if (r->ss) {
+		bq_ss_done(r->ss, s->len);
+		if (bq_ss_check(r->ss, t))
+			w->stopping = true;
+	}
 }
 
 void bq_rate_end(struct bq_worker *w)
@@ -610,6 +522,7 @@ void bq_rate_end(struct bq_worker *w)
 		return;
 	if (w->job->latency_target_ns)
 		w->res->rates.lat_depth = r->qd;
+	bq_ss_result(r->ss, &w->res->rates);
 	w->rate = NULL;
 }
 
@@ -619,8 +532,7 @@ void bq_rate_free(struct bq_worker *w)
 
 	if (!r)
 		return;
-	free(r->ss_iops);
-	free(r->ss_bw);
+	bq_ss_put(r->ss);
 	free(r);
 	w->rate = w->rate_mem = NULL;
 }

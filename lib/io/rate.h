@@ -101,4 +101,63 @@ void bq_rate_end(struct bq_worker *w);
  */
 void bq_rate_free(struct bq_worker *w);
 
+/* ---- steadystate (rate_ss.c) --------------------------------------- */
+
+struct bq_ss_window;
+struct bq_rate_result;
+
+/**
+ * bq_ss_get() - a steady state window
+ * @j: the job (ss_dur under a second: none)
+ * @key: NULL for a thread's own window; the job's (its result) for the
+ *       one its threads share under group_reporting
+ * @out: receives the window, or NULL when the job has none
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int bq_ss_get(const struct bq_job *j, const void *key, struct bq_ss_window **out);
+
+/**
+ * bq_ss_put() - a thread is done with its window
+ * @ss: the window, or NULL
+ */
+void bq_ss_put(struct bq_ss_window *ss);
+
+/**
+ * bq_ss_start() - the first member's start starts the window's clock
+ * @ss: the window, or NULL
+ * @now: the time
+ */
+void bq_ss_start(struct bq_ss_window *ss, uint64_t now);
+
+/**
+ * bq_ss_ramp_end() - ramp_time is over: the window starts again
+ * @ss: the window, or NULL
+ * @now: the time
+ */
+void bq_ss_ramp_end(struct bq_ss_window *ss, uint64_t now);
+
+/**
+ * bq_ss_done() - count a completed I/O
+ * @ss: the window
+ * @len: its bytes
+ */
+void bq_ss_done(struct bq_ss_window *ss, uint32_t len);
+
+/**
+ * bq_ss_check() - take the second's sample when it is due, judge the window
+ * @ss: the window
+ * @now: the time
+ *
+ * Return: true once steady state is attained: the thread ends.
+ */
+bool bq_ss_check(struct bq_ss_window *ss, uint64_t now);
+
+/**
+ * bq_ss_result() - the window's verdict and means, for a thread's result
+ * @ss: the window, or NULL
+ * @out: its ss_* fields are filled in
+ */
+void bq_ss_result(struct bq_ss_window *ss, struct bq_rate_result *out);
+
 #endif /* BLKQUAL_RATE_H */
