@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "error_report.h"
 #include "inventory.h"
+#include "rates_report.h"
 #include "report_util.h"
 #include "run_replay.h"
 #include "run_report.h"
@@ -387,6 +388,9 @@ static int status_of(const struct bq_results *res, int sig)
 		/* A bad block, or a failed read-back, fails the run as a failed I/O does. */
 		if (v && (v->bad || v->phase.d[BQ_READ].errors))
 			return EXIT_REFUSED;
+		/* rate_min and latency limits fail a job in fio too. */
+		if (rates_failed(&res->jobs[k]))
+			return EXIT_REFUSED;
 		for (int i = 0; i < res->jobs[k].nr_threads; i++)
 			if (res->jobs[k].threads[i].d[BQ_READ].errors ||
 			    res->jobs[k].threads[i].d[BQ_WRITE].errors)
@@ -405,6 +409,7 @@ static void fault_lines(struct run_cli *rc, const struct bq_results *res)
 		const struct bq_job_result *jr = &res->jobs[k];
 		const struct bq_verify_report *v = jr->verify;
 		struct bq_thread_result sum;
+		char line[160];
 
 		if (!job_total(jr, &sum))
 			io_error_line(&rc->cli, jr->job.name, &sum, jr->targets, jr->nr_targets,
@@ -415,6 +420,8 @@ static void fault_lines(struct run_cli *rc, const struct bq_results *res)
 				  "offset %" PRIu64, jr->job.name, v->bad, v->bad == 1 ? "" : "s",
 				  v->nr_first_bad ? v->first_bad[0].offset : 0);
 
+		if (rates_fault(jr, line, sizeof(line)))
+			cli_error(&rc->cli, "%s: %s; the job was ended", jr->job.name, line);
 		if (jr->fault[0])
 			cli_error(&rc->cli, "%s: %s; the run was ended", jr->job.name, jr->fault);
 		for (int i = 0; i < jr->nr_stalls; i++) {

@@ -14,6 +14,7 @@
 #include "error_report.h"
 #include "inventory.h"
 #include "report_util.h"
+#include "rates_report.h"
 #include "run_report.h"
 #include "verify_report.h"
 
@@ -290,6 +291,7 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 	if (jr->fault[0])
 		fprintf(out, "  target gone: %s; the run was ended\n", jr->fault);
 	print_stalls(out, jr);
+	rates_print(out, jr);
 	if (jr->verify)
 		verify_print(out, jr->verify, "  ");
 	job_total_free(&sum);
@@ -384,7 +386,7 @@ json_object *dir_json(const struct bq_dir_result *d, uint64_t runtime)
 
 static json_object *job_options_json(const struct bq_job *j)
 {
-	json_object *o = json_object_new_object(), *files = json_object_new_array();
+	json_object *o = json_object_new_object(), *files = json_object_new_array(), *rates;
 
 	json_object_object_add(o, "name", json_object_new_string(j->name));
 	for (int i = 0; i < j->nr_files; i++)
@@ -478,6 +480,9 @@ static json_object *job_options_json(const struct bq_job *j)
 		json_object_object_add(o, "openfiles", json_u64(j->openfiles));
 		json_object_object_add(o, "unlink", json_object_new_boolean(j->unlink));
 	}
+	rates = rates_options_json(j);
+	if (rates)
+		json_object_object_add(o, "rates", rates);
 	return o;
 }
 
@@ -735,6 +740,9 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr,
 		if (jr->threads[i].gave_up)
 			json_object_object_add(json_object_array_get_idx(threads, (size_t)i), "gave_up",
 					       json_object_new_boolean(true));
+	for (int i = 0; rates_used(&jr->job) && i < jr->nr_threads; i++)
+		json_object_object_add(json_object_array_get_idx(threads, (size_t)i), "rates",
+				       rates_json(&jr->job, &jr->threads[i].rates));
 	return o;
 }
 

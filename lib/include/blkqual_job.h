@@ -328,6 +328,29 @@ struct bq_job {
 	uint64_t offset_align;		/* alignment of a percentage offset; 0: smallest bs */
 	uint64_t number_ios;		/* stop each thread after this many I/Os; 0: no limit */
 	bool bs_is_seq_rand;		/* bs=SEQ,RAND instead of READ,WRITE */
+	/* rates, thinktime and latency targets (issue 19; lib/io/rate.c) */
+	uint64_t rate[BQ_NR_DIRS];		/* bytes/s per thread; 0: no cap */
+	uint64_t rate_iops_rw[BQ_NR_DIRS];	/* I/Os per second per thread; 0: no cap */
+	uint64_t rate_min[BQ_NR_DIRS];		/* bytes/s below which the job fails */
+	uint64_t rate_iops_min[BQ_NR_DIRS];	/* I/Os per second below which it fails */
+	uint32_t ratecycle_ms;			/* averaging window of rate_min */
+	bool rate_poisson;			/* rate_process=poisson */
+	bool rate_ignore_thinktime;
+	uint64_t thinktime_spin_ns;		/* spun, the rest of thinktime slept */
+	uint32_t thinktime_blocks;		/* I/Os between pauses */
+	bool thinktime_blocks_set;		/* given: counts even with thinktime_iotime */
+	bool thinktime_blocks_issue;		/* count issued I/Os, not completed ones */
+	uint64_t thinktime_iotime_ns;		/* or pause after this much I/O time */
+	uint64_t max_latency_ns[BQ_NR_DIRS];	/* 0: none */
+	uint64_t latency_target_ns;		/* 0: no depth search */
+	uint64_t latency_window_ns;
+	double latency_percentile;		/* share of I/Os that must meet the target */
+	bool latency_run;			/* keep adjusting, never end at the depth found */
+	int ss;					/* enum bq_ss; read only with ss_dur_ns */
+	double ss_limit;
+	bool ss_pct;				/* ss_limit is a percentage of the mean */
+	uint64_t ss_dur_ns;			/* 0: no steady state detection */
+	uint64_t ss_ramp_ns;
 };
 
 /* dedupe_mode= */
@@ -352,6 +375,20 @@ enum bq_fallocate {
 	BQ_FALLOC_POSIX,	/* posix_fallocate(3) */
 	BQ_FALLOC_KEEP,		/* fallocate(2) FALLOC_FL_KEEP_SIZE */
 	BQ_FALLOC_TRUNCATE,	/* ftruncate(2) */
+};
+
+/**
+ * enum bq_ss - fio's steadystate= criteria
+ * @BQ_SS_IOPS: every IOPS sample within the limit of the mean
+ * @BQ_SS_IOPS_SLOPE: the least squares slope of IOPS under the limit
+ * @BQ_SS_BW: every bandwidth sample within the limit of the mean
+ * @BQ_SS_BW_SLOPE: the slope of bandwidth under the limit
+ */
+enum bq_ss {
+	BQ_SS_IOPS,
+	BQ_SS_IOPS_SLOPE,
+	BQ_SS_BW,
+	BQ_SS_BW_SLOPE,
 };
 
 /**

@@ -95,6 +95,49 @@ struct bq_member_result {
 };
 
 /**
+ * enum bq_rate_fail - why the rate family ended a thread with an error
+ * @BQ_RATE_OK: it did not
+ * @BQ_RATE_MIN_FAILED: rate_min or rate_iops_min was not met over a
+ *	ratecycle (fio: EIO, "check_min_rate")
+ * @BQ_RATE_MAX_LATENCY: an I/O took longer than max_latency (fio: ETIMEDOUT)
+ * @BQ_RATE_LATENCY_TARGET: latency_target missed at depth 1 (fio: ETIMEDOUT)
+ */
+enum bq_rate_fail {
+	BQ_RATE_OK,
+	BQ_RATE_MIN_FAILED,
+	BQ_RATE_MAX_LATENCY,
+	BQ_RATE_LATENCY_TARGET,
+};
+
+/**
+ * struct bq_rate_result - what rates, thinktime and latency targets did
+ * @fail: enum bq_rate_fail
+ * @fail_dir: the direction that failed
+ * @fail_got: bytes/s or IOPS measured (rate_min), or the latency in ns
+ * @fail_limit: what the job asked for, in the same unit
+ * @think_pauses: thinktime pauses taken
+ * @lat_depth: latency_target: the depth found (or in use at the end)
+ * @ss_attained: steadystate was reached and ended the thread
+ * @ss_criterion: the last slope or deviation computed (% when ss_pct)
+ * @ss_samples: one-second samples taken (after ss_ramp)
+ * @ss_iops_mean: mean IOPS over the last full window
+ * @ss_bw_mean: mean bandwidth over it, bytes/s
+ */
+struct bq_rate_result {
+	int fail;
+	int fail_dir;
+	uint64_t fail_got;
+	uint64_t fail_limit;
+	uint64_t think_pauses;
+	unsigned int lat_depth;
+	bool ss_attained;
+	double ss_criterion;
+	uint64_t ss_samples;
+	double ss_iops_mean;
+	double ss_bw_mean;
+};
+
+/**
  * struct bq_thread_result - one thread of a job
  * @cpu: CPU it was pinned to
  * @node: NUMA node of that CPU
@@ -137,6 +180,9 @@ struct bq_thread_result {
 	bool gave_up;
 	struct bq_member_result *members;	/* per member of a striped job */
 	int nr_members;
+
+	/* rates, thinktime and latency targets (issue 19) */
+	struct bq_rate_result rates;
 };
 
 /**

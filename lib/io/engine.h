@@ -18,6 +18,7 @@
 #include "blkqual_io.h"
 #include "core/threads.h"
 #include "io/buffers.h"
+#include "io/rate.h"
 
 /**
  * struct bq_slot - one I/O in flight
@@ -179,8 +180,9 @@ struct bq_worker {
 	uint64_t ramp_end_ns;
 	bool ramping;
 	bool ramp_ended;		/* its figures restarted at the end of ramp_time */
-	uint64_t rate_period_ns;
-	uint64_t next_submit_ns;
+	uint64_t next_submit_ns;	/* an engine with nothing in flight sleeps until then */
+	struct bq_rate *rate;		/* rate.c's state while it applies; NULL: none */
+	struct bq_rate *rate_mem;	/* the same, kept to be freed */
 	unsigned int writes_since_sync;
 	uint64_t writes_before_sync;	/* writes done before the last fsync= or fdatasync= */
 	uint64_t sync_since_ns;		/* in fsync=N's flush since then; 0: not */
@@ -250,6 +252,21 @@ uint64_t bq_pattern_base(const struct bq_job *j, uint64_t target_size, int index
 int bq_pattern_check(const struct bq_job *j, const struct bq_target_info *ti, uint64_t span,
 		     uint32_t min_bs, struct bq_parse_error *err);
 
+/* The direction of the next I/O, as the job's rw= and rwmixread draw it. */
+static inline int worker_draw_dir(struct bq_worker *w)
+{
+	switch (w->job->rw) {
+	case BQ_RW_READ:
+	case BQ_RW_RANDREAD:
+		return BQ_READ;
+	case BQ_RW_WRITE:
+	case BQ_RW_RANDWRITE:
+		return BQ_WRITE;
+	default:
+		return bq_bounded(&w->rng, 100) < w->job->rwmixread ? BQ_READ : BQ_WRITE;
+	}
+}
+
 /**
  * worker_pick() - the next I/O of the workload, or false when it is done
  * @w: the worker
@@ -267,19 +284,8 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 	    !w->ios_left)
 		return false;
 	w->ios_left--;
-	switch (j->rw) {
-	case BQ_RW_READ:
-	case BQ_RW_RANDREAD:
-		dir = BQ_READ;
-		break;
-	case BQ_RW_WRITE:
-	case BQ_RW_RANDWRITE:
-		dir = BQ_WRITE;
-		break;
-	default:
-		dir = bq_bounded(&w->rng, 100) < j->rwmixread ? BQ_READ : BQ_WRITE;
-		break;
-	}
+	/* A rate cap may have let the other direction go (bq_rate_may_start()). */
+	dir = __builtin_expect(w->rate != NULL, 0) ? bq_rate_dir(w) : worker_draw_dir(w);
 	if (__builtin_expect(w->pattern, 0))
 		return worker_pattern_pick(w, s, dir);
 	len = worker_pick_len(w, dir);
@@ -337,13 +343,19 @@ void worker_verify_phase_end(struct bq_worker *w);
  */
 static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 {
+	bool more;
+
 	if (__builtin_expect(w->verify != NULL, 0))
-		return worker_verify_next(w, s, now);
-	if (!worker_pick(w, s, now))
+		more = worker_verify_next(w, s, now);
+	else
+		more = worker_pick(w, s, now);
+	if (!more)
 		return false;
 	/* fio scrambles (or refills) every write's buffer, by default too. */
-	if (s->dir == BQ_WRITE && w->buf.per_write)
+	if (s->dir == BQ_WRITE && w->buf.per_write && !w->verify)
 		bq_buf_write(w, s, now);
+	if (__builtin_expect(w->rate != NULL, 0))
+		bq_rate_issued(w, s);
 	return true;
 }
 
@@ -376,37 +388,8 @@ static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s,
 		bq_hist_add(&d->lat, now - s->start_ns);
 	if (s->dir == BQ_WRITE)
 		w->writes_since_sync++;
-	/* thinktime: the next I/O waits this long after a completion. */
-	if (__builtin_expect(w->job->thinktime_ns != 0, 0))
-		w->next_submit_ns = (now ? now : bq_now_ns()) + w->job->thinktime_ns;
-}
-
-/* How far behind its rate a thread may be and still catch up. */
-#define RATE_CATCHUP_NS	1000000ULL
-
-/**
- * worker_may_submit() - whether the rate limit allows another I/O now
- * @w: the worker
- * @now: current time
- */
-static inline bool worker_may_submit(struct bq_worker *w, uint64_t now)
-{
-	if (!w->rate_period_ns && !w->job->thinktime_ns)
-		return true;
-	if (now < w->next_submit_ns)
-		return false;
-	if (!w->rate_period_ns)
-		return true;
-	w->next_submit_ns += w->rate_period_ns;
-	/*
-	 * Sleeps end late (timer slack, the scheduler), so a thread a little
-	 * behind submits at once until it has caught up; forgetting the lag
-	 * each time lost a third of a 20k IOPS rate.  After a real stall it
-	 * catches up at most RATE_CATCHUP_NS worth of I/O in a burst.
-	 */
-	if (now > w->next_submit_ns + RATE_CATCHUP_NS)
-		w->next_submit_ns = now - RATE_CATCHUP_NS;
-	return true;
+	if (__builtin_expect(w->rate != NULL, 0))
+		bq_rate_completed(w, s, now);
 }
 
 /*
@@ -482,8 +465,8 @@ void worker_end_sync(struct bq_worker *w);
  * @busy: I/Os in flight or queued but not yet submitted
  * @now: current time
  *
- * fsync=N first drains what is in flight, then syncs; the rate limit and
- * thinktime must allow it.  Every engine asks this before each I/O.
+ * fsync=N first drains what is in flight, then syncs; rate caps,
+ * thinktime and latency_target's depth must allow it (rate.c).  Every engine asks this before each I/O.
  */
 static inline bool worker_may_start(struct bq_worker *w, unsigned int busy, uint64_t now)
 {
@@ -493,7 +476,9 @@ static inline bool worker_may_start(struct bq_worker *w, unsigned int busy, uint
 		if (worker_sync(w))
 			w->stopping = !w->job->continue_on_error;
 	}
-	return worker_may_submit(w, now);
+	if (__builtin_expect(w->rate != NULL, 0))
+		return bq_rate_may_start(w, busy, now);
+	return true;
 }
 int worker_run(struct bq_worker *w);
 void worker_sleep_until(uint64_t t_ns);

@@ -48,6 +48,10 @@ static int worker_prepare(struct bq_worker *w)
 			return -EINVAL;
 		}
 	}
+	if (bq_rate_init(w)) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg), "cannot allocate the rate state");
+		return -ENOMEM;
+	}
 	w->buf_total = (w->buf_len * w->depth + page - 1) / page * page;
 	if (!w->buf_total)
 		return 0;
@@ -77,10 +81,9 @@ static void set_deadlines(struct bq_worker *w, uint64_t start)
 	w->ramping = j->ramp_ns > 0;
 	w->end_ns = j->runtime_ns ? start + j->ramp_ns + j->runtime_ns : 0;
 	w->next_submit_ns = start;
-	if (j->rate_iops)
-		w->rate_period_ns = 1000000000ULL / j->rate_iops;
+	bq_rate_start(w, start);
 	/* The default 50 us of slack is a whole period at 20k IOPS. */
-	if (j->rate_iops || j->thinktime_ns)
+	if (w->rate)
 		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
 
@@ -151,6 +154,8 @@ int worker_run(struct bq_worker *w)
 		ret = e->loop(w);
 		if (!ret)
 			worker_end_sync(w);
+		/* A verify phase runs without caps, pauses or targets. */
+		bq_rate_end(w);
 		if (w->verify && worker_verify_phase(w, ret)) {
 			ret = e->loop(w);
 			worker_verify_phase_end(w);
@@ -164,6 +169,7 @@ int worker_run(struct bq_worker *w)
 			e->end(w);
 	}
 	worker_finish(w);
+	bq_rate_free(w);
 	if (e->teardown)
 		e->teardown(w);
 	return ret;
@@ -274,9 +280,9 @@ void worker_end_ramp(struct bq_worker *w, uint64_t now)
 	w->ramping = false;
 	w->ramp_ended = true;
 	bq_thread_cpu(&w->ru_start);
+	bq_rate_ramp_end(w, now ? now : bq_now_ns());
 	if (w->ops->ramp_end)
 		w->ops->ramp_end(w);
-	(void)now;
 }
 
 /* Flush every file, with fsync(2) or fdatasync(2); counted once. */

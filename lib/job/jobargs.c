@@ -143,6 +143,41 @@ static int add_verify(struct bq_strv *args, const struct bq_job *j)
 	return ret;
 }
 
+/* The rate family (jobopt_rates.c), every option, so that nothing is left to defaults. */
+static int add_rates(struct bq_strv *args, const struct bq_job *j)
+{
+	static const char *const ss[] = { "iops", "iops_slope", "bw", "bw_slope" };
+	int ret;
+
+	ret = add(args, "--rate=%" PRIu64 ",%" PRIu64, j->rate[BQ_READ], j->rate[BQ_WRITE]);
+	ret = ret ?: add(args, "--rate_min=%" PRIu64 ",%" PRIu64, j->rate_min[BQ_READ],
+			 j->rate_min[BQ_WRITE]);
+	ret = ret ?: add(args, "--rate_iops_min=%" PRIu64 ",%" PRIu64, j->rate_iops_min[BQ_READ],
+			 j->rate_iops_min[BQ_WRITE]);
+	ret = ret ?: add(args, "--ratecycle=%" PRIu32, j->ratecycle_ms);
+	ret = ret ?: add(args, "--rate_process=%s", j->rate_poisson ? "poisson" : "linear");
+	ret = ret ?: add(args, "--rate_ignore_thinktime=%d", j->rate_ignore_thinktime);
+	ret = ret ?: add(args, "--thinktime_spin=%" PRIu64 "ns", j->thinktime_spin_ns);
+	/* Given or not matters with thinktime_iotime: write it only when given. */
+	if (j->thinktime_blocks_set)
+		ret = ret ?: add(args, "--thinktime_blocks=%" PRIu32, j->thinktime_blocks);
+	ret = ret ?: add(args, "--thinktime_blocks_type=%s",
+			 j->thinktime_blocks_issue ? "issue" : "complete");
+	ret = ret ?: add(args, "--thinktime_iotime=%" PRIu64 "ns", j->thinktime_iotime_ns);
+	ret = ret ?: add(args, "--max_latency=%" PRIu64 "ns,%" PRIu64 "ns",
+			 j->max_latency_ns[BQ_READ], j->max_latency_ns[BQ_WRITE]);
+	ret = ret ?: add(args, "--latency_target=%" PRIu64 "ns", j->latency_target_ns);
+	ret = ret ?: add(args, "--latency_window=%" PRIu64 "ns", j->latency_window_ns);
+	ret = ret ?: add(args, "--latency_percentile=%.17g", j->latency_percentile);
+	ret = ret ?: add(args, "--latency_run=%d", j->latency_run);
+	if (j->ss >= 0 && j->ss < (int)ARRAY_SIZE(ss))
+		ret = ret ?: add(args, "--steadystate=%s:%.17g%s", ss[j->ss], j->ss_limit,
+				 j->ss_pct ? "%" : "");
+	ret = ret ?: add(args, "--ss_dur=%" PRIu64 "ns", j->ss_dur_ns);
+	ret = ret ?: add(args, "--ss_ramp=%" PRIu64 "ns", j->ss_ramp_ns);
+	return ret;
+}
+
 /* One direction's zones of random_distribution=zoned or zoned_abs. */
 static size_t zones_text(const struct bq_job *j, int d, char *buf, size_t len)
 {
@@ -263,7 +298,8 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--randseed=%" PRIu64, j->randseed);
 	ret = ret ?: add(args, "--norandommap=%d", j->norandommap);
 	ret = ret ?: add_dist(args, j);
-	ret = ret ?: add(args, "--rate_iops=%" PRIu64, j->rate_iops);
+	ret = ret ?: add(args, "--rate_iops=%" PRIu64 ",%" PRIu64, j->rate_iops_rw[BQ_READ],
+			 j->rate_iops_rw[BQ_WRITE]);
 	ret = ret ?: add(args, "--group_reporting=%d", j->group_reporting);
 	ret = ret ?: add(args, "--gtod_reduce=%d", j->gtod_reduce);
 	ret = ret ?: add(args, "--continue_on_error=%d", j->continue_on_error);
@@ -306,5 +342,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: bq_bufopt_to_args(j, args);
 	ret = ret ?: bq_fileset_to_args(j, args);
 	ret = ret ?: add_patterns(args, j);
+	ret = ret ?: add_rates(args, j);
 	return ret;
 }

@@ -629,16 +629,6 @@ static int set_distribution(const struct job_opt *o, const char *key, const char
 	return bq_job_set_distribution(job, key, val, err);
 }
 
-static int set_rate_iops(const struct job_opt *o, const char *key, const char *val,
-			 struct bq_job *job, struct bq_parse_error *err)
-{
-	if (strchr(val, ','))
-		return bq_parse_fail(err, -EOPNOTSUPP,
-				     "%s=%s: a rate per direction is not supported; give one value",
-				     key, val);
-	return set_u64(o, key, val, job, err);
-}
-
 #define ENGINE_HINT "use io_uring, libaio, psync, sync, pvsync, pvsync2 or nop"
 
 static int set_ioengine(const struct job_opt *o, const char *key, const char *val,
@@ -969,7 +959,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("randseed", OPT_VALUE, set_u64, randseed, 0, 0),
 	OPT_AT("norandommap", OPT_FLAG, set_bool, norandommap, 0, 0),
 	OPT("random_distribution", OPT_VALUE, set_distribution),
-	OPT_AT("rate_iops", OPT_VALUE, set_rate_iops, rate_iops, 0, 0),
+	OPT("rate_iops", OPT_VALUE, bq_job_set_rates),
 	OPT_AT("group_reporting", OPT_FLAG, set_bool, group_reporting, 0, 0),
 	OPT("ioengine", OPT_VALUE, set_ioengine),
 	OPT("hipri", OPT_FLAG, set_hipri),
@@ -1063,6 +1053,30 @@ static const struct job_opt job_opts[] = {
 	OPT("bs_unaligned", OPT_FLAG, bq_set_bs_unaligned),
 	OPT("blocksize_unaligned", OPT_FLAG, bq_set_bs_unaligned),
 	OPT("unified_rw_reporting", OPT_VALUE, bq_set_unified_rw_reporting),
+	/* rates, thinktime and latency targets (issue 19; jobopt_rates.c) */
+	OPT("rate", OPT_VALUE, bq_job_set_rates),
+	OPT("rate_min", OPT_VALUE, bq_job_set_rates),
+	OPT("ratemin", OPT_VALUE, bq_job_set_rates),
+	OPT("rate_iops_min", OPT_VALUE, bq_job_set_rates),
+	OPT("rate_cycle", OPT_VALUE, bq_job_set_rates),
+	OPT("ratecycle", OPT_VALUE, bq_job_set_rates),
+	OPT("rate_process", OPT_VALUE, bq_job_set_rates),
+	OPT("rate_ignore_thinktime", OPT_FLAG, bq_job_set_rates),
+	OPT("thinktime_spin", OPT_VALUE, bq_job_set_rates),
+	OPT("thinktime_blocks", OPT_VALUE, bq_job_set_rates),
+	OPT("thinktime_blocks_type", OPT_VALUE, bq_job_set_rates),
+	OPT("thinktime_iotime", OPT_VALUE, bq_job_set_rates),
+	OPT("max_latency", OPT_VALUE, bq_job_set_rates),
+	OPT("latency_target", OPT_VALUE, bq_job_set_rates),
+	OPT("latency_window", OPT_VALUE, bq_job_set_rates),
+	OPT("latency_percentile", OPT_VALUE, bq_job_set_rates),
+	OPT("latency_run", OPT_FLAG, bq_job_set_rates),
+	OPT("steadystate", OPT_VALUE, bq_job_set_rates),
+	OPT("ss", OPT_VALUE, bq_job_set_rates),
+	OPT("steadystate_duration", OPT_VALUE, bq_job_set_rates),
+	OPT("ss_dur", OPT_VALUE, bq_job_set_rates),
+	OPT("steadystate_ramp_time", OPT_VALUE, bq_job_set_rates),
+	OPT("ss_ramp", OPT_VALUE, bq_job_set_rates),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1127,6 +1141,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->hipri_percentage = 100;
 	bq_bufopt_defaults(job);
 	bq_fileset_defaults(job);
+	bq_job_rates_defaults(job);
 }
 
 /**
@@ -1167,7 +1182,7 @@ static int expr_kind(const struct job_opt *o)
 		return o->lo == NS_PER_S ? BQ_EXPR_SECONDS : BQ_EXPR_USECS;
 	if (o->set == set_uint || o->set == set_u64 || o->set == set_bytes ||
 	    o->set == set_size || o->set == set_bs || o->set == set_ba ||
-	    o->set == set_rate_iops || o->set == set_verify_interval)
+	    o->set == set_verify_interval)
 		return BQ_EXPR_BYTES;
 	return -1;
 }
@@ -1355,6 +1370,9 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	if (ret)
 		return ret;
 	ret = bq_job_check_patterns(job, err);
+	if (ret)
+		return ret;
+	ret = bq_job_check_rates(job, err);
 	if (ret)
 		return ret;
 	ret = check_verify(job, err);

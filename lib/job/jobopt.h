@@ -176,4 +176,35 @@ int bq_job_check_patterns(const struct bq_job *job, struct bq_parse_error *err);
 bool bq_job_strided(const struct bq_job *job);
 bool bq_job_has_pattern(const struct bq_job *job);
 
+/* ---- rates, thinktime and latency targets (jobopt_rates.c) ---------- */
+
+/**
+ * bq_job_set_rates() - set an option of the rate family, by its name
+ * @o: the table row (unused: the name says which)
+ * @key: "rate", "rate_min", "thinktime_blocks", "ss", ...
+ * @val: its value, or NULL for a bare flag
+ * @job: the job, unchanged on failure
+ * @err: filled in on failure
+ *
+ * Return: 0, -EINVAL, or -EOPNOTSUPP for a value fio has that blkqual
+ * does not (a trim rate, a latency steady state criterion).
+ */
+int bq_job_set_rates(const struct job_opt *o, const char *key, const char *val,
+		     struct bq_job *job, struct bq_parse_error *err);
+
+/**
+ * bq_job_rates_defaults() - fio's defaults for the rate family
+ * @job: the job (ratecycle 1000 ms, thinktime_blocks 1, ...)
+ */
+void bq_job_rates_defaults(struct bq_job *job);
+
+/**
+ * bq_job_check_rates() - fio's consistency rules for the rate family
+ * @job: the job
+ * @err: filled in on failure
+ *
+ * Return: 0 or -EINVAL (rate with rate_iops, a minimum over its cap, ...).
+ */
+int bq_job_check_rates(const struct bq_job *job, struct bq_parse_error *err);
+
 #endif /* BLKQUAL_JOBOPT_H */

@@ -346,7 +346,6 @@ bool worker_verify_phase(struct bq_worker *w, int ret)
 	w->res = &v->t->phase;
 	w->end_ns = 0;
 	w->bytes_left = UINT64_MAX;
-	w->rate_period_ns = 0;
 	w->ramping = false;
 	bq_thread_cpu(&v->cpu_mark);
 	v->t->phase_ran = true;
