@@ -200,6 +200,28 @@ struct bq_job {
 	uint32_t verify_interval;	/* bytes per verified block; 0: the smallest I/O */
 	uint32_t verify_pattern_len;
 	uint8_t verify_pattern[256];
+
+	/* job ordering and groups (issue 19): fio's stonewall, wait_for, loops, exitall */
+	bool stonewall;			/* start once every earlier job has ended */
+	bool new_group;			/* start a new reporting group */
+	char wait_for[64];		/* start once this job has ended; empty: no wait */
+	unsigned int loops;		/* the whole job this many times; 0 and 1: once */
+	bool exitall;			/* a thread that ends stops others (exit_what) */
+	int exit_what;			/* enum bq_exit_what */
+	bool exitall_on_error;		/* a thread that ends in error stops others */
+	uint64_t startdelay_max_ns;	/* startdelay=a-b: b, each thread draws; 0: no range */
+};
+
+/**
+ * enum bq_exit_what - what exitall (and exitall_on_error) stop, as in fio
+ * @BQ_EXIT_GROUP: the jobs of the ending thread's reporting group
+ * @BQ_EXIT_STONEWALL: every job running then; later phases still run
+ * @BQ_EXIT_ALL: every job, those not yet started included
+ */
+enum bq_exit_what {
+	BQ_EXIT_GROUP,
+	BQ_EXIT_STONEWALL,
+	BQ_EXIT_ALL,
 };
 
 /**

@@ -182,7 +182,20 @@ struct bq_worker {
 	int setup_err;
 	char setup_msg[256];
 	struct bq_thread_cpu ru_start;
+
+	/* job ordering (issue 19): startdelay ranges, wait_for, loops, exitall */
+	uint64_t delay_ns;		/* its startdelay (drawn from a range) */
+	const struct bq_worker *waitee;	/* wait_for: the named job's threads */
+	int nr_waitee;
+	uint64_t start_ns;		/* when its I/O began; 0: not yet */
+	uint64_t loop_bytes;		/* one loop's bytes (loops=) */
+	void (*on_end)(struct bq_worker *w, bool failed);	/* exitall, exitall_on_error */
+	void *run;			/* the run's state, for @on_end */
 };
+
+/* run_order.c: a thread's start (startdelay, wait_for) and its loops. */
+uint64_t worker_order_start(struct bq_worker *w, uint64_t t0);
+bool worker_next_loop(struct bq_worker *w, unsigned int *done);
 
 static inline uint64_t bq_bounded(struct bq_offgen *g, uint64_t n)
 {

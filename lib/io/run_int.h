@@ -33,6 +33,20 @@ struct job_state {
 	bool ramp_sampled;
 	struct bq_vjob *verify;		/* verify=: the job's state and findings */
 	bool stats_done;		/* disk stats taken before a verify phase */
+	bool start_sampled;		/* disk stats re-read where a late start began */
+};
+
+/**
+ * struct run_order - what one phase of a run (bq_run() in run_order.c)
+ * needs to know of the whole run
+ * @exitall: some job of the run has exitall (it applies to all, as in fio)
+ * @groupid: per job of the phase, its reporting group
+ * @end_all: set by the phase: exit_what=all stopped everything
+ */
+struct run_order {
+	bool exitall;
+	const int *groupid;
+	bool end_all;
 };
 
 struct run_state {
@@ -51,6 +65,7 @@ struct run_state {
 	uint64_t stall_ns;		/* when a stall was found; 0: none */
 	uint64_t next_tick;		/* the monitor's next progress line */
 	uint64_t next_iv;		/* its next interval sample */
+	struct run_order *order;	/* job ordering: exitall, groups */
 };
 
 /* run_figures.c */
@@ -61,6 +76,14 @@ void run_finish_diskstats(struct run_state *st, struct bq_job_result *jr);
 void run_mark_copy(struct iv_mark *dst, const struct iv_mark *src);
 int run_sample_interval(struct run_state *st, size_t k, uint64_t t_ns);
 void run_cache_note(struct bq_job_result *jr);
+
+/* run.c: one phase, the jobs of @set all at once */
+int run_phase(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_opts *opts,
+	      struct run_order *order, struct bq_results *res, struct bq_parse_error *err);
+
+/* run_order.c */
+uint64_t run_order_tick(struct run_state *st, uint64_t now);
+int run_order_link(struct run_state *st, struct bq_parse_error *err);
 
 /* run_stalls.c */
 uint64_t run_completions(void *arg, int i);

@@ -103,9 +103,7 @@ static bool worker_start_line(struct bq_worker *w, int setup_err)
 	w->setup_err = setup_err;
 	if (!bq_threads_arrive(w->threads))
 		return false;
-	start = bq_threads_t0(w->threads) + w->job->startdelay_ns;
-	if (w->job->startdelay_ns)
-		worker_sleep_until(start);
+	start = worker_order_start(w, bq_threads_t0(w->threads));
 	set_deadlines(w, start);
 	bq_thread_cpu(&w->ru_start);
 	return true;
@@ -156,11 +154,18 @@ int worker_run(struct bq_worker *w)
 	if (worker_start_line(w, ret) && !ret) {
 		if (e->begin)
 			e->begin(w);
-		ret = e->loop(w);
-		if (w->verify && worker_verify_phase(w, ret)) {
+		unsigned int loops = 0;
+
+		/* loops=N: the whole job again, verify phase included, as in fio. */
+		do {
 			ret = e->loop(w);
-			worker_verify_phase_end(w);
-		}
+			if (w->verify && worker_verify_phase(w, ret)) {
+				ret = e->loop(w);
+				worker_verify_phase_end(w);
+			}
+		} while (!ret && worker_next_loop(w, &loops));
+		if (w->on_end)
+			w->on_end(w, ret || w->res->d[BQ_READ].errors || w->res->d[BQ_WRITE].errors);
 		if (ret) {
 			struct bq_slot none = { .dir = BQ_READ };
 

@@ -17,6 +17,7 @@
 
 #include "blkqual_verify.h"
 #include "jobopt.h"
+#include "jobopt_groups.h"
 #include "internal.h"
 #include "verify/verify_int.h"
 
@@ -870,7 +871,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("timeout", OPT_VALUE, set_time, runtime_ns, NS_PER_S, 0),
 	OPT_AT("time_based", OPT_FLAG, set_bool, time_based, 0, 0),
 	OPT_AT("ramp_time", OPT_VALUE, set_time, ramp_ns, NS_PER_S, 0),
-	OPT_AT("startdelay", OPT_VALUE, set_time, startdelay_ns, NS_PER_S, 0),
+	OPT("startdelay", OPT_VALUE, bq_opt_set_startdelay),
 	OPT_AT("thinktime", OPT_VALUE, set_time, thinktime_ns, NS_PER_US, 0),
 	OPT_AT("direct", OPT_VALUE, set_bool, direct, 0, 0),
 	OPT("buffered", OPT_VALUE, set_buffered),
@@ -901,6 +902,15 @@ static const struct job_opt job_opts[] = {
 	OPT("verify_pattern", OPT_VALUE, set_verify_pattern),
 	OPT_AT("verify_fatal", OPT_FLAG, set_bool, verify_fatal, 0, 0),
 	OPT_AT("verify_only", OPT_FLAG, set_bool, verify_only, 0, 0),
+	/* job ordering and groups (issue 19) */
+	OPT_AT("stonewall", OPT_FLAG, set_bool, stonewall, 0, 0),
+	OPT_AT("wait_for_previous", OPT_FLAG, set_bool, stonewall, 0, 0),
+	OPT_AT("new_group", OPT_FLAG, set_bool, new_group, 0, 0),
+	OPT("wait_for", OPT_VALUE, bq_opt_set_wait_for),
+	OPT("loops", OPT_VALUE, bq_opt_set_loops),
+	OPT_AT("exitall", OPT_FLAG, set_bool, exitall, 0, 0),
+	OPT("exit_what", OPT_VALUE, bq_opt_set_exit_what),
+	OPT_AT("exitall_on_error", OPT_FLAG, set_bool, exitall_on_error, 0, 0),
 };
 
 /*
@@ -910,8 +920,7 @@ static const struct job_opt job_opts[] = {
  */
 static const char *const fio_only_opts[] = {
 	/* job description and ordering */
-	"loops", "stonewall", "wait_for_previous", "wait_for", "new_group",
-	"exitall", "exit_what", "exitall_on_error", "kb_base", "unit_base", "uid", "gid",
+	"kb_base", "unit_base", "uid", "gid",
 	"nice", "prio", "prioclass", "cmdprio", "cmdprio_percentage", "cmdprio_class",
 	"cmdprio_bssplit",
 	/* files */
