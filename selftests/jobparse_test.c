@@ -470,7 +470,7 @@ TEST(time_options_and_units)
 	EXPECT_EQ(0, set1("thinktime", "1ms", &job, &err));
 	EXPECT_EQ(NS_PER_MS, job.thinktime_ns);
 	EXPECT_EQ(-EINVAL, set1("runtime", "10q", NULL, &err));
-	EXPECT_EQ(-EINVAL, set1("startdelay", "1-5", NULL, &err));
+	EXPECT_EQ(-EINVAL, set1("startdelay", "5-1", NULL, &err));
 }
 
 TEST(bools_and_flags)
@@ -717,7 +717,7 @@ TEST(failed_option_leaves_job_alone)
 	EXPECT_TRUE(same_job(&before, &job));
 }
 
-TEST(thread_is_accepted_stonewall_is_not)
+TEST(thread_is_accepted_exec_prerun_is_not)
 {
 	struct bq_parse_error err;
 	struct bq_job job, def;
@@ -726,8 +726,8 @@ TEST(thread_is_accepted_stonewall_is_not)
 	EXPECT_EQ(0, set1("thread", NULL, &job, &err));
 	EXPECT_TRUE(same_job(&def, &job));
 	EXPECT_EQ(0, set1("thread", "1", &job, &err));
-	EXPECT_EQ(-EOPNOTSUPP, set1("stonewall", NULL, NULL, &err));
-	EXPECT_STREQ("fio option 'stonewall' is not supported by blkqual", err.msg);
+	EXPECT_EQ(-EOPNOTSUPP, set1("exec_prerun", "true", NULL, &err));
+	EXPECT_STREQ("fio option 'exec_prerun' is not supported by blkqual", err.msg);
 }
 
 /*
@@ -743,13 +743,13 @@ TEST(a_files_refusals_come_all_at_once)
 	size_t n;
 
 	ASSERT_EQ(-EOPNOTSUPP, parse_text_at("[global]\nverify=md5\n[j]\nfilename=/dev/null\n"
-					     "stonewall\nbs=4k\niodepht=4\n", path, &set, &err));
+					     "exec_prerun=true\nbs=4k\niodepht=4\n", path, &set, &err));
 	EXPECT_EQ(0, set.nr);
 	snprintf(want, sizeof(want), "%s:2", path);
 	EXPECT_STREQ(want, err.where);
 	EXPECT_STREQ("verify=md5 is not supported (use crc32c, xxhash or pattern)", err.msg);
 	ASSERT_EQ(2, err.nr_more);
-	snprintf(want, sizeof(want), "%s:5: fio option 'stonewall' is not supported by blkqual",
+	snprintf(want, sizeof(want), "%s:5: fio option 'exec_prerun' is not supported by blkqual",
 		 path);
 	EXPECT_STREQ(want, err.more[0]);
 	snprintf(want, sizeof(want), "%s:7: unknown option 'iodepht' (did you mean 'iodepth'?)",
@@ -759,7 +759,7 @@ TEST(a_files_refusals_come_all_at_once)
 
 	n = (size_t)snprintf(text, sizeof(text), "[j]\nfilename=/dev/null\n");
 	for (int i = 0; i < BQ_PARSE_MORE + 4; i++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "stonewall\n");
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "exec_prerun=true\n");
 	ASSERT_EQ(-EOPNOTSUPP, parse_text(text, &set, &err));
 	EXPECT_EQ(BQ_PARSE_MORE, err.nr_more);
 	EXPECT_EQ(3, err.more_dropped);
@@ -786,8 +786,7 @@ TEST(unsupported_versus_unknown)
 {
 	static const char *const fio_only[] = {
 		"verify_async", "verify_backlog", "verify_state_save", "zonemode", "zonesize", "lockmem",
-		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "exitall",
-		"wait_for", "new_group", "loops", "nrfiles", "filesize", "file_service_type",
+		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "nrfiles", "filesize", "file_service_type",
 		"create_on_open", "pre_read", "unlink", "overwrite", "fadvise_hint",
 		"iodepth_batch", "iodepth_batch_complete_max", "iodepth_low", "numa_cpu_nodes",
 		"numa_mem_policy", "cpumask", "cpus_allowed_policy", "percentile_list",

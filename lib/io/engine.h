@@ -189,13 +189,14 @@ struct bq_worker {
 	int nr_waitee;
 	uint64_t start_ns;		/* when its I/O began; 0: not yet */
 	uint64_t loop_bytes;		/* one loop's bytes (loops=) */
+	bool never_ran;			/* exitall called it off before it started */
 	void (*on_end)(struct bq_worker *w, bool failed);	/* exitall, exitall_on_error */
 	void *run;			/* the run's state, for @on_end */
 };
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */
 uint64_t worker_order_start(struct bq_worker *w, uint64_t t0);
-bool worker_next_loop(struct bq_worker *w, unsigned int *done);
+int worker_order_loops(struct bq_worker *w);
 
 static inline uint64_t bq_bounded(struct bq_offgen *g, uint64_t n)
 {

@@ -870,8 +870,10 @@ int run_phase(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_r
 	}
 	res->interrupted = *st.stop != 0;
 	res->stalled = st.stall_ns != 0;
-	if (res->stalled)
+	if (res->stalled) {
+		run_order_detach(&st);
 		run_abandon_stuck(&st);
+	}
 	else
 		teardown(&st);
 	if (ret && !err->msg[0])

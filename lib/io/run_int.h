@@ -84,6 +84,7 @@ int run_phase(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_r
 /* run_order.c */
 uint64_t run_order_tick(struct run_state *st, uint64_t now);
 int run_order_link(struct run_state *st, struct bq_parse_error *err);
+void run_order_detach(struct run_state *st);
 
 /* run_stalls.c */
 uint64_t run_completions(void *arg, int i);

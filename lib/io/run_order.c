@@ -53,23 +53,20 @@ uint64_t worker_order_start(struct bq_worker *w, uint64_t t0)
 	}
 	if (now > start)
 		start = now;
+	/* As a job fio never started, it stops nobody when it ends (worker_ended()). */
+	w->never_ran = called_off(w);
 	__atomic_store_n(&w->start_ns, start, __ATOMIC_RELEASE);
 	return start;
 }
 
-/**
- * worker_next_loop() - loops=N: set up the job's next loop, if it has one
- * @w: the worker
- * @done: loops done so far, counted here
- *
+/*
+ * loops=N: set up the job's next loop, if it has one; true to run it.
  * As in fio, each loop starts its sequential offsets and its random map
  * afresh and moves io_size (or size) bytes again; time_based jobs run
  * for their runtime whatever loops says, and runtime bounds all loops
  * together.
- *
- * Return: true to run the I/O loop again.
  */
-bool worker_next_loop(struct bq_worker *w, unsigned int *done)
+static bool next_loop(struct bq_worker *w, unsigned int *done)
 {
 	const struct bq_job *j = w->job;
 	unsigned int loops = j->loops ? j->loops : 1;
@@ -90,6 +87,33 @@ bool worker_next_loop(struct bq_worker *w, unsigned int *done)
 	return true;
 }
 
+/**
+ * worker_order_loops() - a thread's I/O: its loops, each with its verify
+ * phase, then exitall's stop of the others
+ * @w: the worker, started
+ *
+ * Return: how the engine's loop ended (0 or -errno).
+ */
+int worker_order_loops(struct bq_worker *w)
+{
+	const struct bq_engine_ops *e = w->ops;
+	void (*on_end)(struct bq_worker *w, bool failed);
+	unsigned int loops = 0;
+	int ret;
+
+	do {
+		ret = e->loop(w);
+		if (w->verify && worker_verify_phase(w, ret)) {
+			ret = e->loop(w);
+			worker_verify_phase_end(w);
+		}
+	} while (!ret && next_loop(w, &loops));
+	on_end = __atomic_load_n(&w->on_end, __ATOMIC_ACQUIRE);
+	if (on_end)
+		on_end(w, ret || w->res->d[BQ_READ].errors || w->res->d[BQ_WRITE].errors);
+	return ret;
+}
+
 static void call_off(struct bq_worker *w)
 {
 	__atomic_store_n(&w->stopping, true, __ATOMIC_RELAXED);
@@ -106,7 +130,7 @@ static void worker_ended(struct bq_worker *w, bool failed)
 	const struct bq_job *j = w->job;
 	size_t me = (size_t)(w->jr - st->res->jobs);
 
-	if (!st->order->exitall && !(j->exitall_on_error && failed))
+	if (w->never_ran || (!st->order->exitall && !(j->exitall_on_error && failed)))
 		return;
 	if (j->exit_what == BQ_EXIT_ALL)
 		__atomic_store_n(&st->order->end_all, true, __ATOMIC_RELAXED);
@@ -125,6 +149,19 @@ static void worker_ended(struct bq_worker *w, bool failed)
 			call_off(o);
 		}
 	}
+}
+
+/**
+ * run_order_detach() - threads left stuck must not reach the run's state
+ * @st: the run, about to return without them
+ *
+ * A stuck thread that comes back after bq_run() returned would otherwise
+ * call worker_ended() on state that is gone.
+ */
+void run_order_detach(struct run_state *st)
+{
+	for (int i = 0; i < st->nr_workers; i++)
+		__atomic_store_n(&st->workers[i].on_end, NULL, __ATOMIC_RELEASE);
 }
 
 /* splitmix64: a startdelay drawn per thread, reproducible with randrepeat. */

@@ -154,18 +154,7 @@ int worker_run(struct bq_worker *w)
 	if (worker_start_line(w, ret) && !ret) {
 		if (e->begin)
 			e->begin(w);
-		unsigned int loops = 0;
-
-		/* loops=N: the whole job again, verify phase included, as in fio. */
-		do {
-			ret = e->loop(w);
-			if (w->verify && worker_verify_phase(w, ret)) {
-				ret = e->loop(w);
-				worker_verify_phase_end(w);
-			}
-		} while (!ret && worker_next_loop(w, &loops));
-		if (w->on_end)
-			w->on_end(w, ret || w->res->d[BQ_READ].errors || w->res->d[BQ_WRITE].errors);
+		ret = worker_order_loops(w);
 		if (ret) {
 			struct bq_slot none = { .dir = BQ_READ };
 
