@@ -225,6 +225,22 @@ TEST_F_TIMEOUT(dev, exit_what_all_skips_later_phases, 60)
 	json_object_put(fio);
 }
 
+/* exit_what=stonewall stops what runs, and the next phase still runs. */
+TEST_F_TIMEOUT(dev, exit_what_stonewall_goes_on_with_the_next_phase, 60)
+{
+	json_object *bq, *fio;
+
+	RUN_BOTH("[long]\nrw=read\nruntime=20\ntime_based\n"
+		 "[short]\nrw=write\nsize=1M\nexitall\nexit_what=stonewall\n"
+		 "[last]\nrw=read\nsize=1M\nstonewall\n", bq, fio);
+	same_counts(_metadata, bq, fio, "short");
+	same_counts(_metadata, bq, fio, "last");
+	EXPECT_EQ(256, json_int(job_named(bq, "name", "last"), "total.read.ios", 0));
+	EXPECT_LT(json_int(job_named(bq, "name", "long"), "runtime_ns", 0), 5000000000LL);
+	json_object_put(bq);
+	json_object_put(fio);
+}
+
 TEST_F_TIMEOUT(dev, wait_for_starts_when_the_waitee_ends, 60)
 {
 	json_object *bq, *fio, *lng, *shrt, *after;

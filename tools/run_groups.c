@@ -5,6 +5,7 @@
  * (text and JSON)
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,24 +21,28 @@ static const char *const exit_what_name[] = { "group", "stonewall", "all" };
  * @jr: the job
  *
  * Says nothing for a job that started with the run and waited for none.
+ *
+ * Return: true when the job never ran, and that is all there is to say.
  */
-void print_order(FILE *out, const struct bq_job_result *jr)
+bool print_order(FILE *out, const struct bq_job_result *jr)
 {
 	const struct bq_job *j = &jr->job;
 
-	if (jr->not_started)
-		return;
-	if (j->stonewall || j->wait_for[0] || j->loops > 1 || j->startdelay_max_ns)
-		fprintf(out, "  order:%s%s%s", j->stonewall ? " stonewall" : "",
-			j->wait_for[0] ? " wait_for=" : "", j->wait_for);
-	else
-		return;
+	if (jr->not_started) {
+		fprintf(out, "  %s\n", jr->notes);
+		return true;
+	}
+	if (!j->stonewall && !j->wait_for[0] && j->loops <= 1 && !j->startdelay_max_ns)
+		return false;
+	fprintf(out, "  order:%s%s%s", j->stonewall ? " stonewall" : "",
+		j->wait_for[0] ? " wait_for=" : "", j->wait_for);
 	if (j->loops > 1)
 		fprintf(out, " loops=%u", j->loops);
 	if (j->startdelay_max_ns)
 		fprintf(out, " startdelay=%.3g-%.3gs", (double)j->startdelay_ns / 1e9,
 			(double)j->startdelay_max_ns / 1e9);
 	fputc('\n', out);
+	return false;
 }
 
 /* The member jobs of an entry, by name, each once. */

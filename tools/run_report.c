@@ -231,7 +231,8 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 		j->name, rw_name(j->rw), split ? "bssplit" : range ? "bsrange" : "bs", bs_r,
 		split || range ? "," : "/", bs_w, bq_engine_name(j->engine), j->iodepth,
 		j->numjobs, j->direct ? ", direct" : "", jr->groupid);
-	print_order(out, jr);
+	if (print_order(out, jr))
+		return;
 	for (int i = 0; i < jr->nr_targets; i++) {
 		char size[32];
 

@@ -24,7 +24,7 @@ json_object *report_repetition_json(const struct bq_results *res);
 void print_dir(FILE *out, const struct bq_dir_result *d, int dir, uint64_t runtime);
 
 /* run_groups.c: job ordering and fio's reporting groups */
-void print_order(FILE *out, const struct bq_job_result *jr);
+bool print_order(FILE *out, const struct bq_job_result *jr);
 void print_groups(FILE *out, const struct bq_results *res);
 void job_order_json(json_object *o, const struct bq_job_result *jr);
 void job_order_options_json(json_object *o, const struct bq_job *j);
