@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 
@@ -354,6 +355,46 @@ TEST(group_ids_follow_fio)
 	ASSERT_EQ(4, json_object_array_length(json_object_object_get(root, "groups")));
 	EXPECT_EQ(512, json_int(json_object_array_get_idx(json_object_object_get(root, "groups"),
 							  3), "read.ios", 0));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+/* As in fio, a second job file starts with a stonewall: a new phase and group. */
+TEST(second_job_file_is_a_stonewall)
+{
+	char dir[] = "/tmp/groups_test.XXXXXX", f1[64], f2[64];
+	const char *argv[] = { blkqual_path(), "run", "--no-status", "-o", "json", f1, f2, NULL };
+	static const int want[] = { 0, 0, 1 };
+	struct run_result r;
+	json_object *root, *jobs;
+	FILE *f;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(f1, sizeof(f1), "%s/1.fio", dir);
+	snprintf(f2, sizeof(f2), "%s/2.fio", dir);
+	f = fopen(f1, "w");
+	ASSERT_NE(NULL, f);
+	fputs("[global]\nioengine=null\nsize=1m\n[a]\n[b]\n", f);
+	fclose(f);
+	f = fopen(f2, "w");
+	ASSERT_NE(NULL, f);
+	fputs("[c]\nioengine=null\nsize=1m\n", f);
+	fclose(f);
+	ASSERT_EQ(0, run_argv(argv, &r));
+	unlink(f1);
+	unlink(f2);
+	rmdir(dir);
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	root = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, root);
+	jobs = json_object_object_get(root, "jobs");
+	ASSERT_EQ(3, json_object_array_length(jobs));
+	for (size_t i = 0; i < 3; i++) {
+		EXPECT_EQ(want[i], json_int(json_object_array_get_idx(jobs, i), "groupid", -1))
+			TH_LOG("job %zu", i);
+	}
+	EXPECT_GE(json_int(json_object_array_get_idx(jobs, 2), "start_unix_ns", 0),
+		  json_int(json_object_array_get_idx(jobs, 1), "end_unix_ns", 1));
 	json_object_put(root);
 	run_result_free(&r);
 }
