@@ -266,6 +266,7 @@ struct bq_progress {
 	uint64_t ios;
 	uint64_t bytes;
 	bool interval_done;		/* a new interval sample was just added */
+	const struct bq_results *phase;	/* the jobs running now (a stonewall phase) */
 };
 
 /**

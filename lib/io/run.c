@@ -439,7 +439,8 @@ static uint64_t planned_end(const struct run_state *st)
 
 static void progress(struct run_state *st, uint64_t now, bool interval_done)
 {
-	struct bq_progress p = { .elapsed_ns = now - st->t0, .interval_done = interval_done };
+	struct bq_progress p = { .elapsed_ns = now - st->t0, .interval_done = interval_done,
+				 .phase = st->res };
 	uint64_t end = planned_end(st);
 
 	if (!st->opts->progress)
@@ -451,6 +452,7 @@ static void progress(struct run_state *st, uint64_t now, bool interval_done)
 		}
 	if (end && end > p.elapsed_ns)
 		p.eta_ns = end - p.elapsed_ns;
+	run_order_progress(st, &p);
 	st->opts->progress(st->opts->arg, &p);
 }
 
@@ -543,7 +545,7 @@ static uint64_t run_tick(void *arg, uint64_t now)
 	}
 	if (now >= st->next_iv) {
 		for (size_t k = 0; k < st->res->nr; k++)
-			run_sample_interval(st, k, st->next_iv - t0);
+			run_sample_interval(st, k, st->next_iv - t0 + run_order_offset(st));
 		st->next_iv += iv;
 		sampled = true;
 	}
@@ -594,7 +596,7 @@ static void monitor(struct run_state *st)
 				run_mark_copy(&st->js[k].prev, &st->js[k].before);
 				jr->nr_intervals--;
 			}
-			run_sample_interval(st, k, t);
+			run_sample_interval(st, k, t + run_order_offset(st));
 		}
 		progress(st, bq_now_ns(), true);
 	}
@@ -615,6 +617,8 @@ static int start_line(struct run_state *st, int started, int ret, struct bq_pars
 			run_sample_diskstats(st, &st->res->jobs[k]);
 	bq_threads_open(st->threads, !ret);
 	st->t0 = bq_threads_t0(st->threads);
+	if (st->order && !st->order->first_t0_ns)
+		st->order->first_t0_ns = st->t0;
 	return ret;
 }
 

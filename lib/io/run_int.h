@@ -42,11 +42,19 @@ struct job_state {
  * @exitall: some job of the run has exitall (it applies to all, as in fio)
  * @groupid: per job of the phase, its reporting group
  * @end_all: set by the phase: exit_what=all stopped everything
+ * @genesis_ns: when the run began (startdelay counts from here)
+ * @first_t0_ns: the first phase's start line (intervals count from here)
+ * @ios_before: I/Os of the phases before this one
+ * @bytes_before: their bytes
  */
 struct run_order {
 	bool exitall;
 	const int *groupid;
 	bool end_all;
+	uint64_t genesis_ns;
+	uint64_t first_t0_ns;
+	uint64_t ios_before;
+	uint64_t bytes_before;
 };
 
 struct run_state {
@@ -85,6 +93,8 @@ int run_phase(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_r
 uint64_t run_order_tick(struct run_state *st, uint64_t now);
 int run_order_link(struct run_state *st, struct bq_parse_error *err);
 void run_order_detach(struct run_state *st);
+void run_order_progress(const struct run_state *st, struct bq_progress *p);
+uint64_t run_order_offset(const struct run_state *st);
 
 /* run_stalls.c */
 uint64_t run_completions(void *arg, int i);

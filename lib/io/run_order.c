@@ -164,6 +164,37 @@ void run_order_detach(struct run_state *st)
 		__atomic_store_n(&st->workers[i].on_end, NULL, __ATOMIC_RELEASE);
 }
 
+/**
+ * run_order_offset() - how long the run had gone when this phase started
+ * @st: the run
+ *
+ * Interval samples and progress count from the start of the run, so that
+ * a later phase's series follows the earlier ones'.
+ *
+ * Return: nanoseconds.
+ */
+uint64_t run_order_offset(const struct run_state *st)
+{
+	if (!st->order || !st->order->first_t0_ns || st->t0 < st->order->first_t0_ns)
+		return 0;
+	return st->t0 - st->order->first_t0_ns;
+}
+
+/**
+ * run_order_progress() - a phase's progress as the whole run's
+ * @st: the run
+ * @p: the phase's figures, made the run's: time since the run began, the
+ *     earlier phases' I/O added
+ */
+void run_order_progress(const struct run_state *st, struct bq_progress *p)
+{
+	p->elapsed_ns += run_order_offset(st);
+	if (!st->order)
+		return;
+	p->ios += st->order->ios_before;
+	p->bytes += st->order->bytes_before;
+}
+
 /* splitmix64: a startdelay drawn per thread, reproducible with randrepeat. */
 static uint64_t mix(uint64_t x)
 {

@@ -97,27 +97,28 @@ static int not_started(struct bq_job_result *jr, const struct bq_job *j, int gro
 
 /* Move a phase's jobs to the end of the run's, timed from the run's start. */
 static int take_phase(struct bq_results *res, struct bq_results *one, const struct bq_job *orig,
-		      const int *groupid)
+		      const int *groupid, struct run_order *order)
 {
 	struct bq_job_result *jobs = realloc(res->jobs, (res->nr + one->nr) * sizeof(*jobs));
-	uint64_t shift;
 
 	if (!jobs)
 		return -ENOMEM;
 	res->jobs = jobs;
 	if (!res->nr)
 		res->start_unix_ns = one->start_unix_ns;
-	shift = one->start_unix_ns > res->start_unix_ns ? one->start_unix_ns - res->start_unix_ns : 0;
 	for (size_t k = 0; k < one->nr; k++) {
 		struct bq_job_result *jr = &jobs[res->nr + k];
 
 		*jr = one->jobs[k];
+		for (int i = 0; i < jr->nr_threads; i++)
+			for (int d = 0; d < BQ_NR_DIRS; d++) {
+				order->ios_before += jr->threads[i].d[d].ios;
+				order->bytes_before += jr->threads[i].d[d].bytes;
+			}
 		/* The job as given: its startdelay was shortened by the phases before. */
 		jr->job.startdelay_ns = orig[k].startdelay_ns;
 		jr->job.startdelay_max_ns = orig[k].startdelay_max_ns;
 		jr->groupid = groupid[k];
-		for (size_t i = 0; i < jr->nr_intervals; i++)
-			jr->intervals[i].t_ns += shift;
 	}
 	res->nr += one->nr;
 	res->interrupted |= one->interrupted;
@@ -160,6 +161,7 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 		goto out_free;
 	}
 	number_groups(set, groupid);
+	order.genesis_ns = genesis;
 	for (size_t k = 0; k < set->nr; k++)
 		order.exitall |= set->jobs[k].exitall;
 	order.groupid = groupid;
@@ -191,7 +193,7 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 			memset(res, 0, sizeof(*res));
 			goto out_free;
 		}
-		ret = take_phase(res, &one, set->jobs + a, groupid + a);
+		ret = take_phase(res, &one, set->jobs + a, groupid + a, &order);
 		if (ret)
 			goto out_free;
 		a = b;
