@@ -452,7 +452,7 @@ static void progress_cb(void *arg, const struct bq_progress *p)
 	if (p->interval_done && lr->rc->cli.output == OUTPUT_TABLE) {
 		if (lr->rc->status)
 			fputs("\r\033[K", stderr);
-		report_interval_lines(stdout, lr->res);
+		report_interval_lines(stdout, p->phase ? p->phase : lr->res);
 	}
 }
 

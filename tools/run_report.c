@@ -68,7 +68,7 @@ void job_total_free(struct bq_thread_result *sum)
 	free(sum->members);
 }
 
-static void print_dir(FILE *out, const struct bq_dir_result *d, int dir, uint64_t runtime)
+void print_dir(FILE *out, const struct bq_dir_result *d, int dir, uint64_t runtime)
 {
 	char iops[32], bw[32], total[32], a[32], b[32], c[32], e[32];
 
@@ -228,10 +228,12 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 	split = j->nr_bssplit[BQ_READ] || j->nr_bssplit[BQ_WRITE];
 	range = j->bs_min[BQ_READ] != j->bs_max[BQ_READ] || j->bs_min[BQ_WRITE] != j->bs_max[BQ_WRITE];
 	/* One size per direction as bs=R/W; ranges and splits as fio's options, R,W. */
-	fprintf(out, "%s: rw=%s, %s=%s%s%s, ioengine=%s, iodepth=%u, numjobs=%u%s\n", j->name,
-		rw_name(j->rw), split ? "bssplit" : range ? "bsrange" : "bs", bs_r,
+	fprintf(out, "%s: rw=%s, %s=%s%s%s, ioengine=%s, iodepth=%u, numjobs=%u%s, group %d\n",
+		j->name, rw_name(j->rw), split ? "bssplit" : range ? "bsrange" : "bs", bs_r,
 		split || range ? "," : "/", bs_w, bq_engine_name(j->engine), j->iodepth,
-		j->numjobs, j->direct ? ", direct" : "");
+		j->numjobs, j->direct ? ", direct" : "", jr->groupid);
+	if (print_order(out, jr))
+		return;
 	for (int i = 0; i < jr->nr_targets; i++) {
 		char size[32];
 
@@ -304,6 +306,7 @@ void report_human(FILE *out, const struct bq_results *res)
 		if (k + 1 < res->nr)
 			fputc('\n', out);
 	}
+	print_groups(out, res);
 	if (res->interrupted)
 		fprintf(out, "\nrun interrupted: the figures cover the time until the stop\n");
 	if (res->gone)
@@ -483,6 +486,7 @@ static json_object *job_options_json(const struct bq_job *j)
 	rates = rates_options_json(j);
 	if (rates)
 		json_object_object_add(o, "rates", rates);
+	job_order_options_json(o, j);
 	return o;
 }
 
@@ -714,6 +718,7 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr,
 	}
 	json_object_object_add(o, "placement", placement);
 	json_object_object_add(o, "runtime_ns", json_u64(jr->runtime_ns));
+	job_order_json(o, jr);
 	if (!job_total(jr, &sum)) {
 		json_object_object_add(o, "total", total_json(jr, &sum));
 		/* total.mean_depth is per thread, like each thread's. */
@@ -801,5 +806,6 @@ json_object *report_json(struct bq_ctx *ctx, const struct bq_results *res)
 	for (size_t k = 0; k < res->nr; k++)
 		json_object_array_add(jobs, job_json(ctx, &res->jobs[k], !res->stalled));
 	json_object_object_add(root, "jobs", jobs);
+	json_object_object_add(root, "groups", groups_json(res));
 	return root;
 }

@@ -20,5 +20,14 @@ json_object *report_json(struct bq_ctx *ctx, const struct bq_results *res);
 /* run's per-direction object; qualify's cells use it too */
 json_object *dir_json(const struct bq_dir_result *d, uint64_t runtime);
 json_object *report_repetition_json(const struct bq_results *res);
+/* one direction of a job or group, as the text report shows it */
+void print_dir(FILE *out, const struct bq_dir_result *d, int dir, uint64_t runtime);
+
+/* run_groups.c: job ordering and fio's reporting groups */
+bool print_order(FILE *out, const struct bq_job_result *jr);
+void print_groups(FILE *out, const struct bq_results *res);
+void job_order_json(json_object *o, const struct bq_job_result *jr);
+void job_order_options_json(json_object *o, const struct bq_job *j);
+json_object *groups_json(const struct bq_results *res);
 
 #endif /* BLKQUAL_RUN_REPORT_H */

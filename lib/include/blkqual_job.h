@@ -351,6 +351,15 @@ struct bq_job {
 	bool ss_pct;				/* ss_limit is a percentage of the mean */
 	uint64_t ss_dur_ns;			/* 0: no steady state detection */
 	uint64_t ss_ramp_ns;
+	/* job ordering and groups (issue 19): fio's stonewall, wait_for, loops, exitall */
+	bool stonewall;			/* start once every earlier job has ended */
+	bool new_group;			/* start a new reporting group */
+	char wait_for[64];		/* start once this job has ended; empty: no wait */
+	unsigned int loops;		/* the whole job this many times; 0 and 1: once */
+	bool exitall;			/* a thread that ends stops others (exit_what) */
+	int exit_what;			/* enum bq_exit_what */
+	bool exitall_on_error;		/* a thread that ends in error stops others */
+	uint64_t startdelay_max_ns;	/* startdelay=a-b: b, each thread draws; 0: no range */
 };
 
 /* dedupe_mode= */
@@ -389,6 +398,18 @@ enum bq_ss {
 	BQ_SS_IOPS_SLOPE,
 	BQ_SS_BW,
 	BQ_SS_BW_SLOPE,
+};
+
+/**
+ * enum bq_exit_what - what exitall (and exitall_on_error) stop, as in fio
+ * @BQ_EXIT_GROUP: the jobs of the ending thread's reporting group
+ * @BQ_EXIT_STONEWALL: every job running then; later phases still run
+ * @BQ_EXIT_ALL: every job, those not yet started included
+ */
+enum bq_exit_what {
+	BQ_EXIT_GROUP,
+	BQ_EXIT_STONEWALL,
+	BQ_EXIT_ALL,
 };
 
 /**

@@ -271,6 +271,12 @@ struct bq_target_info {
  * @fault: why the run was ended early because of this job's target (it
  *         shrank or went away), or empty
  * @stalls: threads found stalled (stall_timeout), @nr_stalls of them
+ * @groupid: fio's reporting group (stonewall and new_group start one)
+ * @start_unix_ns: when its measured window began (after startdelay,
+ *                 wait_for and ramp_time)
+ * @end_unix_ns: when its last thread ended its I/O
+ * @not_started: it never ran: exitall with exit_what=all ended the run
+ *               first (all its figures are zero)
  */
 struct bq_job_result {
 	struct bq_job job;
@@ -289,6 +295,12 @@ struct bq_job_result {
 	char fault[256];
 	struct bq_stall *stalls;
 	int nr_stalls;
+
+	/* job ordering and groups (issue 19) */
+	int groupid;			/* fio's reporting group */
+	uint64_t start_unix_ns;		/* its measured window, wall clock */
+	uint64_t end_unix_ns;
+	bool not_started;		/* exitall ended the run before its turn */
 };
 
 /**
@@ -300,6 +312,7 @@ struct bq_progress {
 	uint64_t ios;
 	uint64_t bytes;
 	bool interval_done;		/* a new interval sample was just added */
+	const struct bq_results *phase;	/* the jobs running now (a stonewall phase) */
 };
 
 /**
@@ -404,6 +417,50 @@ int bq_results_add(struct bq_results *dst, const struct bq_results *src);
  * @sum: receives the sum; its histograms must be initialised
  */
 void bq_job_sum(const struct bq_job_result *jr, struct bq_thread_result *sum);
+
+/**
+ * struct bq_group_sum - one entry of fio's group_reporting: the threads of
+ * consecutive jobs of one reporting group, added up as fio adds them
+ * @groupid: the reporting group
+ * @first_job: index of the job of the entry's first thread
+ * @first_thread: that thread's index in its job
+ * @nr_threads: threads in the entry, in job order from there
+ * @sum: counts, bytes, errors, latency histograms and CPU times summed;
+ *       mean_depth is the mean over the threads
+ * @runtime_ns: per direction, the longest runtime among the entry's jobs
+ *              that did I/O in it (fio's); rates are the sums over it
+ */
+struct bq_group_sum {
+	int groupid;
+	size_t first_job;
+	int first_thread;
+	int nr_threads;
+	struct bq_thread_result sum;
+	uint64_t runtime_ns[BQ_NR_DIRS];
+};
+
+/**
+ * bq_group_sums() - the entries fio's group_reporting makes of a run
+ * @res: the results
+ * @out: receives the entries that have a job with group_reporting (a
+ *       thread of a job without it is reported as itself, as in fio);
+ *       free with bq_group_sums_free()
+ * @nr: how many
+ *
+ * fio walks the threads in job order: a thread joins the entry before it
+ * when its job has group_reporting and the same group as the previous
+ * thread's; otherwise it starts an entry.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int bq_group_sums(const struct bq_results *res, struct bq_group_sum **out, size_t *nr);
+
+/**
+ * bq_group_sums_free() - free what bq_group_sums() made
+ * @g: the entries
+ * @nr: how many
+ */
+void bq_group_sums_free(struct bq_group_sum *g, size_t nr);
 
 #ifdef __cplusplus
 }

@@ -209,7 +209,20 @@ struct bq_worker {
 	uint64_t ios_left;		/* number_ios still to issue; UINT64_MAX: no limit */
 	unsigned int seq_nr_left;	/* I/Os until the next new random offset */
 	uint64_t zone_bytes;		/* bytes done in the current strided zone */
+	/* job ordering (issue 19): startdelay ranges, wait_for, loops, exitall */
+	uint64_t delay_ns;		/* its startdelay (drawn from a range) */
+	const struct bq_worker *waitee;	/* wait_for: the named job's threads */
+	int nr_waitee;
+	uint64_t start_ns;		/* when its I/O began; 0: not yet */
+	uint64_t loop_bytes;		/* one loop's bytes (loops=) */
+	bool never_ran;			/* exitall called it off before it started */
+	void (*on_end)(struct bq_worker *w, bool failed);	/* exitall, exitall_on_error */
+	void *run;			/* the run's state, for @on_end */
 };
+
+/* run_order.c: a thread's start (startdelay, wait_for) and its loops. */
+uint64_t worker_order_start(struct bq_worker *w, uint64_t t0);
+int worker_order_loops(struct bq_worker *w);
 
 static inline uint64_t bq_bounded(struct bq_offgen *g, uint64_t n)
 {

@@ -536,7 +536,8 @@ static uint64_t planned_end(const struct run_state *st)
 
 static void progress(struct run_state *st, uint64_t now, bool interval_done)
 {
-	struct bq_progress p = { .elapsed_ns = now - st->t0, .interval_done = interval_done };
+	struct bq_progress p = { .elapsed_ns = now - st->t0, .interval_done = interval_done,
+				 .phase = st->res };
 	uint64_t end = planned_end(st);
 
 	if (!st->opts->progress)
@@ -548,6 +549,7 @@ static void progress(struct run_state *st, uint64_t now, bool interval_done)
 		}
 	if (end && end > p.elapsed_ns)
 		p.eta_ns = end - p.elapsed_ns;
+	run_order_progress(st, &p);
 	st->opts->progress(st->opts->arg, &p);
 }
 
@@ -614,7 +616,7 @@ static uint64_t job_ended(const struct run_state *st, size_t k)
 static uint64_t run_tick(void *arg, uint64_t now)
 {
 	struct run_state *st = arg;
-	uint64_t t0 = st->t0, iv = st->opts->interval_ns;
+	uint64_t t0 = st->t0, iv = st->opts->interval_ns, want;
 	bool sampled = false;
 
 	if (!st->res->gone && target_shrank(st, now)) {
@@ -640,7 +642,7 @@ static uint64_t run_tick(void *arg, uint64_t now)
 	}
 	if (now >= st->next_iv) {
 		for (size_t k = 0; k < st->res->nr; k++)
-			run_sample_interval(st, k, st->next_iv - t0);
+			run_sample_interval(st, k, st->next_iv - t0 + run_order_offset(st));
 		st->next_iv += iv;
 		sampled = true;
 	}
@@ -648,7 +650,10 @@ static uint64_t run_tick(void *arg, uint64_t now)
 		progress(st, now, sampled);
 		st->next_tick = now + PROGRESS_TICK_NS;
 	}
-	return st->next_tick < st->next_iv ? st->next_tick : st->next_iv;
+	want = run_order_tick(st, now);
+	if (st->next_tick < want)
+		want = st->next_tick;
+	return want < st->next_iv ? want : st->next_iv;
 }
 
 static const struct bq_threads_ops run_threads_ops = {
@@ -688,7 +693,7 @@ static void monitor(struct run_state *st)
 				run_mark_copy(&st->js[k].prev, &st->js[k].before);
 				jr->nr_intervals--;
 			}
-			run_sample_interval(st, k, t);
+			run_sample_interval(st, k, t + run_order_offset(st));
 		}
 		progress(st, bq_now_ns(), true);
 	}
@@ -709,6 +714,8 @@ static int start_line(struct run_state *st, int started, int ret, struct bq_pars
 			run_sample_diskstats(st, &st->res->jobs[k]);
 	bq_threads_open(st->threads, !ret);
 	st->t0 = bq_threads_t0(st->threads);
+	if (st->order && !st->order->first_t0_ns)
+		st->order->first_t0_ns = st->t0;
 	return ret;
 }
 
@@ -721,22 +728,31 @@ static uint64_t measured_from(struct run_state *st, size_t k)
 {
 	struct bq_job_result *jr = &st->res->jobs[k];
 	const struct bq_job *j = &jr->job;
+	uint64_t began = UINT64_MAX;
 	int inside = 0;
 
+	/* Its first thread's start: after startdelay, or when its wait_for job ended. */
+	for (int i = 0; i < jr->nr_threads; i++) {
+		uint64_t s = st->workers[st->js[k].first_worker + i].start_ns;
+
+		if (s && s < began)
+			began = s;
+	}
+	if (began == UINT64_MAX)
+		began = st->t0 + j->startdelay_ns;
 	if (!j->ramp_ns)
-		return st->t0 + j->startdelay_ns;
+		return began;
 	for (int i = 0; i < jr->nr_threads; i++)
 		inside += !st->workers[st->js[k].first_worker + i].ramp_ended;
 	if (!inside)
-		return st->t0 + j->startdelay_ns + j->ramp_ns;
+		return began + j->ramp_ns;
 	if (inside == jr->nr_threads)
 		run_job_note(jr, "the job ended inside its ramp_time of %.3gs: its figures include "
 			 "the ramp", (double)j->ramp_ns / 1e9);
 	else
 		run_job_note(jr, "%d of its threads ended inside its ramp_time of %.3gs: their "
 			 "figures include the ramp", inside, (double)j->ramp_ns / 1e9);
-	return inside == jr->nr_threads ? st->t0 + j->startdelay_ns :
-					  st->t0 + j->startdelay_ns + j->ramp_ns;
+	return inside == jr->nr_threads ? began : began + j->ramp_ns;
 }
 
 static void finish_jobs(struct run_state *st)
@@ -755,6 +771,8 @@ static void finish_jobs(struct run_state *st)
 				end = fin;
 		}
 		jr->runtime_ns = end - start;
+		jr->start_unix_ns = st->res->start_unix_ns + (start - st->t0);
+		jr->end_unix_ns = st->res->start_unix_ns + (end - st->t0);
 		if (!st->js[k].stats_done)
 			run_finish_diskstats(st, jr);
 		run_cache_note(jr);
@@ -889,7 +907,7 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 	}
 	/* dedupe_global: each thread's buffers must be known to the others. */
 	bq_buf_link(st->workers, st->nr_workers);
-	return 0;
+	return run_order_link(st, err);
 }
 
 static void teardown(struct run_state *st)
@@ -919,10 +937,10 @@ static void teardown(struct run_state *st)
 	bq_held_release(&st->held);
 }
 
-int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_opts *opts,
-	   struct bq_results *res, struct bq_parse_error *err)
+int run_phase(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_opts *opts,
+	      struct run_order *order, struct bq_results *res, struct bq_parse_error *err)
 {
-	struct run_state st = { .ctx = ctx, .opts = opts, .res = res };
+	struct run_state st = { .ctx = ctx, .opts = opts, .res = res, .order = order };
 	struct timespec wall;
 	int ret, started = 0;
 
@@ -958,8 +976,10 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 	}
 	res->interrupted = *st.stop != 0;
 	res->stalled = st.stall_ns != 0;
-	if (res->stalled)
+	if (res->stalled) {
+		run_order_detach(&st);
 		run_abandon_stuck(&st);
+	}
 	else
 		teardown(&st);
 	if (ret && !err->msg[0])

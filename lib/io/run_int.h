@@ -34,6 +34,28 @@ struct job_state {
 	struct bq_vjob *verify;		/* verify=: the job's state and findings */
 	bool stats_done;		/* disk stats taken before a verify phase */
 	struct bq_fileset *fset;	/* no filename=: the files fio would name (fileset.c) */
+	bool start_sampled;		/* disk stats re-read where a late start began */
+};
+
+/**
+ * struct run_order - what one phase of a run (bq_run() in run_order.c)
+ * needs to know of the whole run
+ * @exitall: some job of the run has exitall (it applies to all, as in fio)
+ * @groupid: per job of the phase, its reporting group
+ * @end_all: set by the phase: exit_what=all stopped everything
+ * @genesis_ns: when the run began (startdelay counts from here)
+ * @first_t0_ns: the first phase's start line (intervals count from here)
+ * @ios_before: I/Os of the phases before this one
+ * @bytes_before: their bytes
+ */
+struct run_order {
+	bool exitall;
+	const int *groupid;
+	bool end_all;
+	uint64_t genesis_ns;
+	uint64_t first_t0_ns;
+	uint64_t ios_before;
+	uint64_t bytes_before;
 };
 
 struct run_state {
@@ -52,6 +74,7 @@ struct run_state {
 	uint64_t stall_ns;		/* when a stall was found; 0: none */
 	uint64_t next_tick;		/* the monitor's next progress line */
 	uint64_t next_iv;		/* its next interval sample */
+	struct run_order *order;	/* job ordering: exitall, groups */
 };
 
 /* run_figures.c */
@@ -62,6 +85,17 @@ void run_finish_diskstats(struct run_state *st, struct bq_job_result *jr);
 void run_mark_copy(struct iv_mark *dst, const struct iv_mark *src);
 int run_sample_interval(struct run_state *st, size_t k, uint64_t t_ns);
 void run_cache_note(struct bq_job_result *jr);
+
+/* run.c: one phase, the jobs of @set all at once */
+int run_phase(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_opts *opts,
+	      struct run_order *order, struct bq_results *res, struct bq_parse_error *err);
+
+/* run_order.c */
+uint64_t run_order_tick(struct run_state *st, uint64_t now);
+int run_order_link(struct run_state *st, struct bq_parse_error *err);
+void run_order_detach(struct run_state *st);
+void run_order_progress(const struct run_state *st, struct bq_progress *p);
+uint64_t run_order_offset(const struct run_state *st);
 
 /* run_stalls.c */
 uint64_t run_completions(void *arg, int i);

@@ -98,9 +98,7 @@ static bool worker_start_line(struct bq_worker *w, int setup_err)
 	w->setup_err = setup_err;
 	if (!bq_threads_arrive(w->threads))
 		return false;
-	start = bq_threads_t0(w->threads) + w->job->startdelay_ns;
-	if (w->job->startdelay_ns)
-		worker_sleep_until(start);
+	start = worker_order_start(w, bq_threads_t0(w->threads));
 	set_deadlines(w, start);
 	bq_thread_cpu(&w->ru_start);
 	return true;
@@ -151,15 +149,7 @@ int worker_run(struct bq_worker *w)
 	if (worker_start_line(w, ret) && !ret) {
 		if (e->begin)
 			e->begin(w);
-		ret = e->loop(w);
-		if (!ret)
-			worker_end_sync(w);
-		/* A verify phase runs without caps, pauses or targets. */
-		bq_rate_end(w);
-		if (w->verify && worker_verify_phase(w, ret)) {
-			ret = e->loop(w);
-			worker_verify_phase_end(w);
-		}
+		ret = worker_order_loops(w);
 		if (ret) {
 			struct bq_slot none = { .dir = BQ_READ };
 

@@ -255,6 +255,23 @@ static int add_patterns(struct bq_strv *args, const struct bq_job *j)
 	return ret;
 }
 
+/* job ordering and groups: stonewall, wait_for, loops, exitall */
+static int add_ordering(struct bq_strv *args, const struct bq_job *j)
+{
+	static const char *const what[] = { "group", "stonewall", "all" };
+	int ret;
+
+	ret = add(args, "--stonewall=%d", j->stonewall);
+	ret = ret ?: add(args, "--new_group=%d", j->new_group);
+	if (j->wait_for[0])
+		ret = ret ?: add(args, "--wait_for=%s", j->wait_for);
+	ret = ret ?: add(args, "--loops=%u", j->loops);
+	ret = ret ?: add(args, "--exitall=%d", j->exitall);
+	ret = ret ?: add(args, "--exit_what=%s", what[j->exit_what]);
+	ret = ret ?: add(args, "--exitall_on_error=%d", j->exitall_on_error);
+	return ret;
+}
+
 int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 {
 	const struct bq_job *j = job;
@@ -287,7 +304,11 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--runtime=%" PRIu64 "ns", j->runtime_ns);
 	ret = ret ?: add(args, "--time_based=%d", j->time_based);
 	ret = ret ?: add(args, "--ramp_time=%" PRIu64 "ns", j->ramp_ns);
-	ret = ret ?: add(args, "--startdelay=%" PRIu64 "ns", j->startdelay_ns);
+	if (j->startdelay_max_ns)
+		ret = ret ?: add(args, "--startdelay=%" PRIu64 "ns-%" PRIu64 "ns", j->startdelay_ns,
+				 j->startdelay_max_ns);
+	else
+		ret = ret ?: add(args, "--startdelay=%" PRIu64 "ns", j->startdelay_ns);
 	ret = ret ?: add(args, "--thinktime=%" PRIu64 "ns", j->thinktime_ns);
 	ret = ret ?: add(args, "--direct=%d", j->direct);
 	ret = ret ?: add(args, "--invalidate=%d", j->invalidate);
@@ -343,5 +364,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: bq_fileset_to_args(j, args);
 	ret = ret ?: add_patterns(args, j);
 	ret = ret ?: add_rates(args, j);
+	ret = ret ?: add_ordering(args, j);
 	return ret;
 }

@@ -746,6 +746,8 @@ int bq_jobs_from_args(int argc, char **argv, struct bq_jobset *set,
 {
 	struct cmdline cl = { .have_job = false, .stray = -1 };
 	bool files_only = false, *section_args;
+	size_t before;
+	int files_seen = 0;
 	int ret;
 
 	set->jobs = NULL;
@@ -783,9 +785,13 @@ int bq_jobs_from_args(int argc, char **argv, struct bq_jobset *set,
 			if (ret)
 				goto out_free_jobs;
 			/* The options given so far are the job file's defaults, as in fio. */
+			before = set->nr;
 			ret = parse_file(arg, &cl.global, cl.sections, set, err);
 			if (ret)
 				goto out_free_jobs;
+			/* As in fio, a job file after the first waits for those before it. */
+			if (files_seen++ && set->nr > before)
+				set->jobs[before].stonewall = true;
 			cl.stray = -1;
 			continue;
 		}

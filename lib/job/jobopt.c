@@ -19,6 +19,7 @@
 #include "blkqual_verify.h"
 #include "bufopt.h"
 #include "jobopt.h"
+#include "jobopt_groups.h"
 #include "internal.h"
 #include "verify/verify_int.h"
 
@@ -948,7 +949,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("timeout", OPT_VALUE, set_time, runtime_ns, NS_PER_S, 0),
 	OPT_AT("time_based", OPT_FLAG, set_bool, time_based, 0, 0),
 	OPT_AT("ramp_time", OPT_VALUE, set_time, ramp_ns, NS_PER_S, 0),
-	OPT_AT("startdelay", OPT_VALUE, set_time, startdelay_ns, NS_PER_S, 0),
+	OPT("startdelay", OPT_VALUE, bq_opt_set_startdelay),
 	OPT_AT("thinktime", OPT_VALUE, set_time, thinktime_ns, NS_PER_US, 0),
 	OPT_AT("direct", OPT_VALUE, set_bool, direct, 0, 0),
 	OPT("buffered", OPT_VALUE, set_buffered),
@@ -1077,6 +1078,15 @@ static const struct job_opt job_opts[] = {
 	OPT("ss_dur", OPT_VALUE, bq_job_set_rates),
 	OPT("steadystate_ramp_time", OPT_VALUE, bq_job_set_rates),
 	OPT("ss_ramp", OPT_VALUE, bq_job_set_rates),
+	/* job ordering and groups (issue 19) */
+	OPT_AT("stonewall", OPT_FLAG, set_bool, stonewall, 0, 0),
+	OPT_AT("wait_for_previous", OPT_FLAG, set_bool, stonewall, 0, 0),
+	OPT_AT("new_group", OPT_FLAG, set_bool, new_group, 0, 0),
+	OPT("wait_for", OPT_VALUE, bq_opt_set_wait_for),
+	OPT("loops", OPT_VALUE, bq_opt_set_loops),
+	OPT_AT("exitall", OPT_FLAG, set_bool, exitall, 0, 0),
+	OPT("exit_what", OPT_VALUE, bq_opt_set_exit_what),
+	OPT_AT("exitall_on_error", OPT_FLAG, set_bool, exitall_on_error, 0, 0),
 };
 
 static const struct job_opt *find_opt(const char *key)

@@ -22,15 +22,12 @@ struct refused_group {
 #define GROUP(why, ...) { .reason = (why), .names = (const char *const[]){ __VA_ARGS__, NULL } }
 
 static const struct refused_group refused[] = {
-	GROUP("job ordering is not implemented yet: all jobs start together",
-	      "loops", "stonewall", "wait_for_previous", "wait_for", "new_group",
-	      "exitall", "exit_what", "exitall_on_error"),
 	GROUP("blkqual does not change process or I/O priorities",
 	      "uid", "gid", "nice", "prio", "prioclass", "cmdprio", "cmdprio_percentage",
 	      "cmdprio_class", "cmdprio_bssplit"),
 	GROUP("filling a device or filesystem to ENOSPC is not implemented yet",
 	      "fill_device", "fill_fs"),
-	GROUP("unlink_each_loop needs loops, which is not implemented yet", "unlink_each_loop"),
+	GROUP("unlink_each_loop is not implemented yet", "unlink_each_loop"),
 	GROUP("adding every file below a directory is not implemented yet: use directory= "
 	      "and nrfiles=", "opendir"),
 	GROUP("locking a file between jobs is not implemented", "lockfile"),
