@@ -17,6 +17,7 @@
 
 #include "blkqual.h"
 #include "blkqual_io.h"
+#include "helpers/jobs.h"
 #include "job/jobopt.h"
 
 #define KiB 1024ull
@@ -108,24 +109,6 @@ static bool same_job(const struct bq_job *a, const struct bq_job *b)
 	memset(x.filenames, 0, sizeof(x.filenames));
 	memset(y.filenames, 0, sizeof(y.filenames));
 	return !memcmp(&x, &y, sizeof(x));
-}
-
-/* One option on a default job; the job is released before returning. */
-static int set1(const char *key, const char *value, struct bq_job *out,
-		struct bq_parse_error *err)
-{
-	struct bq_job job;
-	int ret;
-
-	bq_job_defaults(&job);
-	ret = bq_job_set(&job, key, value, err);
-	if (out) {
-		*out = job;
-		memset(out->filenames, 0, sizeof(out->filenames));
-		out->nr_files = 0;
-	}
-	bq_job_release(&job);
-	return ret;
 }
 
 /* ---- sizes and durations ---------------------------------------------- */

@@ -23,6 +23,7 @@
 #include "blkqual.h"
 #include "blkqual_io.h"
 #include "job/jobopt.h"
+#include "helpers/jobs.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
@@ -31,23 +32,6 @@
 #define SYNC_DEV_SIZE (64LL << 20)
 
 /* ---- parsing ---------------------------------------------------------- */
-
-static int set1(const char *key, const char *value, struct bq_job *out,
-		struct bq_parse_error *err)
-{
-	struct bq_job job;
-	int ret;
-
-	bq_job_defaults(&job);
-	ret = bq_job_set(&job, key, value, err);
-	if (out) {
-		*out = job;
-		memset(out->filenames, 0, sizeof(out->filenames));
-		out->nr_files = 0;
-	}
-	bq_job_release(&job);
-	return ret;
-}
 
 /* A command line, checked as a whole job; the set is freed. */
 static int args_job(struct bq_parse_error *err, int argc, const char **argv)

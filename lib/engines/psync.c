@@ -8,36 +8,18 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "io/engine.h"
+#include "sync_loop.h"
+
+static ssize_t psync_io(struct bq_worker *w, const struct bq_slot *s, void *buf)
+{
+	if (s->dir == BQ_READ)
+		return pread(w->fds[s->file], buf, s->len, (off_t)s->offset);
+	return pwrite(w->fds[s->file], buf, s->len, (off_t)s->offset);
+}
 
 static int psync_loop(struct bq_worker *w)
 {
-	bool stamps = !w->job->gtod_reduce;
-	struct bq_slot *s = &w->slots[0];
-	uint64_t now = bq_now_ns();
-
-	for (;;) {
-		ssize_t n;
-
-		if (!worker_may_start(w, 0, now)) {
-			worker_sleep_until(w->next_submit_ns);
-			now = bq_now_ns();
-			continue;
-		}
-		if (!worker_next(w, s, now))
-			return 0;
-		/* Stamped once picked, so that the pick is not part of its latency. */
-		if (stamps)
-			now = bq_now_ns();
-		slot_issued(s, now);
-		if (s->dir == BQ_READ)
-			n = pread(w->fds[s->file], w->bufs, s->len, (off_t)s->offset);
-		else
-			n = pwrite(w->fds[s->file], w->bufs, s->len, (off_t)s->offset);
-		now = bq_now_ns();
-		worker_complete(w, s, n < 0 ? -errno : (int)n, stamps ? now : 0);
-		slot_done(s);
-	}
+	return sync_engine_loop(w, psync_io);
 }
 
 const struct bq_engine_ops bq_engine_psync = {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sync_loop.h - private: the loop of the engines that do one I/O per
- * system call (sync, pvsync, pvsync2)
+ * system call (psync, sync, pvsync, pvsync2)
  *
  * They differ only in the call that moves the data; the loop around it
  * (the rate limit, fsync=/fdatasync=, stamps, completion) is the same,

@@ -177,35 +177,6 @@ static int walk_dirs(int top, char *name, char **base, const char **why)
 	return dfd;
 }
 
-/* Fill [0, @len) with data as fio lays a file out: written, not a hole. */
-static int fill_file(int fd, uint64_t len)
-{
-	struct bq_offgen_params p = { .nblocks = 1, .seed = 0x66696c6c };
-	size_t chunk = 1 << 20;
-	struct bq_offgen rng;
-	uint64_t *buf, at = 0;
-	int ret = 0;
-
-	buf = malloc(chunk);
-	if (!buf)
-		return -ENOMEM;
-	bq_offgen_init(&rng, &p);
-	for (size_t i = 0; i < chunk / sizeof(*buf); i++)
-		buf[i] = bq_rand_next(&rng);
-	while (at < len) {
-		size_t n = len - at < chunk ? (size_t)(len - at) : chunk;
-		ssize_t w = pwrite(fd, buf, n, (off_t)at);
-
-		if (w <= 0) {
-			ret = w < 0 ? -errno : -EIO;
-			break;
-		}
-		at += (uint64_t)w;
-	}
-	free(buf);
-	return ret;
-}
-
 static int reserve(const struct bq_job *j, int fd, uint64_t len)
 {
 	int ret = 0;
@@ -327,7 +298,7 @@ static int open_one(struct fs_ctx *c, int dfd, const char *base, const char *pat
 		if (!ret && layout && ftruncate(fd, (off_t)need))
 			ret = -errno;
 		if (!ret && layout)
-			ret = fill_file(fd, need);
+			ret = bq_target_lay_out(fd, 0, need);
 		if (!ret && j->create_fsync && fsync(fd))
 			ret = -errno;
 		if (ret) {

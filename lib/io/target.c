@@ -29,8 +29,18 @@ bool bq_job_writes(const struct bq_job *j)
 	return j->rw != BQ_RW_READ && j->rw != BQ_RW_RANDREAD;
 }
 
-/* Fill [from, to) of a new or short file with random data, as fio lays files out. */
-static int lay_out(int fd, uint64_t from, uint64_t to)
+/**
+ * bq_target_lay_out() - write [@from, @to) of a file, as fio lays files out
+ * @fd: the file, open for writing
+ * @from: first byte
+ * @to: end
+ *
+ * Written with random data, not left a hole, so that reads later find
+ * allocated blocks as they would in fio's files.
+ *
+ * Return: 0 or -errno.
+ */
+int bq_target_lay_out(int fd, uint64_t from, uint64_t to)
 {
 	struct bq_offgen rng;
 	struct bq_offgen_params p = { .nblocks = 1, .seed = 0x6c6179 };
@@ -55,8 +65,6 @@ static int lay_out(int fd, uint64_t from, uint64_t to)
 		from += (uint64_t)w;
 	}
 	free(buf);
-	if (!ret && fsync(fd))
-		ret = -errno;
 	return ret;
 }
 
@@ -242,7 +250,8 @@ static int grow_file(int hfd, const char *path, uint64_t need, struct bq_target_
 	if (fstat(fd, &st))
 		ret = bq_fail_at(err, path, -errno, "%s", strerror(errno));
 	else if ((uint64_t)st.st_size < need)
-		ret = lay_out(fd, (uint64_t)st.st_size, need);
+		ret = bq_target_lay_out(fd, (uint64_t)st.st_size, need) ?:
+		      (fsync(fd) ? -errno : 0);
 	if (ret && !err->msg[0])
 		bq_fail_at(err, path, ret, "laying out %llu bytes: %s", (unsigned long long)need,
 		     strerror(-ret));

@@ -32,6 +32,7 @@ struct bq_held {
 };
 
 bool bq_job_writes(const struct bq_job *j);
+int bq_target_lay_out(int fd, uint64_t from, uint64_t to);
 
 /* For refusals: which rule @ti->lbs stands for. */
 static inline const char *bq_target_align_name(const struct bq_target_info *ti)

@@ -93,8 +93,14 @@ struct job_opt {
 
 #define FIELD(job, o, type) ((type *)((char *)(job) + (o)->off))
 
-/* Plain decimal: fio's integer options take no unit suffix either. */
-static int parse_u64(const char *s, uint64_t *v)
+/**
+ * bq_parse_dec() - plain decimal, as fio's integer options: no sign, no unit
+ * @s: the text
+ * @v: the value
+ *
+ * Return: 0, -EINVAL or -ERANGE.
+ */
+int bq_parse_dec(const char *s, uint64_t *v)
 {
 	char *end;
 
@@ -179,7 +185,7 @@ static int set_uint(const struct job_opt *o, const char *key, const char *val,
 {
 	uint64_t v;
 
-	if (parse_u64(val, &v))
+	if (bq_parse_dec(val, &v))
 		return bq_parse_fail(err, -EINVAL, "%s=%s: not a whole number", key, val);
 	if (v < o->lo || v > o->hi)
 		return bq_parse_fail(err, -EINVAL, "%s=%s is out of range (%llu..%llu)", key, val,
@@ -193,7 +199,7 @@ static int set_u64(const struct job_opt *o, const char *key, const char *val,
 {
 	uint64_t v;
 
-	if (parse_u64(val, &v))
+	if (bq_parse_dec(val, &v))
 		return bq_parse_fail(err, -EINVAL, "%s=%s: not a whole number", key, val);
 	*FIELD(job, o, uint64_t) = v;
 	return 0;
@@ -386,7 +392,7 @@ static int set_rwmixwrite(const struct job_opt *o, const char *key, const char *
 {
 	uint64_t v;
 
-	if (parse_u64(val, &v) || v > 100)
+	if (bq_parse_dec(val, &v) || v > 100)
 		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0..100", key, val);
 	job->rwmixread = 100 - (unsigned int)v;
 	return 0;
@@ -485,7 +491,7 @@ static int parse_bssplit(const char *key, char *s, struct bq_bssplit *split, int
 			return -EINVAL;
 		has_pct[n] = slash && *slash;
 		if (has_pct[n]) {
-			if (parse_u64(slash, &pct) || pct > 100)
+			if (bq_parse_dec(slash, &pct) || pct > 100)
 				return bq_parse_fail(err, -EINVAL,
 						     "%s: percentage '%s' is not 0..100", key,
 						     slash);
@@ -590,7 +596,7 @@ static int set_size(const struct job_opt *o, const char *key, const char *val,
 			return bq_parse_fail(err, -EINVAL, "%s=%s: not a percentage", key, val);
 		memcpy(num, val, len - 1);
 		num[len - 1] = '\0';
-		if (parse_u64(num, &v) || !v || v > 100)
+		if (bq_parse_dec(num, &v) || !v || v > 100)
 			return bq_parse_fail(err, -EINVAL, "%s=%s: percentage must be 1..100",
 					     key, val);
 		job->size = 0;
@@ -878,7 +884,7 @@ static int set_sqpoll_cpu(const struct job_opt *o, const char *key, const char *
 {
 	uint64_t v;
 
-	if (parse_u64(val, &v) || v >= CPU_SETSIZE)
+	if (bq_parse_dec(val, &v) || v >= CPU_SETSIZE)
 		return bq_parse_fail(err, -EINVAL, "%s=%s: not a CPU number", key, val);
 	job->sqpoll_cpu = (unsigned int)v;
 	job->sqpoll_cpu_set = true;

@@ -207,4 +207,7 @@ void bq_job_rates_defaults(struct bq_job *job);
  */
 int bq_job_check_rates(const struct bq_job *job, struct bq_parse_error *err);
 
+/* Plain decimal, as fio's integer options (jobopt.c): 0, -EINVAL or -ERANGE. */
+int bq_parse_dec(const char *s, uint64_t *v);
+
 #endif /* BLKQUAL_JOBOPT_H */

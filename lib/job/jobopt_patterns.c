@@ -18,20 +18,6 @@
 #include "jobopt.h"
 #include "internal.h"
 
-/* Plain decimal, as fio's integer options. */
-static int parse_dec(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	if (errno)
-		return -ERANGE;
-	return *end ? -EINVAL : 0;
-}
-
 /* "N%" with 0 < N <= 100: the N, or -EINVAL; -ENOENT when @s has no '%'. */
 static int parse_pct(const char *s, unsigned int *pct)
 {
@@ -45,7 +31,7 @@ static int parse_pct(const char *s, unsigned int *pct)
 		return -EINVAL;
 	memcpy(num, s, len - 1);
 	num[len - 1] = '\0';
-	if (parse_dec(num, &v) || !v || v > 100)
+	if (bq_parse_dec(num, &v) || !v || v > 100)
 		return -EINVAL;
 	*pct = (unsigned int)v;
 	return 0;
@@ -77,7 +63,7 @@ int bq_job_rw_modifier(struct bq_job *job, const char *key, const char *val, con
 	if (!mod)
 		return 0;
 	if (random) {
-		if (parse_dec(mod, &v) || v > UINT32_MAX)
+		if (bq_parse_dec(mod, &v) || v > UINT32_MAX)
 			return bq_parse_fail(err, -EINVAL, "%s=%s: ':N' of a random mode is a "
 					     "number of I/Os", key, val);
 		job->seq_nr = (unsigned int)v;
@@ -122,7 +108,7 @@ int bq_set_percentage_random(const struct job_opt *o, const char *key, const cha
 			return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s: a third (trim) value is not "
 					     "supported", key, val);
 		if (*part) {
-			if (parse_dec(part, &v) || v > 100)
+			if (bq_parse_dec(part, &v) || v > 100)
 				return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0..100", key,
 						     val);
 			pct[d] = 100 - (unsigned int)v;
@@ -228,7 +214,7 @@ int bq_set_number_ios(const struct job_opt *o, const char *key, const char *val,
 {
 	uint64_t v;
 
-	if (parse_dec(val, &v))
+	if (bq_parse_dec(val, &v))
 		return bq_parse_fail(err, -EINVAL, "%s=%s: not a whole number", key, val);
 	job->number_ios = v;
 	return 0;
@@ -282,10 +268,10 @@ static int parse_zones(const char *key, char *s, bool abs, struct bq_dist_zone *
 					     BQ_MAX_DIST_ZONES);
 		if (slash)
 			*slash++ = '\0';
-		if (parse_dec(tok, &pct) || pct > 100)
+		if (bq_parse_dec(tok, &pct) || pct > 100)
 			return bq_parse_fail(err, -EINVAL, "%s: access percentage '%s' is not "
 					     "0..100", key, tok);
-		if (slash && *slash && (abs ? bq_parse_size(slash, &size) : parse_dec(slash, &size)))
+		if (slash && *slash && (abs ? bq_parse_size(slash, &size) : bq_parse_dec(slash, &size)))
 			return bq_parse_fail(err, -EINVAL, "%s: zone size '%s' is not %s", key,
 					     slash, abs ? "a size" : "a percentage");
 		if (!abs && size > 100)

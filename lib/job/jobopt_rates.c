@@ -27,26 +27,13 @@ enum val_kind {
 	VAL_USEC,	/* a time, microseconds when bare: max_latency */
 };
 
-static int parse_count(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	if (errno)
-		return -ERANGE;
-	return *end ? -EINVAL : 0;
-}
-
 static int parse_one(enum val_kind kind, const char *s, uint64_t *v)
 {
 	switch (kind) {
 	case VAL_SIZE:
 		return bq_parse_size(s, v);
 	case VAL_COUNT:
-		return parse_count(s, v);
+		return bq_parse_dec(s, v);
 	default:
 		return bq_parse_time(s, NS_PER_US, v);
 	}
@@ -132,7 +119,7 @@ static int set_blocks(const char *key, const char *val, struct bq_job *job,
 {
 	uint64_t v;
 
-	if (parse_count(val, &v) || !v || v > UINT32_MAX)
+	if (bq_parse_dec(val, &v) || !v || v > UINT32_MAX)
 		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 1..%u", key, val, UINT32_MAX);
 	job->thinktime_blocks = (uint32_t)v;
 	job->thinktime_blocks_set = true;
@@ -144,7 +131,7 @@ static int set_ratecycle(const char *key, const char *val, struct bq_job *job,
 {
 	uint64_t v;
 
-	if (parse_count(val, &v) || !v || v > UINT32_MAX)
+	if (bq_parse_dec(val, &v) || !v || v > UINT32_MAX)
 		return bq_parse_fail(err, -EINVAL, "%s=%s: milliseconds, 1..%u", key, val,
 				     UINT32_MAX);
 	job->ratecycle_ms = (uint32_t)v;
