@@ -198,6 +198,9 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 			goto out_free;
 		a = b;
 	}
+	/* A stop before a phase began interrupts the run as much as one during it. */
+	if (opts->stop && *opts->stop)
+		res->interrupted = true;
 	if (a < set->nr) {
 		struct bq_job_result *jobs = realloc(res->jobs, set->nr * sizeof(*jobs));
 
