@@ -183,6 +183,8 @@ struct bq_thread_result {
 
 	/* rates, thinktime and latency targets (issue 19) */
 	struct bq_rate_result rates;
+	/* trim workloads (issue 19): the discards, a direction of their own */
+	struct bq_dir_result trim;
 };
 
 /**

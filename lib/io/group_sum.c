@@ -15,6 +15,8 @@ void bq_group_sums_free(struct bq_group_sum *g, size_t nr)
 	for (size_t i = 0; g && i < nr; i++)
 		for (int d = 0; d < BQ_NR_DIRS; d++)
 			bq_hist_free(&g[i].sum.d[d].lat);
+	for (size_t i = 0; g && i < nr; i++)
+		bq_hist_free(&g[i].sum.trim.lat);
 	free(g);
 }
 
@@ -35,6 +37,8 @@ static int entry_new(struct bq_group_sum **g, size_t *nr, int groupid, size_t jo
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		if (bq_hist_init(&e->sum.d[d].lat))
 			return -ENOMEM;
+	if (bq_hist_init(&e->sum.trim.lat))
+		return -ENOMEM;
 	return 0;
 }
 

@@ -207,4 +207,10 @@ void bq_job_rates_defaults(struct bq_job *job);
  */
 int bq_job_check_rates(const struct bq_job *job, struct bq_parse_error *err);
 
+/* jobopt_trim.c: rw=trim, randtrim, trimwrite, randtrimwrite (issue 19) */
+bool bq_job_is_trim_rw(const char *val, size_t len);
+int bq_job_set_trim_rw(struct bq_job *job, const char *key, const char *val, size_t len,
+		       const char *modifier, struct bq_parse_error *err);
+int bq_job_check_trim(const struct bq_job *job, struct bq_parse_error *err);
+
 #endif /* BLKQUAL_JOBOPT_H */
