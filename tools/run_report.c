@@ -168,10 +168,14 @@ static void print_disk(FILE *out, const struct bq_job_result *jr)
 		if (!t->have_stats)
 			continue;
 		fprintf(out, "  disk stats (%s): ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64
-			", ticks=%" PRIu64 "/%" PRIu64 "ms, in_queue=%" PRIu64 "ms, util=%.1f%%\n",
+			", ticks=%" PRIu64 "/%" PRIu64 "ms, in_queue=%" PRIu64 "ms, util=%.1f%%",
 			t->devname, d->ios[0], d->ios[1], d->merges[0], d->merges[1], d->ticks_ms[0],
 			d->ticks_ms[1], d->time_in_queue_ms,
 			bq_diskstats_util(d, t->stats_window_ns));
+		/* Only where there were some: the line stays as it was for other jobs. */
+		if (d->discards)
+			fprintf(out, ", discards=%" PRIu64, d->discards);
+		fputc('\n', out);
 	}
 }
 
@@ -536,6 +540,7 @@ static json_object *targets_json(struct bq_ctx *ctx, const struct bq_job_result 
 			json_object_object_add(s, "write_sectors", json_u64(d->sectors[1]));
 			json_object_object_add(s, "read_ticks_ms", json_u64(d->ticks_ms[0]));
 			json_object_object_add(s, "write_ticks_ms", json_u64(d->ticks_ms[1]));
+			json_object_object_add(s, "discard_ios", json_u64(d->discards));
 			json_object_object_add(s, "in_flight", json_u64(d->in_flight));
 			json_object_object_add(s, "io_ticks_ms", json_u64(d->io_ticks_ms));
 			json_object_object_add(s, "time_in_queue_ms", json_u64(d->time_in_queue_ms));
