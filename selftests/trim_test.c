@@ -310,6 +310,40 @@ TEST_F(dev, trimwrite_alternates_as_fio)
 	EXPECT_EQ(before, after);
 }
 
+/*
+ * Two threads trimming and writing the same blocks through the page cache,
+ * summed by group_reporting: as many trims and writes as fio's, every one
+ * a discard the device counted.
+ */
+TEST_F(dev, group_of_buffered_threads_as_fio)
+{
+	const char *args[] = { self->opt, "--rw=trimwrite", "--bs=64k", "--size=8m",
+			       "--numjobs=2", "--group_reporting", "--name=t", NULL };
+	long long ios0, sec0, ios1, sec1;
+	struct run_result r;
+	json_object *root, *g, *fio;
+
+	PREP_READY(&self->p);
+	discards(self->s.dev, &ios0, &sec0);
+	root = blkqual_run_json(&r, args);
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	discards(self->s.dev, &ios1, &sec1);
+	g = json_object_array_get_idx(json_object_object_get(root, "groups"), 0);
+	EXPECT_EQ(JOB_IOS, json_int(g, "trim.ios", -1));
+	EXPECT_EQ(JOB_IOS, json_int(g, "write.ios", -1));
+	EXPECT_EQ(0, json_int(g, "trim.errors", -1));
+	EXPECT_EQ(JOB_IOS, ios1 - ios0);
+	json_object_put(root);
+	run_result_free(&r);
+	if (!have_fio())
+		SKIP(return, "fio is not installed: not compared with fio");
+	fio = fio_run_json(args);
+	ASSERT_NE(NULL, fio);
+	EXPECT_EQ(JOB_IOS, fio_total_ios(fio, "trim"));
+	EXPECT_EQ(JOB_IOS, fio_total_ios(fio, "write"));
+	json_object_put(fio);
+}
+
 /* A regular file's trims are punched holes; the file keeps its size. */
 TEST_F(dev, file_trims_punch_holes)
 {

@@ -54,6 +54,8 @@ static void entry_add(struct bq_group_sum *e, const struct bq_job_result *jr, in
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		if (jr->threads[i].d[d].bytes && jr->runtime_ns > e->runtime_ns[d])
 			e->runtime_ns[d] = jr->runtime_ns;
+	if (jr->threads[i].trim.bytes && jr->runtime_ns > e->trim_runtime_ns)
+		e->trim_runtime_ns = jr->runtime_ns;
 }
 
 int bq_group_sums(const struct bq_results *res, struct bq_group_sum **out, size_t *nr)

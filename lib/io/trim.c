@@ -16,6 +16,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "engine.h"
 
@@ -57,8 +58,19 @@ static int trim_issue(struct bq_worker *w, const struct bq_slot *s)
 	if (!w->nr_fds)
 		return 0;
 	fd = w->fds[s->file];
-	if (trim_on_blockdev(w, s->file))
+	if (trim_on_blockdev(w, s->file)) {
+		if (!ioctl(fd, BLKDISCARD, range))
+			return 0;
+		/*
+		 * The guard holds the device exclusively, so the kernel can only
+		 * invalidate the range's cached pages, not drop them, and dirty
+		 * ones (buffered writes, another thread's) make that EBUSY.
+		 * Written back, they go: then the discard is what fio's is.
+		 */
+		if (errno != EBUSY || fdatasync(fd))
+			return -errno;
 		return ioctl(fd, BLKDISCARD, range) ? -errno : 0;
+	}
 	/* KEEP_SIZE: a trim frees blocks, it never shortens the file. */
 	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)s->offset,
 		      (off_t)s->len))
