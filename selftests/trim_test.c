@@ -101,6 +101,10 @@ TEST(rw_trim_values)
 	EXPECT_EQ(-EOPNOTSUPP, PARSE(NULL, &err, "rw=randtrim", "rate=1m"));
 	EXPECT_EQ(-EOPNOTSUPP, PARSE(NULL, &err, "rw=trimwrite", "rate_iops=100"));
 	EXPECT_EQ(-EOPNOTSUPP, PARSE(NULL, &err, "rw=trim", "ioengine=io_uring_cmd"));
+	EXPECT_EQ(-EOPNOTSUPP, PARSE(NULL, &err, "rw=trim", "thinktime=100"));
+	EXPECT_EQ(-EOPNOTSUPP, PARSE(NULL, &err, "rw=randtrim", "ss_dur=10", "ss=iops:1%"));
+	EXPECT_EQ(0, PARSE(NULL, &err, "rw=trim", "rate=0", "number_ios=8", "ramp_time=1"))
+		TH_LOG("%s", err.msg);
 	/* A third (trim) block size stays refused, named. */
 	EXPECT_EQ(-EOPNOTSUPP, PARSE(NULL, &err, "rw=trim", "bs=4k,4k,8k"));
 	/* fio's verify trims are refused by name, with the reason. */

@@ -111,5 +111,12 @@ int bq_job_check_trim(const struct bq_job *job, struct bq_parse_error *err)
 	if (trim_rate_limited(job))
 		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: rate limits, max_latency and "
 				     "latency_target do not apply to trims here", rw);
+	/* Trims are issued between the engine's I/Os, where these do not look. */
+	if (job->thinktime_ns)
+		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: thinktime does not apply to "
+				     "trims here", rw);
+	if (job->ss_dur_ns)
+		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: steadystate does not sample "
+				     "trims here", rw);
 	return 0;
 }
