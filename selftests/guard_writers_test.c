@@ -17,8 +17,8 @@
  * command that stops earlier for a reason of its own (raid create without
  * md, fs destroy of a filesystem it did not make) may say something else
  * in its one line.  Either way the first 4 MiB of the ext4 are as they
- * were.  (blkqual verify only reads, and run refuses rw=trim as bad
- * input: neither has a row.)
+ * were.  (blkqual verify only reads: it has no row.  A trim is a write:
+ * run with rw=trim has the rows of run.)
  *
  * The tree workloads (fileio, files, replay) take a directory: a symlink
  * planted where they make their own files, pointing at the ext4's device
@@ -344,6 +344,8 @@ FIXTURE_VARIANT(writers) {
 
 REFUSED(run, 0, RUN_ARGS);
 FORCED_OK(run, 0, RUN_ARGS);
+REFUSED(run_trim, 0, RUN_ARGS, "--rw=trim");
+FORCED_OK(run_trim, 0, RUN_ARGS, "--rw=trim");
 REFUSED(run_verify, 0, RUN_ARGS, "--verify=crc32c");
 FORCED_OK(run_verify, 0, RUN_ARGS, "--verify=crc32c");
 REFUSED(check, 0, CHECK_ARGS);

@@ -262,7 +262,9 @@ TEST(rw_modes)
 	/* Offset modifiers (issue 19): patterns_test.c has the rest. */
 	EXPECT_EQ(0, set1("rw", "randread:8", &job, &err));
 	EXPECT_EQ(8u, job.seq_nr);
-	EXPECT_EQ(-EOPNOTSUPP, set1("rw", "trim", NULL, &err));
+	/* Trim workloads (issue 19): trim_test.c has the rest. */
+	EXPECT_EQ(0, set1("rw", "trim", &job, &err));
+	EXPECT_EQ(BQ_TRIM_ONLY, job.trim);
 	EXPECT_EQ(-EINVAL, set1("rw", "random", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("rw", "", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("rw", NULL, NULL, &err));

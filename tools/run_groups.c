@@ -86,6 +86,8 @@ void print_groups(FILE *out, const struct bq_results *res)
 			g[e].nr_threads, g[e].nr_threads == 1 ? "" : "s", names);
 		for (int d = 0; d < BQ_NR_DIRS; d++)
 			print_dir(out, &g[e].sum.d[d], d, g[e].runtime_ns[d]);
+		/* print_dir() numbers trims after the two directions. */
+		print_dir(out, &g[e].sum.trim, BQ_NR_DIRS, g[e].trim_runtime_ns);
 		fprintf(out, "  cpu: usr=%.3fs sys=%.3fs ctx=%" PRIu64 "\n",
 			(double)g[e].sum.usr_ns / 1e9, (double)g[e].sum.sys_ns / 1e9,
 			g[e].sum.vol_cs + g[e].sum.invol_cs);
@@ -166,6 +168,12 @@ json_object *groups_json(const struct bq_results *res)
 
 			json_object_object_add(dj, "runtime_ns", json_u64(g[e].runtime_ns[d]));
 			json_object_object_add(o, dir_key[d], dj);
+		}
+		{
+			json_object *dj = dir_json(&g[e].sum.trim, g[e].trim_runtime_ns);
+
+			json_object_object_add(dj, "runtime_ns", json_u64(g[e].trim_runtime_ns));
+			json_object_object_add(o, "trim", dj);
 		}
 		json_object_object_add(cpu, "usr_ns", json_u64(g[e].sum.usr_ns));
 		json_object_object_add(cpu, "sys_ns", json_u64(g[e].sum.sys_ns));

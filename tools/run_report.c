@@ -19,7 +19,9 @@
 #include "verify_report.h"
 
 
-static const char *const dir_names[BQ_NR_DIRS] = { "read", "write" };
+/* Trims (issue 19) are reported after the two directions, as fio does. */
+#define TRIM_DIR BQ_NR_DIRS
+static const char *const dir_names[BQ_NR_DIRS + 1] = { "read", "write", "trim" };
 
 static const char *rw_name(enum bq_rw rw)
 {
@@ -46,6 +48,8 @@ int job_total(const struct bq_job_result *jr, struct bq_thread_result *sum)
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		if (bq_hist_init(&sum->d[d].lat))
 			return -ENOMEM;
+	if (bq_hist_init(&sum->trim.lat))
+		return -ENOMEM;
 	if (members) {
 		sum->members = calloc((size_t)members, sizeof(*sum->members));
 		if (!sum->members)
@@ -63,6 +67,7 @@ void job_total_free(struct bq_thread_result *sum)
 {
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		bq_hist_free(&sum->d[d].lat);
+	bq_hist_free(&sum->trim.lat);
 	for (int m = 0; m < sum->nr_members; m++)
 		bq_hist_free(&sum->members[m].lat);
 	free(sum->members);
@@ -90,27 +95,33 @@ void print_dir(FILE *out, const struct bq_dir_result *d, int dir, uint64_t runti
 	print_percentiles(out, "    ", &d->lat);
 }
 
+static void print_thread_dir(FILE *out, const struct bq_dir_result *d, int dir,
+			     uint64_t runtime)
+{
+	char iops[32], p99[32];
+
+	if (!d->ios && !d->errors)
+		return;
+	fmt_count(iops, sizeof(iops), per_second(d->ios, runtime));
+	fmt_lat(p99, sizeof(p99), (double)bq_hist_percentile(&d->lat, 99));
+	fprintf(out, " %s IOPS=%s p99=%s%s", dir_names[dir], iops, d->lat.count ? p99 : "-",
+		d->errors ? " (errors)" : "");
+}
+
 static void print_thread_line(FILE *out, const struct bq_thread_result *t, int i,
 			      uint64_t runtime)
 {
 	fprintf(out, "    thread %d (CPU %d):", i, t->cpu);
-	for (int d = 0; d < BQ_NR_DIRS; d++) {
-		char iops[32], p99[32];
-
-		if (!t->d[d].ios && !t->d[d].errors)
-			continue;
-		fmt_count(iops, sizeof(iops), per_second(t->d[d].ios, runtime));
-		fmt_lat(p99, sizeof(p99), (double)bq_hist_percentile(&t->d[d].lat, 99));
-		fprintf(out, " %s IOPS=%s p99=%s%s", dir_names[d], iops,
-			t->d[d].lat.count ? p99 : "-", t->d[d].errors ? " (errors)" : "");
-	}
+	for (int d = 0; d < BQ_NR_DIRS; d++)
+		print_thread_dir(out, &t->d[d], d, runtime);
+	print_thread_dir(out, &t->trim, TRIM_DIR, runtime);
 	fputc('\n', out);
 }
 
 static void print_errors(FILE *out, const struct bq_job_result *jr,
 			 const struct bq_thread_result *sum)
 {
-	if (!sum->d[BQ_READ].errors && !sum->d[BQ_WRITE].errors)
+	if (!sum->d[BQ_READ].errors && !sum->d[BQ_WRITE].errors && !sum->trim.errors)
 		return;
 	print_error_groups(out, "  ", sum, jr->targets, jr->nr_targets);
 }
@@ -157,10 +168,14 @@ static void print_disk(FILE *out, const struct bq_job_result *jr)
 		if (!t->have_stats)
 			continue;
 		fprintf(out, "  disk stats (%s): ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64
-			", ticks=%" PRIu64 "/%" PRIu64 "ms, in_queue=%" PRIu64 "ms, util=%.1f%%\n",
+			", ticks=%" PRIu64 "/%" PRIu64 "ms, in_queue=%" PRIu64 "ms, util=%.1f%%",
 			t->devname, d->ios[0], d->ios[1], d->merges[0], d->merges[1], d->ticks_ms[0],
 			d->ticks_ms[1], d->time_in_queue_ms,
 			bq_diskstats_util(d, t->stats_window_ns));
+		/* Only where there were some: the line stays as it was for other jobs. */
+		if (d->discards)
+			fprintf(out, ", discards=%" PRIu64, d->discards);
+		fputc('\n', out);
 	}
 }
 
@@ -229,7 +244,7 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 	range = j->bs_min[BQ_READ] != j->bs_max[BQ_READ] || j->bs_min[BQ_WRITE] != j->bs_max[BQ_WRITE];
 	/* One size per direction as bs=R/W; ranges and splits as fio's options, R,W. */
 	fprintf(out, "%s: rw=%s, %s=%s%s%s, ioengine=%s, iodepth=%u, numjobs=%u%s, group %d\n",
-		j->name, rw_name(j->rw), split ? "bssplit" : range ? "bsrange" : "bs", bs_r,
+		j->name, bq_job_trim_rw_name(j) ?: rw_name(j->rw), split ? "bssplit" : range ? "bsrange" : "bs", bs_r,
 		split || range ? "," : "/", bs_w, bq_engine_name(j->engine), j->iodepth,
 		j->numjobs, j->direct ? ", direct" : "", jr->groupid);
 	if (print_order(out, jr))
@@ -258,12 +273,13 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 		return;
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		print_dir(out, &sum.d[d], d, jr->runtime_ns);
+	print_dir(out, &sum.trim, TRIM_DIR, jr->runtime_ns);
 	/* An SQPOLL kernel thread works for the tester: its time counts too. */
 	/* Without group_reporting, as in fio, each thread gets its own line too. */
 	for (int i = 0; !j->group_reporting && jr->nr_threads > 1 && i < jr->nr_threads; i++)
 		print_thread_line(out, &jr->threads[i], i, jr->runtime_ns);
 	cpu_ns = sum.usr_ns + sum.sys_ns + sum.sqpoll_ns;
-	ios = sum.d[BQ_READ].ios + sum.d[BQ_WRITE].ios;
+	ios = sum.d[BQ_READ].ios + sum.d[BQ_WRITE].ios + sum.trim.ios;
 	fmt_count(rate, sizeof(rate), cpu_ns ? (double)ios * 1e9 / (double)cpu_ns : 0);
 	fprintf(out, "  cpu: usr=%.1f%% sys=%.1f%% ctx=%" PRIu64 " (%s I/Os per CPU-second)",
 		jr->runtime_ns ? 100.0 * (double)sum.usr_ns / (double)jr->runtime_ns : 0,
@@ -395,7 +411,7 @@ static json_object *job_options_json(const struct bq_job *j)
 	for (int i = 0; i < j->nr_files; i++)
 		json_object_array_add(files, json_object_new_string(j->filenames[i]));
 	json_object_object_add(o, "filename", files);
-	json_object_object_add(o, "rw", json_object_new_string(rw_name(j->rw)));
+	json_object_object_add(o, "rw", json_object_new_string(bq_job_trim_rw_name(j) ?: rw_name(j->rw)));
 	json_object_object_add(o, "rwmixread", json_u64(j->rwmixread));
 	json_object_object_add(o, "bs_read", json_u64(j->bs[BQ_READ]));
 	json_object_object_add(o, "bs_write", json_u64(j->bs[BQ_WRITE]));
@@ -524,6 +540,7 @@ static json_object *targets_json(struct bq_ctx *ctx, const struct bq_job_result 
 			json_object_object_add(s, "write_sectors", json_u64(d->sectors[1]));
 			json_object_object_add(s, "read_ticks_ms", json_u64(d->ticks_ms[0]));
 			json_object_object_add(s, "write_ticks_ms", json_u64(d->ticks_ms[1]));
+			json_object_object_add(s, "discard_ios", json_u64(d->discards));
 			json_object_object_add(s, "in_flight", json_u64(d->in_flight));
 			json_object_object_add(s, "io_ticks_ms", json_u64(d->io_ticks_ms));
 			json_object_object_add(s, "time_in_queue_ms", json_u64(d->time_in_queue_ms));
@@ -614,7 +631,7 @@ static json_object *intervals_json(const struct bq_job_result *jr)
 static json_object *thread_json(const struct bq_thread_result *t, uint64_t runtime)
 {
 	json_object *o = json_object_new_object(), *cpu = json_object_new_object();
-	uint64_t ios = t->d[BQ_READ].ios + t->d[BQ_WRITE].ios;
+	uint64_t ios = t->d[BQ_READ].ios + t->d[BQ_WRITE].ios + t->trim.ios;
 	uint64_t cpu_ns = t->usr_ns + t->sys_ns + t->sqpoll_ns;
 
 	json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
@@ -622,6 +639,7 @@ static json_object *thread_json(const struct bq_thread_result *t, uint64_t runti
 	json_object_object_add(o, "buffer_node", json_object_new_int(t->buf_node));
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		json_object_object_add(o, dir_names[d], dir_json(&t->d[d], runtime));
+	json_object_object_add(o, dir_names[TRIM_DIR], dir_json(&t->trim, runtime));
 	json_object_object_add(cpu, "usr_ns", json_u64(t->usr_ns));
 	json_object_object_add(cpu, "sys_ns", json_u64(t->sys_ns));
 	json_object_object_add(cpu, "voluntary_ctx", json_u64(t->vol_cs));

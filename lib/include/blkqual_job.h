@@ -360,7 +360,36 @@ struct bq_job {
 	int exit_what;			/* enum bq_exit_what */
 	bool exitall_on_error;		/* a thread that ends in error stops others */
 	uint64_t startdelay_max_ns;	/* startdelay=a-b: b, each thread draws; 0: no range */
+	/*
+	 * Trim workloads (issue 19; lib/job/jobopt_trim.c, lib/io/trim.c):
+	 * rw=trim and randtrim keep rw= at write or randwrite, whose offsets
+	 * and block sizes they use, and every I/O picked is a trim;
+	 * trimwrite and randtrimwrite write each block right after its trim.
+	 */
+	int trim;			/* enum bq_trim_mode */
 };
+
+/**
+ * enum bq_trim_mode - what rw= said about trims
+ * @BQ_TRIM_NONE: no trims
+ * @BQ_TRIM_ONLY: rw=trim or randtrim: every I/O is a discard
+ * @BQ_TRIM_WRITE: rw=trimwrite or randtrimwrite: a discard, then a write
+ *	of the same block
+ */
+enum bq_trim_mode {
+	BQ_TRIM_NONE,
+	BQ_TRIM_ONLY,
+	BQ_TRIM_WRITE,
+};
+
+/**
+ * bq_job_trim_rw_name() - fio's rw= name of a trim job
+ * @j: the job
+ *
+ * Return: "trim", "randtrim", "trimwrite" or "randtrimwrite", or NULL
+ * for a job without trims.
+ */
+const char *bq_job_trim_rw_name(const struct bq_job *j);
 
 /* dedupe_mode= */
 enum bq_dedupe_mode {

@@ -183,6 +183,8 @@ struct bq_thread_result {
 
 	/* rates, thinktime and latency targets (issue 19) */
 	struct bq_rate_result rates;
+	/* trim workloads (issue 19): the discards, a direction of their own */
+	struct bq_dir_result trim;
 };
 
 /**
@@ -429,6 +431,7 @@ void bq_job_sum(const struct bq_job_result *jr, struct bq_thread_result *sum);
  *       mean_depth is the mean over the threads
  * @runtime_ns: per direction, the longest runtime among the entry's jobs
  *              that did I/O in it (fio's); rates are the sums over it
+ * @trim_runtime_ns: the same for trims (issue 19)
  */
 struct bq_group_sum {
 	int groupid;
@@ -437,6 +440,7 @@ struct bq_group_sum {
 	int nr_threads;
 	struct bq_thread_result sum;
 	uint64_t runtime_ns[BQ_NR_DIRS];
+	uint64_t trim_runtime_ns;
 };
 
 /**

@@ -218,6 +218,11 @@ struct bq_worker {
 	bool never_ran;			/* exitall called it off before it started */
 	void (*on_end)(struct bq_worker *w, bool failed);	/* exitall, exitall_on_error */
 	void *run;			/* the run's state, for @on_end */
+	/* trim workloads (issue 19; trim.c) */
+	bool trim_write_due;		/* trimwrite: the write of the last trim is next */
+	struct bq_slot trim_pair;	/* that trim: offset, length, file */
+	uint64_t trim_known;		/* per file: its kind was looked up */
+	uint64_t trim_blockdev;		/* per file: a block device (else punch holes) */
 };
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */
@@ -341,6 +346,9 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 	return true;
 }
 
+/* trim.c: a job with rw=trim or trimwrite goes through this instead. */
+bool worker_trim_next(struct bq_worker *w, struct bq_slot *s, uint64_t now);
+
 /* verify_run.c: a job with verify= goes through these instead. */
 bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now);
 void worker_verify_complete(struct bq_worker *w, const struct bq_slot *s, int res);
@@ -360,6 +368,8 @@ static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t 
 
 	if (__builtin_expect(w->verify != NULL, 0))
 		more = worker_verify_next(w, s, now);
+	else if (__builtin_expect(w->job->trim != BQ_TRIM_NONE, 0))
+		more = worker_trim_next(w, s, now);
 	else
 		more = worker_pick(w, s, now);
 	if (!more)

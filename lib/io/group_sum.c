@@ -15,6 +15,8 @@ void bq_group_sums_free(struct bq_group_sum *g, size_t nr)
 	for (size_t i = 0; g && i < nr; i++)
 		for (int d = 0; d < BQ_NR_DIRS; d++)
 			bq_hist_free(&g[i].sum.d[d].lat);
+	for (size_t i = 0; g && i < nr; i++)
+		bq_hist_free(&g[i].sum.trim.lat);
 	free(g);
 }
 
@@ -35,6 +37,8 @@ static int entry_new(struct bq_group_sum **g, size_t *nr, int groupid, size_t jo
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		if (bq_hist_init(&e->sum.d[d].lat))
 			return -ENOMEM;
+	if (bq_hist_init(&e->sum.trim.lat))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -50,6 +54,8 @@ static void entry_add(struct bq_group_sum *e, const struct bq_job_result *jr, in
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		if (jr->threads[i].d[d].bytes && jr->runtime_ns > e->runtime_ns[d])
 			e->runtime_ns[d] = jr->runtime_ns;
+	if (jr->threads[i].trim.bytes && jr->runtime_ns > e->trim_runtime_ns)
+		e->trim_runtime_ns = jr->runtime_ns;
 }
 
 int bq_group_sums(const struct bq_results *res, struct bq_group_sum **out, size_t *nr)

@@ -20,6 +20,12 @@ static void thread_add(struct bq_thread_result *sum, const struct bq_thread_resu
 		sum->d[d].errors += t->d[d].errors;
 		bq_hist_merge(&sum->d[d].lat, &t->d[d].lat);
 	}
+	sum->trim.ios += t->trim.ios;
+	sum->trim.bytes += t->trim.bytes;
+	sum->trim.errors += t->trim.errors;
+	/* A sum made before trims were reported may lack the histogram. */
+	if (sum->trim.lat.buckets && t->trim.lat.buckets)
+		bq_hist_merge(&sum->trim.lat, &t->trim.lat);
 	sum->syncs += t->syncs;
 	sum->usr_ns += t->usr_ns;
 	sum->sys_ns += t->sys_ns;
@@ -114,6 +120,7 @@ void bq_results_free(struct bq_results *res)
 		for (int i = 0; jr->threads && i < jr->nr_threads; i++) {
 			for (int d = 0; d < BQ_NR_DIRS; d++)
 				bq_hist_free(&jr->threads[i].d[d].lat);
+			bq_hist_free(&jr->threads[i].trim.lat);
 			for (int m = 0; m < jr->threads[i].nr_members; m++)
 				bq_hist_free(&jr->threads[i].members[m].lat);
 			free(jr->threads[i].members);

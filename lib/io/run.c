@@ -419,6 +419,9 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		if (ret)
 			return ret;
 	}
+	ret = bq_hist_init(&w->res->trim.lat);
+	if (ret)
+		return ret;
 	bq_offgen_init(&w->rng, &rp);
 
 	/* A file set gives each numjobs clone files of its own, as fio does. */

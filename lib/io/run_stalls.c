@@ -136,6 +136,7 @@ void run_abandon_stuck(struct run_state *st)
 		*job = *w->job;
 		for (int d = 0; d < BQ_NR_DIRS; d++)
 			ok = !bq_hist_init(&r->d[d].lat) && ok;
+		ok = !bq_hist_init(&r->trim.lat) && ok;
 		if (r->nr_members) {
 			r->members = calloc((size_t)r->nr_members, sizeof(*r->members));
 			for (int m = 0; r->members && m < r->nr_members; m++)

@@ -266,6 +266,9 @@ void worker_end_ramp(struct bq_worker *w, uint64_t now)
 		w->res->d[d].bytes = 0;
 		bq_hist_reset(&w->res->d[d].lat);
 	}
+	w->res->trim.ios = 0;
+	w->res->trim.bytes = 0;
+	bq_hist_reset(&w->res->trim.lat);
 	w->depth_sum = w->depth_samples = 0;
 	w->ramping = false;
 	w->ramp_ended = true;

@@ -282,11 +282,11 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = add(args, "--name=%s", j->name);
 	ret = ret ?: add_filenames(args, j);
 	if (j->seq_add)
-		ret = ret ?: add(args, "--rw=%s:%" PRId64, rw_name(j->rw), j->seq_add);
+		ret = ret ?: add(args, "--rw=%s:%" PRId64, bq_job_trim_rw_name(j) ?: rw_name(j->rw), j->seq_add);
 	else if (j->seq_nr)
-		ret = ret ?: add(args, "--rw=%s:%u", rw_name(j->rw), j->seq_nr);
+		ret = ret ?: add(args, "--rw=%s:%u", bq_job_trim_rw_name(j) ?: rw_name(j->rw), j->seq_nr);
 	else
-		ret = ret ?: add(args, "--rw=%s", rw_name(j->rw));
+		ret = ret ?: add(args, "--rw=%s", bq_job_trim_rw_name(j) ?: rw_name(j->rw));
 	ret = ret ?: add(args, "--rwmixread=%u", j->rwmixread);
 	ret = ret ?: add_sizes(args, j);
 	if (j->ba)

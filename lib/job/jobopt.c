@@ -361,30 +361,30 @@ static int set_rw(const struct job_opt *o, const char *key, const char *val,
 		{ "readwrite", BQ_RW_RW },
 		{ "randrw", BQ_RW_RANDRW },
 	};
-	static const char *const fio_only[] = {
-		"trim", "randtrim", "trimwrite", "randtrimwrite",
-	};
-
 	const char *colon = strchr(val, ':');
 	size_t len = colon ? (size_t)(colon - val) : strlen(val);
 
 	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
 		if (strlen(modes[i].name) == len && !strncmp(val, modes[i].name, len)) {
 			enum bq_rw old = job->rw;
+			int old_trim = job->trim;
 			int ret;
 
 			job->rw = modes[i].rw;
+			job->trim = BQ_TRIM_NONE;
 			ret = bq_job_rw_modifier(job, key, val, colon ? colon + 1 : NULL, err);
-			if (ret)
+			if (ret) {
 				job->rw = old;
+				job->trim = old_trim;
+			}
 			return ret;
 		}
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(fio_only); i++)
-		if (strlen(fio_only[i]) == len && !strncmp(val, fio_only[i], len))
-			return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported", key, val);
+	if (bq_job_is_trim_rw(val, len))
+		return bq_job_set_trim_rw(job, key, val, len, colon ? colon + 1 : NULL, err);
 	return bq_parse_fail(err, -EINVAL,
-			     "%s=%s: use read, write, randread, randwrite, rw or randrw", key, val);
+			     "%s=%s: use read, write, randread, randwrite, rw, randrw, trim, "
+			     "randtrim, trimwrite or randtrimwrite", key, val);
 }
 
 static int set_rwmixwrite(const struct job_opt *o, const char *key, const char *val,
@@ -1392,6 +1392,9 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	if (ret)
 		return ret;
 	ret = check_verify(job, err);
+	if (ret)
+		return ret;
+	ret = bq_job_check_trim(job, err);
 	if (ret)
 		return ret;
 	return bq_bufopt_check(job, err);

@@ -210,4 +210,10 @@ int bq_job_check_rates(const struct bq_job *job, struct bq_parse_error *err);
 /* Plain decimal, as fio's integer options (jobopt.c): 0, -EINVAL or -ERANGE. */
 int bq_parse_dec(const char *s, uint64_t *v);
 
+/* jobopt_trim.c: rw=trim, randtrim, trimwrite, randtrimwrite (issue 19) */
+bool bq_job_is_trim_rw(const char *val, size_t len);
+int bq_job_set_trim_rw(struct bq_job *job, const char *key, const char *val, size_t len,
+		       const char *modifier, struct bq_parse_error *err);
+int bq_job_check_trim(const struct bq_job *job, struct bq_parse_error *err);
+
 #endif /* BLKQUAL_JOBOPT_H */

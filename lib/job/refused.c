@@ -53,7 +53,8 @@ static const struct refused_group refused[] = {
 	GROUP("cgroups are not implemented", "cgroup", "cgroup_weight", "cgroup_nodelete"),
 	GROUP("blkqual keeps the verify state in --verify-state FILE (see verify.rst)",
 	      "verify_state_save", "verify_state_load"),
-	GROUP("trim is not implemented yet",
+	GROUP("trimming verified blocks and reading them back as zeros is not implemented yet "
+	      "(rw=trim, randtrim, trimwrite and randtrimwrite are)",
 	      "trim_percentage", "trim_verify_zero", "trim_backlog", "trim_backlog_batch"),
 	GROUP("this log or statistics option is not implemented yet",
 	      "per_job_logs", "write_bw_log", "write_lat_log", "write_hist_log",

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * jobopt_trim.c - fio's trim workloads: rw=trim, randtrim, trimwrite,
+ * randtrimwrite (issue 19)
+ *
+ * A trim job keeps rw= at write or randwrite: the targets are then opened
+ * as written ones, through the data-safety guard, and the trims take the
+ * write direction's offsets and block sizes (fio gives trims the write
+ * value of bs= unless a third value is given, which blkqual refuses).
+ * struct bq_job's trim says which I/Os are discards (lib/io/trim.c).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "jobopt.h"
+#include "internal.h"
+
+static const struct {
+	const char *name;
+	enum bq_rw rw;
+	enum bq_trim_mode trim;
+} trim_modes[] = {
+	{ "trim", BQ_RW_WRITE, BQ_TRIM_ONLY },
+	{ "randtrim", BQ_RW_RANDWRITE, BQ_TRIM_ONLY },
+	{ "trimwrite", BQ_RW_WRITE, BQ_TRIM_WRITE },
+	{ "randtrimwrite", BQ_RW_RANDWRITE, BQ_TRIM_WRITE },
+};
+
+static int trim_mode(const char *val, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(trim_modes); i++)
+		if (strlen(trim_modes[i].name) == len && !strncmp(val, trim_modes[i].name, len))
+			return (int)i;
+	return -1;
+}
+
+/**
+ * bq_job_is_trim_rw() - whether an rw= mode names a trim workload
+ * @val: the value
+ * @len: the length of its mode (before any ':N')
+ *
+ * Return: true for trim, randtrim, trimwrite and randtrimwrite.
+ */
+bool bq_job_is_trim_rw(const char *val, size_t len)
+{
+	return trim_mode(val, len) >= 0;
+}
+
+/**
+ * bq_job_set_trim_rw() - set a trim workload from rw=
+ * @job: the job
+ * @key: the option name, for messages
+ * @val: the whole value
+ * @len: the length of its mode
+ * @modifier: what follows a ':', or NULL
+ * @err: filled in on failure
+ *
+ * Return: 0, -EINVAL (a bad ':N'), or -ENOENT for a mode that is not one.
+ */
+int bq_job_set_trim_rw(struct bq_job *job, const char *key, const char *val, size_t len,
+		       const char *modifier, struct bq_parse_error *err)
+{
+	int i = trim_mode(val, len);
+	enum bq_rw old = job->rw;
+	int old_trim = job->trim;
+	int ret;
+
+	if (i < 0)
+		return -ENOENT;
+	job->rw = trim_modes[i].rw;
+	job->trim = trim_modes[i].trim;
+	ret = bq_job_rw_modifier(job, key, val, modifier, err);
+	if (ret) {
+		job->rw = old;
+		job->trim = old_trim;
+	}
+	return ret;
+}
+
+static bool trim_rate_limited(const struct bq_job *j)
+{
+	for (int d = 0; d < BQ_NR_DIRS; d++)
+		if (j->rate[d] || j->rate_iops_rw[d] || j->rate_min[d] || j->rate_iops_min[d] ||
+		    j->max_latency_ns[d])
+			return true;
+	return j->rate_iops || j->latency_target_ns;
+}
+
+/**
+ * bq_job_check_trim() - refuse what a trim job cannot do here
+ * @job: the job
+ * @err: filled in on failure
+ *
+ * Return: 0 or -EOPNOTSUPP.
+ */
+int bq_job_check_trim(const struct bq_job *job, struct bq_parse_error *err)
+{
+	const char *rw = bq_job_trim_rw_name(job);
+
+	if (!rw)
+		return 0;
+	if (job->verify)
+		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: verify= of a trim workload is "
+				     "not supported", rw);
+	if (job->stripe)
+		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: trims across --stripe members "
+				     "are not supported", rw);
+	if (bq_engine_has(job->engine, BQ_ENGINE_PASSTHRU))
+		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: ioengine=%s has no trims in "
+				     "fio 3.33", rw, bq_engine_name(job->engine));
+	if (trim_rate_limited(job))
+		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: rate limits, max_latency and "
+				     "latency_target do not apply to trims here", rw);
+	/* Trims are issued between the engine's I/Os, where these do not look. */
+	if (job->thinktime_ns)
+		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: thinktime does not apply to "
+				     "trims here", rw);
+	if (job->ss_dur_ns)
+		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: steadystate does not sample "
+				     "trims here", rw);
+	return 0;
+}
