@@ -360,6 +360,16 @@ struct bq_job {
 	int exit_what;			/* enum bq_exit_what */
 	bool exitall_on_error;		/* a thread that ends in error stops others */
 	uint64_t startdelay_max_ns;	/* startdelay=a-b: b, each thread draws; 0: no range */
+	/* I/O logs and trace replay (issue 19; lib/io/iolog*.c, lib/job/jobopt_iolog.c) */
+	char read_iolog[1024];		/* fio iolog v2/v3 or blktrace file; empty: none */
+	char write_iolog[1024];		/* fio iolog v3 written here; empty: none */
+	char replay_redirect[1024];	/* every logged I/O goes to this target */
+	bool replay_no_stall;		/* replay as fast as possible */
+	bool read_iolog_chunked;	/* accepted: the log is read whole */
+	uint32_t replay_align;		/* offsets rounded down to this (power of 2) */
+	uint32_t replay_scale;		/* offsets divided by this; 0: 1 */
+	uint32_t replay_time_scale;	/* percent of the logged speed; 100 */
+	uint8_t replay_skip;		/* blktrace: 1 << BQ_READ, BQ_WRITE, 4 sync, 8 trim */
 };
 
 /* dedupe_mode= */

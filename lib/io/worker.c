@@ -115,6 +115,7 @@ static void worker_finish(struct bq_worker *w)
 	w->res->invol_cs = end.invol_cs - w->ru_start.invol_cs;
 	if (w->depth_samples)
 		w->res->mean_depth = (double)w->depth_sum / (double)w->depth_samples;
+	bq_iolog_worker_end(w);
 	if (w->bufs)
 		numa_free(w->bufs, w->buf_total);
 	w->bufs = NULL;
