@@ -79,8 +79,18 @@ TEST(replay_values)
 	EXPECT_EQ(-EINVAL, set1("replay_time_scale", "0", NULL));
 	EXPECT_EQ(-EINVAL, set1("replay_no_stall", "2", NULL));
 	EXPECT_EQ(-EINVAL, set1("read_iolog", "", NULL));
-	EXPECT_EQ(-EOPNOTSUPP, set1("merge_blktrace_file", "/tmp/m", NULL));
-	EXPECT_EQ(-EOPNOTSUPP, set1("merge_blktrace_scalars", "100", NULL));
+	ASSERT_EQ(0, set1("merge_blktrace_file", "/tmp/m", &j));
+	EXPECT_STREQ("/tmp/m", j.merge_blktrace_file);
+	ASSERT_EQ(0, set1("merge_blktrace_scalars", "100:50.5", &j));
+	EXPECT_EQ(2, j.nr_merge_scalars);
+	EXPECT_EQ(50, j.merge_scalars[1]);
+	ASSERT_EQ(0, set1("merge_blktrace_iters", "3", &j));
+	EXPECT_EQ(1, j.nr_merge_iters);
+	EXPECT_EQ(3, j.merge_iters[0]);
+	EXPECT_EQ(-EINVAL, set1("merge_blktrace_iters", "0", NULL));
+	EXPECT_EQ(-EINVAL, set1("merge_blktrace_scalars", "100:x", NULL));
+	EXPECT_EQ(-EINVAL, set1("merge_blktrace_scalars",
+				"1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1", NULL));
 }
 
 /* ---- logs written here ------------------------------------------------ */
@@ -584,6 +594,83 @@ TEST_F_TIMEOUT(dev, scale_align_skip, 60)
 		for (int i = 0; i < n; i++) {
 			EXPECT_EQ(0, strncmp(got[i], "write ", 6)) TH_LOG("%s", got[i]);
 		}
+	}
+}
+
+/*
+ * merge_blktrace_file: two traces merged by time, the second one twice
+ * (merge_blktrace_iters=1:2) at half its times (merge_blktrace_scalars=100:50);
+ * a repeat starts at the trace's last (scaled) event, as in fio.
+ */
+TEST_F_TIMEOUT(dev, merged_traces_replay_in_time_order, 60)
+{
+	char a[400], b[400], m[400], list[900], mf[440];
+	const char *extra = "--merge_blktrace_iters=1:2";
+	struct stat st;
+	uint32_t dev;
+	FILE *f;
+	int n;
+
+	PREP_READY(&self->p);
+	ASSERT_EQ(0, stat(self->s.dev, &st));
+	dev = major(st.st_rdev) << 20 | minor(st.st_rdev);
+	snprintf(a, sizeof(a), "%s/a.bin", self->s.dir);
+	snprintf(b, sizeof(b), "%s/b.bin", self->s.dir);
+	snprintf(m, sizeof(m), "%s/merged.bin", self->s.dir);
+	f = fopen(a, "w");
+	ASSERT_NE(NULL, f);
+	for (int i = 0; i < 3; i++)
+		bt_put(f, 1000 + 2000 * i, dev, BT_QUEUE(0), 8 * i, 4096, 4);
+	fclose(f);
+	f = fopen(b, "w");
+	ASSERT_NE(NULL, f);
+	for (int i = 0; i < 2; i++) {
+		bt_put(f, 2000 + 2000 * i, dev, BT_QUEUE(1), 100 + 8 * i, 4096, 0);
+		bt_put(f, 2100 + 2000 * i, dev, BT_COMPLETE, 100 + 8 * i, 4096, 0);
+	}
+	fclose(f);
+	snprintf(list, sizeof(list), "%s:%s", a, b);
+	snprintf(mf, sizeof(mf), "--merge_blktrace_file=%s", m);
+	{
+		char arg[1000], out[420], olog[400], raw[64][128];
+		const char *args[] = { "--name=m", "--ioengine=psync", "--direct=1", arg, out, mf,
+				       extra, "--merge_blktrace_scalars=100:50", NULL };
+		struct counts c;
+		static const char *const want[] = {
+			"read 0 4096", "write 51200 4096", "write 55296 4096", "write 51200 4096",
+			"read 4096 4096", "write 55296 4096", "read 8192 4096",
+		};
+
+		snprintf(arg, sizeof(arg), "--read_iolog=%s", list);
+		snprintf(olog, sizeof(olog), "%s/merged.log", self->s.dir);
+		snprintf(out, sizeof(out), "--write_iolog=%s", olog);
+		ASSERT_EQ(0, bq_counts(_metadata, args, &c));
+		EXPECT_EQ(3, c.ios[BQ_READ]);
+		EXPECT_EQ(4, c.ios[BQ_WRITE]);
+		n = log_lines(olog, raw, 64, true);
+		ASSERT_EQ(3 + 7 + 1, n);
+		for (int i = 0; i < 7; i++) {
+			char *sp = strchr(raw[3 + i], ' ');
+
+			ASSERT_NE(NULL, sp);
+			EXPECT_STREQ(want[i], sp + 1);
+		}
+	}
+	/* The merged file holds the queue events alone, without payloads. */
+	ASSERT_EQ(0, stat(m, &st));
+	EXPECT_EQ(7 * 48, st.st_size);
+	/* Two traces, one value: refused. */
+	{
+		char arg[1000];
+		struct run_result r;
+
+		snprintf(arg, sizeof(arg), "--read_iolog=%s", list);
+		ASSERT_EQ(0, run_blkqual(&r, "run", "--name=m", arg, mf, "--merge_blktrace_iters=2",
+					 NULL));
+		EXPECT_EQ(2, r.status);
+		EXPECT_NE(NULL, r.err && strstr(r.err, "1 values for 2 traces") ? r.err : NULL)
+			TH_LOG("%s", r.err ? r.err : "");
+		run_result_free(&r);
 	}
 }
 

@@ -370,6 +370,11 @@ struct bq_job {
 	uint32_t replay_scale;		/* offsets divided by this; 0: 1 */
 	uint32_t replay_time_scale;	/* percent of the logged speed; 100 */
 	uint8_t replay_skip;		/* blktrace: 1 << BQ_READ, BQ_WRITE, 4 sync, 8 trim */
+	char merge_blktrace_file[1024];	/* read_iolog's blktrace files merged here; empty: no */
+	uint32_t merge_scalars[20];	/* percent of each trace's time; none given: 100 */
+	uint32_t merge_iters[20];	/* times each trace is repeated; none given: 1 */
+	uint8_t nr_merge_scalars;
+	uint8_t nr_merge_iters;
 };
 
 /* dedupe_mode= */

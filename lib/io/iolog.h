@@ -62,6 +62,7 @@ struct bq_iolog {
 
 int bq_iolog_load(const struct bq_job *j, struct bq_iolog *log, struct bq_parse_error *err);
 void bq_iolog_free(struct bq_iolog *log);
+int bq_iolog_merge(const struct bq_job *j, struct bq_parse_error *err);
 
 /* lib/job/jobopt_iolog.c */
 struct job_opt;

@@ -333,7 +333,9 @@ static int read_blktrace(struct reader *r, FILE *f, bool swap)
  */
 int bq_iolog_load(const struct bq_job *j, struct bq_iolog *log, struct bq_parse_error *err)
 {
-	struct reader r = { .j = j, .log = log, .err = err, .path = j->read_iolog };
+	/* With merge_blktrace_file, read_iolog lists the traces merged into it. */
+	const char *path = j->merge_blktrace_file[0] ? j->merge_blktrace_file : j->read_iolog;
+	struct reader r = { .j = j, .log = log, .err = err, .path = path };
 	char head[64] = "";
 	uint32_t magic = 0;
 	FILE *f;
@@ -348,11 +350,11 @@ int bq_iolog_load(const struct bq_job *j, struct bq_iolog *log, struct bq_parse_
 		}
 		log->nr_names++;
 	}
-	f = fopen(j->read_iolog, "re");
+	f = fopen(path, "re");
 	if (!f) {
 		ret = -errno;
 		bq_iolog_free(log);
-		return bq_fail_at(err, j->read_iolog, ret, "read_iolog %s: %s", j->read_iolog,
+		return bq_fail_at(err, path, ret, "read_iolog %s: %s", path,
 				  strerror(-ret));
 	}
 	if (fread(&magic, 1, sizeof(magic), f) == sizeof(magic) &&
@@ -375,8 +377,8 @@ int bq_iolog_load(const struct bq_job *j, struct bq_iolog *log, struct bq_parse_
 	}
 	fclose(f);
 	if (!ret && !log->ios[BQ_READ] && !log->ios[BQ_WRITE])
-		ret = bq_fail_at(err, j->read_iolog, -EINVAL, "read_iolog %s: no reads or "
-				 "writes to replay", j->read_iolog);
+		ret = bq_fail_at(err, path, -EINVAL, "read_iolog %s: no reads or "
+				 "writes to replay", path);
 	if (ret)
 		bq_iolog_free(log);
 	return ret;

@@ -1098,6 +1098,9 @@ static const struct job_opt job_opts[] = {
 	OPT("replay_scale", OPT_VALUE, bq_iolog_opt_set),
 	OPT("replay_time_scale", OPT_VALUE, bq_iolog_opt_set),
 	OPT("replay_skip", OPT_VALUE, bq_iolog_opt_set),
+	OPT("merge_blktrace_file", OPT_VALUE, bq_iolog_opt_set),
+	OPT("merge_blktrace_scalars", OPT_VALUE, bq_iolog_opt_set),
+	OPT("merge_blktrace_iters", OPT_VALUE, bq_iolog_opt_set),
 };
 
 static const struct job_opt *find_opt(const char *key)

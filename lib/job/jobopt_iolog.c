@@ -52,6 +52,36 @@ static int set_bool01(const char *key, const char *val, bool *b, struct bq_parse
 	return bq_parse_fail(err, -EINVAL, "%s=%s: 0 or 1", key, val);
 }
 
+/*
+ * fio's float lists: values split by ':', each used as a whole number
+ * (fio truncates them); at most 20.
+ */
+static int set_list(const char *key, const char *val, uint32_t *v, uint8_t *nr,
+		    struct bq_parse_error *err)
+{
+	char buf[512], *save = NULL, *end;
+	int n = 0;
+
+	if (strlen(val) >= sizeof(buf))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: too long", key, val);
+	strcpy(buf, val);
+	for (char *s = strtok_r(buf, ":", &save); s; s = strtok_r(NULL, ":", &save)) {
+		double d;
+
+		errno = 0;
+		d = strtod(s, &end);
+		if (n == 20 || !isdigit((unsigned char)*s) || *end || errno || d < 1 ||
+		    d > UINT32_MAX)
+			return bq_parse_fail(err, -EINVAL, "%s=%s: up to 20 numbers of at least 1, "
+					     "split by ':'", key, val);
+		v[n++] = (uint32_t)d;
+	}
+	if (!n)
+		return bq_parse_fail(err, -EINVAL, "%s needs a value", key);
+	*nr = (uint8_t)n;
+	return 0;
+}
+
 /* fio's replay_skip: a comma list of read, write, trim, sync. */
 static int set_skip(const char *key, const char *val, struct bq_job *job,
 		    struct bq_parse_error *err)
@@ -106,6 +136,13 @@ int bq_iolog_opt_set(const struct job_opt *o, const char *key, const char *val,
 		return set_bool01(key, val, &job->read_iolog_chunked, err);
 	if (!strcmp(key, "replay_skip"))
 		return set_skip(key, val, job, err);
+	if (!strcmp(key, "merge_blktrace_file"))
+		return set_path(key, val, job->merge_blktrace_file,
+				sizeof(job->merge_blktrace_file), err);
+	if (!strcmp(key, "merge_blktrace_scalars"))
+		return set_list(key, val, job->merge_scalars, &job->nr_merge_scalars, err);
+	if (!strcmp(key, "merge_blktrace_iters"))
+		return set_list(key, val, job->merge_iters, &job->nr_merge_iters, err);
 	if (!strcmp(key, "replay_align")) {
 		ret = set_count(key, val, &job->replay_align, err);
 		/* fio masks the offset with it: anything but a power of two is nonsense. */
@@ -150,7 +187,8 @@ int bq_iolog_job_finish(struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EOPNOTSUPP, "write_iolog with numjobs=%u: one log "
 				     "per job only", job->numjobs);
 	if (!job->read_iolog[0])
-		return 0;
+		return job->merge_blktrace_file[0] ? bq_parse_fail(err, -EINVAL,
+			"merge_blktrace_file needs read_iolog (the traces, split by ':')") : 0;
 	if (job->verify)
 		return bq_parse_fail(err, -EOPNOTSUPP, "read_iolog with verify: a replay "
 				     "does not verify");
@@ -159,6 +197,12 @@ int bq_iolog_job_finish(struct bq_job *job, struct bq_parse_error *err)
 	if (bq_engine_has(job->engine, BQ_ENGINE_DISKLESS))
 		return bq_parse_fail(err, -EOPNOTSUPP, "read_iolog with ioengine=%s: it has no "
 				     "files", bq_engine_name(job->engine));
+	/* As fio does, at set-up: the merged file is what the job replays. */
+	if (job->merge_blktrace_file[0]) {
+		ret = bq_iolog_merge(job, err);
+		if (ret)
+			return ret;
+	}
 	ret = bq_iolog_load(job, &log, err);
 	if (ret)
 		return ret;
@@ -213,6 +257,22 @@ int bq_iolog_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: bq_strv_add(args, buf);
 	snprintf(buf, sizeof(buf), "--replay_time_scale=%u", job->replay_time_scale);
 	ret = ret ?: bq_strv_add(args, buf);
+	if (job->merge_blktrace_file[0]) {
+		snprintf(buf, sizeof(buf), "--merge_blktrace_file=%s", job->merge_blktrace_file);
+		ret = ret ?: bq_strv_add(args, buf);
+	}
+	for (int l = 0; l < 2; l++) {
+		const uint32_t *v = l ? job->merge_iters : job->merge_scalars;
+		int nr = l ? job->nr_merge_iters : job->nr_merge_scalars;
+		size_t n;
+
+		if (!nr)
+			continue;
+		n = snprintf(buf, sizeof(buf), "--merge_blktrace_%s=", l ? "iters" : "scalars");
+		for (int i = 0; i < nr; i++)
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%u", i ? ":" : "", v[i]);
+		ret = ret ?: bq_strv_add(args, buf);
+	}
 	if (job->replay_skip) {
 		size_t n = snprintf(buf, sizeof(buf), "--replay_skip=");
 

@@ -68,9 +68,6 @@ static const struct refused_group refused[] = {
 	GROUP("blkqual reads CLOCK_MONOTONIC on the CPU doing the I/O",
 	      "clocksource", "gtod_cpu"),
 	GROUP("disk utilisation is always reported", "disk_util"),
-	GROUP("merging several blktrace files into one replay is not implemented: merge "
-	      "them with blkparse -d and give read_iolog the result",
-	      "merge_blktrace_file", "merge_blktrace_scalars", "merge_blktrace_iters"),
 	GROUP("error filters are not implemented: use continue_on_error",
 	      "ignore_error", "error_dump"),
 	GROUP("blkqual runs no programs around a job", "exec_prerun", "exec_postrun"),
