@@ -232,6 +232,7 @@ struct bq_target_info;
 int bq_iolog_worker_init(struct bq_worker *w, const struct bq_target_info *ti);
 bool bq_iolog_pick(struct bq_worker *w, struct bq_slot *s, uint64_t now);
 void bq_iolog_record(struct bq_worker *w, const struct bq_slot *s);
+void bq_iolog_record_sync(struct bq_worker *w, bool data_only);
 void bq_iolog_worker_end(struct bq_worker *w);
 void bq_iolog_worker_free(struct bq_worker *w);
 

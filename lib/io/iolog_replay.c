@@ -20,11 +20,13 @@
  * @f: the log
  * @t0: fio's times are microseconds since the log was opened
  * @names: each file's name as the job gives it
+ * @last_off: the offset of the last I/O logged, which fio's sync lines carry
  */
 struct bq_iolog_out {
 	FILE *f;
 	uint64_t t0;
 	const char *names[BQ_MAX_FILES];
+	uint64_t last_off;
 };
 
 static unsigned long long out_us(const struct bq_iolog_out *o)
@@ -34,16 +36,16 @@ static unsigned long long out_us(const struct bq_iolog_out *o)
 
 /*
  * The log is an output of the run, never a target: it is made or
- * truncated only as a regular file that is none of the job's targets,
- * and never through a symlink, so a mistyped write_iolog=/dev/sdX
- * cannot overwrite a disk.
+ * appended to (as fio does: each run adds its own header and lines) only
+ * as a regular file that is none of the job's targets, and never through
+ * a symlink, so a mistyped write_iolog=/dev/sdX cannot write to a disk.
  */
 static int open_out(struct bq_worker *w, const char *path)
 {
 	struct stat st, ts;
 	int fd;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
@@ -52,12 +54,6 @@ static int open_out(struct bq_worker *w, const char *path)
 		if (w->fds[i] >= 0 && !fstat(w->fds[i], &ts) && ts.st_dev == st.st_dev &&
 		    ts.st_ino == st.st_ino)
 			goto out_refuse;
-	if (ftruncate(fd, 0)) {
-		int ret = -errno;
-
-		close(fd);
-		return ret;
-	}
 	return fd;
 
 out_refuse:
@@ -83,7 +79,7 @@ static int out_init(struct bq_worker *w, const struct bq_target_info *ti)
 		free(o);
 		return fd;
 	}
-	o->f = fdopen(fd, "w");
+	o->f = fdopen(fd, "a");
 	if (!o->f) {
 		close(fd);
 		free(o);
@@ -227,6 +223,24 @@ void bq_iolog_record(struct bq_worker *w, const struct bq_slot *s)
 
 	fprintf(o->f, "%llu %s %s %" PRIu64 " %u\n", out_us(o), o->names[s->file],
 		s->dir == BQ_WRITE ? "write" : "read", s->offset, s->len);
+	o->last_off = s->offset;
+}
+
+/**
+ * bq_iolog_record_sync() - write_iolog: an fsync=, fdatasync= or end_fsync flush
+ * @w: the worker
+ * @data_only: fdatasync(2) rather than fsync(2)
+ *
+ * fio logs its flush as an I/O of length 0 at the offset of the I/O
+ * before it (end_fsync's too); blkqual flushes every file.
+ */
+void bq_iolog_record_sync(struct bq_worker *w, bool data_only)
+{
+	struct bq_iolog_out *o = w->iolog_out;
+
+	for (int i = 0; i < w->nr_files; i++)
+		fprintf(o->f, "%llu %s %s %" PRIu64 " 0\n", out_us(o), o->names[i],
+			data_only ? "datasync" : "sync", o->last_off);
 }
 
 /**
