@@ -175,6 +175,9 @@ bool bq_iolog_pick(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 {
 	const struct bq_iolog *log = w->iolog;
 
+	/* An engine may pass 0 (gtod_reduce): the log's times need the clock. */
+	if (!now)
+		now = bq_now_ns();
 	while (w->iolog_pos < log->nr) {
 		const struct bq_iolog_entry *e = &log->e[w->iolog_pos];
 		uint64_t due;
