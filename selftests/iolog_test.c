@@ -5,8 +5,10 @@
  * a fio-written log (v3 as fio writes it, and v2) does the I/Os fio's own
  * replay does and the device counts; a blktrace file made here replays
  * at its offsets and sizes, through replay_redirect, replay_scale,
- * replay_align and replay_skip; a 1 s log takes about 1 s, far less with
- * replay_no_stall; malformed logs are refused with file:line and exit 2.
+ * replay_align and replay_skip; merge_blktrace_file merges traces in time
+ * order with their scalars and repeats; a 1 s log takes about 1 s, far
+ * less with replay_no_stall; malformed logs are refused with file:line and
+ * exit 2; a replay job survives bq_job_to_args().
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -242,6 +244,53 @@ TEST_F(tmp, malformed_logs_are_refused_with_file_and_line)
 	put(path, "fio version 2 iolog\nf add\nf open\nf read 0 4096\nf write 4096 4096\n"
 	    "f close\n");
 	EXPECT_EQ(0, run_log(self->dir, path, NULL, why, sizeof(why))) TH_LOG("%s", why);
+}
+
+/*
+ * A replay job as bq_job_to_args() writes it (blkqual run --replay) is the
+ * same job again: the log's file, rw and bs derived from it, the options.
+ */
+TEST_F(tmp, replay_job_round_trip)
+{
+	char log[128], target[128], rl[160], rr[160];
+	const char *argv[] = { "--name=r", rl, rr, "--replay_no_stall=1", "--replay_align=4096",
+			       "--replay_scale=2", "--replay_time_scale=50",
+			       "--replay_skip=write,sync", "--read_iolog_chunked=1" };
+	struct bq_jobset a = { 0 }, b = { 0 };
+	struct bq_parse_error err;
+	struct bq_strv args = { 0 };
+	const struct bq_job *x, *y;
+
+	snprintf(log, sizeof(log), "%s/r.log", self->dir);
+	snprintf(target, sizeof(target), "%s/target", self->dir);
+	put(log, "fio version 3 iolog\n1 /elsewhere add\n2 /elsewhere read 0 8192\n"
+	    "3 /elsewhere read 8192 16384\n4 /elsewhere write 0 4096\n");
+	snprintf(rl, sizeof(rl), "--read_iolog=%s", log);
+	snprintf(rr, sizeof(rr), "--replay_redirect=%s", target);
+	ASSERT_EQ(0, bq_jobs_from_args(ARRAY_SIZE(argv), (char **)argv, &a, &err))
+		TH_LOG("%s", err.msg);
+	x = &a.jobs[0];
+	ASSERT_EQ(1, x->nr_files);
+	EXPECT_STREQ(target, x->filenames[0]);
+	EXPECT_EQ(BQ_RW_RW, x->rw);
+	EXPECT_EQ(16384, x->bs[BQ_READ]);
+	EXPECT_EQ(4096, x->bs[BQ_WRITE]);
+	ASSERT_EQ(0, bq_job_to_args(x, &args));
+	ASSERT_EQ(0, bq_jobs_from_args((int)args.n, args.v, &b, &err)) TH_LOG("%s", err.msg);
+	y = &b.jobs[0];
+	EXPECT_EQ(1, y->nr_files);
+	EXPECT_STREQ(x->read_iolog, y->read_iolog);
+	EXPECT_STREQ(x->replay_redirect, y->replay_redirect);
+	EXPECT_EQ(x->rw, y->rw);
+	EXPECT_EQ(x->bs[BQ_READ], y->bs[BQ_READ]);
+	EXPECT_EQ(x->replay_no_stall, y->replay_no_stall);
+	EXPECT_EQ(x->replay_align, y->replay_align);
+	EXPECT_EQ(x->replay_scale, y->replay_scale);
+	EXPECT_EQ(x->replay_time_scale, y->replay_time_scale);
+	EXPECT_EQ(x->replay_skip, y->replay_skip);
+	bq_strv_free(&args);
+	bq_jobset_free(&a);
+	bq_jobset_free(&b);
 }
 
 /* ---- on a device ------------------------------------------------------ */
