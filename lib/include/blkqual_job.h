@@ -367,6 +367,21 @@ struct bq_job {
 	 * trimwrite and randtrimwrite write each block right after its trim.
 	 */
 	int trim;			/* enum bq_trim_mode */
+	/* I/O logs and trace replay (issue 19; lib/io/iolog*.c, lib/job/jobopt_iolog.c) */
+	char read_iolog[1024];		/* fio iolog v2/v3 or blktrace file; empty: none */
+	char write_iolog[1024];		/* fio iolog v3 written here; empty: none */
+	char replay_redirect[1024];	/* every logged I/O goes to this target */
+	bool replay_no_stall;		/* replay as fast as possible */
+	bool read_iolog_chunked;	/* accepted: the log is read whole */
+	uint32_t replay_align;		/* offsets rounded down to this (power of 2) */
+	uint32_t replay_scale;		/* offsets divided by this; 0: 1 */
+	uint32_t replay_time_scale;	/* percent of the logged speed; 100 */
+	uint8_t replay_skip;		/* blktrace: 1 << BQ_READ, BQ_WRITE, 4 sync, 8 trim */
+	char merge_blktrace_file[1024];	/* read_iolog's blktrace files merged here; empty: no */
+	uint32_t merge_scalars[20];	/* percent of each trace's time; none given: 100 */
+	uint32_t merge_iters[20];	/* times each trace is repeated; none given: 1 */
+	uint8_t nr_merge_scalars;
+	uint8_t nr_merge_iters;
 };
 
 /**

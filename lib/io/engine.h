@@ -223,7 +223,23 @@ struct bq_worker {
 	struct bq_slot trim_pair;	/* that trim: offset, length, file */
 	uint64_t trim_known;		/* per file: its kind was looked up */
 	uint64_t trim_blockdev;		/* per file: a block device (else punch holes) */
+	/* I/O logs and trace replay (issue 19; iolog_replay.c) */
+	struct bq_iolog *iolog;		/* read_iolog's entries; NULL: not a replay */
+	size_t iolog_pos;		/* the next entry */
+	uint64_t iolog_last_ns;		/* when the last entry was issued; 0: none yet */
+	struct bq_iolog_out *iolog_out;	/* write_iolog; NULL: none */
 };
+
+/* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
+struct bq_iolog;
+struct bq_iolog_out;
+struct bq_target_info;
+int bq_iolog_worker_init(struct bq_worker *w, const struct bq_target_info *ti);
+bool bq_iolog_pick(struct bq_worker *w, struct bq_slot *s, uint64_t now);
+void bq_iolog_record(struct bq_worker *w, const struct bq_slot *s);
+void bq_iolog_record_sync(struct bq_worker *w, bool data_only);
+void bq_iolog_worker_end(struct bq_worker *w);
+void bq_iolog_worker_free(struct bq_worker *w);
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */
 uint64_t worker_order_start(struct bq_worker *w, uint64_t t0);
@@ -298,6 +314,8 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 	uint32_t len;
 	int dir;
 
+	if (__builtin_expect(w->iolog != NULL, 0))
+		return bq_iolog_pick(w, s, now);
 	if (w->stopping || *w->stop || (w->end_ns && now >= w->end_ns) || !w->bytes_left ||
 	    !w->ios_left)
 		return false;
@@ -374,6 +392,8 @@ static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t 
 		more = worker_pick(w, s, now);
 	if (!more)
 		return false;
+	if (__builtin_expect(w->iolog_out != NULL, 0))
+		bq_iolog_record(w, s);
 	/* fio scrambles (or refills) every write's buffer, by default too. */
 	if (s->dir == BQ_WRITE && w->buf.per_write && !w->verify)
 		bq_buf_write(w, s, now);

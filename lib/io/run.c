@@ -508,6 +508,11 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	w->pattern = worker_pattern_wanted(j);
 	if (w->pattern)
 		worker_pattern_init(w);
+	if (j->read_iolog[0] || j->write_iolog[0]) {
+		ret = bq_iolog_worker_init(w, jr->targets ? &jr->targets[first] : NULL);
+		if (ret)
+			return ret;
+	}
 	if (js->verify)
 		return bq_verify_worker_init(js->verify, w, index);
 	return 0;
@@ -918,6 +923,7 @@ static void teardown(struct run_state *st)
 	for (int i = 0; st->workers && i < st->nr_workers; i++) {
 		free(st->workers[i].slots);
 		free(st->workers[i].fsrv);
+		bq_iolog_worker_free(&st->workers[i]);
 		for (int f = 0; f < st->workers[i].nr_files; f++)
 			free(st->workers[i].files[f].map);
 	}

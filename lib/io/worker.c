@@ -115,6 +115,7 @@ static void worker_finish(struct bq_worker *w)
 	w->res->invol_cs = end.invol_cs - w->ru_start.invol_cs;
 	if (w->depth_samples)
 		w->res->mean_depth = (double)w->depth_sum / (double)w->depth_samples;
+	bq_iolog_worker_end(w);
 	if (w->bufs)
 		numa_free(w->bufs, w->buf_total);
 	w->bufs = NULL;
@@ -305,6 +306,9 @@ int worker_sync(struct bq_worker *w)
 	bool data_only = !worker_sync_crossed(w, w->job->fsync_every);
 	int ret = worker_flush(w, data_only);
 
+	if (w->iolog_out)
+		bq_iolog_record_sync(w, data_only);
+
 	w->writes_before_sync += w->writes_since_sync;
 	w->writes_since_sync = 0;
 	return ret;
@@ -332,4 +336,7 @@ void worker_end_sync(struct bq_worker *w)
 	ret = worker_flush(w, false);
 	if (ret)
 		worker_record_error(w, &none, -ret);
+	/* fio logs end_fsync's flush as an I/O, not fsync_on_close's. */
+	if (w->iolog_out && j->end_fsync)
+		bq_iolog_record_sync(w, false);
 }

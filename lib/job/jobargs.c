@@ -19,6 +19,7 @@
 #include "bufopt.h"
 #include "internal.h"
 #include "jobopt.h"
+#include "io/iolog.h"
 
 static int add(struct bq_strv *args, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -365,5 +366,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add_patterns(args, j);
 	ret = ret ?: add_rates(args, j);
 	ret = ret ?: add_ordering(args, j);
+	ret = ret ?: bq_iolog_to_args(j, args);
 	return ret;
 }

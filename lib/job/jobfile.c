@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "jobopt.h"
+#include "io/iolog.h"
 #include "internal.h"
 
 static void set_where(struct bq_parse_error *err, const char *path, unsigned int line)
@@ -54,7 +55,10 @@ static int finish_job(struct bq_jobset *set, struct bq_job *job, struct bq_parse
 	unsigned long threads = job->numjobs;
 	int ret;
 
-	ret = bq_job_check(job, &why);
+	/* read_iolog: the log's files, directions and sizes become the job's. */
+	ret = bq_iolog_job_finish(job, &why);
+	if (!ret)
+		ret = bq_job_check(job, &why);
 	if (ret) {
 		bq_job_release(job);
 		return bq_parse_fail(err, ret, "job '%s': %s", job->name, why.msg);

@@ -20,6 +20,7 @@
 #include "bufopt.h"
 #include "jobopt.h"
 #include "jobopt_groups.h"
+#include "io/iolog.h"
 #include "internal.h"
 #include "verify/verify_int.h"
 
@@ -1093,6 +1094,19 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("exitall", OPT_FLAG, set_bool, exitall, 0, 0),
 	OPT("exit_what", OPT_VALUE, bq_opt_set_exit_what),
 	OPT_AT("exitall_on_error", OPT_FLAG, set_bool, exitall_on_error, 0, 0),
+	/* I/O logs and trace replay (issue 19; jobopt_iolog.c, lib/io/iolog*.c) */
+	OPT("read_iolog", OPT_VALUE, bq_iolog_opt_set),
+	OPT("write_iolog", OPT_VALUE, bq_iolog_opt_set),
+	OPT("read_iolog_chunked", OPT_FLAG, bq_iolog_opt_set),
+	OPT("replay_no_stall", OPT_FLAG, bq_iolog_opt_set),
+	OPT("replay_redirect", OPT_VALUE, bq_iolog_opt_set),
+	OPT("replay_align", OPT_VALUE, bq_iolog_opt_set),
+	OPT("replay_scale", OPT_VALUE, bq_iolog_opt_set),
+	OPT("replay_time_scale", OPT_VALUE, bq_iolog_opt_set),
+	OPT("replay_skip", OPT_VALUE, bq_iolog_opt_set),
+	OPT("merge_blktrace_file", OPT_VALUE, bq_iolog_opt_set),
+	OPT("merge_blktrace_scalars", OPT_VALUE, bq_iolog_opt_set),
+	OPT("merge_blktrace_iters", OPT_VALUE, bq_iolog_opt_set),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1158,6 +1172,7 @@ void bq_job_defaults(struct bq_job *job)
 	bq_bufopt_defaults(job);
 	bq_fileset_defaults(job);
 	bq_job_rates_defaults(job);
+	bq_iolog_defaults(job);
 }
 
 /**
