@@ -631,6 +631,9 @@ static json_object *thread_json(const struct bq_thread_result *t, uint64_t runti
 							   (double)cpu_ns : 0));
 	json_object_object_add(o, "cpu_usage", cpu);
 	json_object_object_add(o, "fsyncs", json_u64(t->syncs));
+	/* zonemode=zbd: fio's "zone resets" */
+	if (t->zone_resets)
+		json_object_object_add(o, "zone_resets", json_u64(t->zone_resets));
 	json_object_object_add(o, "mean_depth", json_dbl(t->mean_depth));
 	json_object_object_add(o, "ring_flags", json_u64(t->ring_flags));
 	return o;

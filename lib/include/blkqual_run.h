@@ -183,6 +183,8 @@ struct bq_thread_result {
 
 	/* rates, thinktime and latency targets (issue 19) */
 	struct bq_rate_result rates;
+	/* zoned block devices (issue 19): zonemode=zbd */
+	uint64_t zone_resets;		/* zones reset (BLKRESETZONE, or emulated) */
 };
 
 /**

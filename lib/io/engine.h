@@ -96,6 +96,7 @@ struct bq_file_state {
 struct bq_worker;
 struct bq_vworker;
 struct bq_fsrv;
+struct bq_zbd;
 
 #define BQ_ENGINE_MAX_ALIASES	3
 
@@ -218,6 +219,9 @@ struct bq_worker {
 	bool never_ran;			/* exitall called it off before it started */
 	void (*on_end)(struct bq_worker *w, bool failed);	/* exitall, exitall_on_error */
 	void *run;			/* the run's state, for @on_end */
+	/* zoned block devices (issue 19): zonemode=zbd, zbd.c */
+	struct bq_zbd *zbd;		/* the target's zones; NULL: not zbd */
+	bool zbd_done;			/* no zone can take the next I/O: the job ends */
 };
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */

@@ -21,6 +21,7 @@ static void thread_add(struct bq_thread_result *sum, const struct bq_thread_resu
 		bq_hist_merge(&sum->d[d].lat, &t->d[d].lat);
 	}
 	sum->syncs += t->syncs;
+	sum->zone_resets += t->zone_resets;
 	sum->usr_ns += t->usr_ns;
 	sum->sys_ns += t->sys_ns;
 	sum->vol_cs += t->vol_cs;
