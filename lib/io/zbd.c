@@ -14,9 +14,11 @@
  * data as a write does: it goes through the job's descriptor, which the
  * guard opened and checked for writing, and only a writing job has one.
  *
- * Threads do not share zones (numjobs=1) and each has one I/O in flight,
- * so a reset never overtakes a write to its zone and the write pointer
- * moves as writes are issued, as fio moves it.
+ * The threads of a job (numjobs) share its zones, as fio's do.  Each has
+ * one I/O in flight, and a zone with an I/O in flight is another
+ * thread's until it completes (fio's zone lock): writes reach a zone in
+ * the order of its write pointer, no reset overtakes one, and the write
+ * pointer moves as writes are issued, as fio moves it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -172,6 +174,17 @@ out_free:
 	return ret;
 }
 
+/*
+ * fio's zone lock: a zone with another thread's I/O in flight is waited
+ * for, so that writes to a zone reach it in order and no reset overtakes
+ * one.  A thread has one I/O at a time and holds no zone while it waits.
+ */
+static void wait_zone(struct bq_zbd *zbd, const struct bq_zbd_zone *z)
+{
+	while (z->has_wp && z->busy && z->busy != zbd->tid + 1)
+		pthread_cond_wait(&zbd->sh->idle, &zbd->sh->lock);
+}
+
 static uint32_t zone_idx(const struct bq_zbd *zbd, uint64_t off)
 {
 	uint64_t i = off / zbd->zone_size;
@@ -276,25 +289,84 @@ static uint64_t smallest_bs(const struct bq_job *j, int dir)
 static int reset_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z);
 static bool open_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z);
 
-int bq_zbd_load(struct bq_zbd *zbd, const struct bq_job *j, int fd,
-		const struct bq_target_info *ti, uint64_t *base, uint64_t *span,
-		struct bq_parse_error *err)
+/* The zones and what the threads share: read by thread 0, the others' point to its. */
+static int load_shared(struct bq_zbd *zbd, const struct bq_job *j, int fd,
+		       const struct bq_target_info *ti, const struct bq_zbd *owner,
+		       struct bq_parse_error *err)
 {
 	int ret;
 
-	memset(zbd, 0, sizeof(*zbd));
-	zbd->fd = fd;
+	if (owner) {
+		zbd->model = owner->model;
+		zbd->zone_size = owner->zone_size;
+		zbd->nr = owner->nr;
+		zbd->z = owner->z;
+		zbd->max_open = owner->max_open;
+		zbd->job_max_open = owner->job_max_open;
+		zbd->open = owner->open;
+		zbd->sh = owner->sh;
+		return 0;
+	}
+	zbd->owner = true;
+	zbd->sh = calloc(1, sizeof(*zbd->sh));
+	if (!zbd->sh)
+		return -ENOMEM;
+	zbd->sh->thread_open = calloc(j->numjobs ? j->numjobs : 1, sizeof(unsigned int));
+	if (!zbd->sh->thread_open)
+		return -ENOMEM;
+	pthread_mutex_init(&zbd->sh->lock, NULL);
+	pthread_cond_init(&zbd->sh->idle, NULL);
 	zbd->model = zoned_model(ti);
 	if (zbd->model == BQ_ZBD_NONE)
 		ret = emulate(zbd, j, ti, err);
 	else
 		ret = report(zbd, fd, ti, err);
-	ret = ret ?: align_region(zbd, j, ti, base, span, err);
-	ret = ret ?: open_limit(zbd, j, ti, err);
-	if (ret) {
-		bq_zbd_free(zbd);
-		return ret;
+	return ret ?: open_limit(zbd, j, ti, err);
+}
+
+/* Thread 0 counts the data and takes over the zones the device has open. */
+static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti,
+			struct bq_parse_error *err)
+{
+	for (uint32_t i = zbd->min_zone; i < zbd->max_zone; i++) {
+		struct bq_zbd_zone *z = &zbd->z[i];
+
+		zbd->sh->swd += z->wp - z->start;
+		if (z->has_wp)
+			zbd->sh->wp_swd += z->wp - z->start;
 	}
+	/* Zones the device has open count against the limits; those over them are reset. */
+	for (uint32_t i = zbd->min_zone; zbd->writes && i < zbd->max_zone; i++) {
+		struct bq_zbd_zone *z = &zbd->z[i];
+		int ret;
+
+		if (z->cond != BLK_ZONE_COND_IMP_OPEN && z->cond != BLK_ZONE_COND_EXP_OPEN)
+			continue;
+		if (open_zone(zbd, z))
+			continue;
+		ret = reset_zone(zbd, z);
+		if (ret)
+			return bq_fail_at(err, ti->path, ret, "BLKRESETZONE of zone %u: %s", i,
+					  strerror(-ret));
+	}
+	zbd->sh->write_cnt = zbd->reset_frequency ? (uint32_t)(1.0 / zbd->reset_frequency) :
+			     UINT_MAX;
+	return 0;
+}
+
+static int zbd_setup(struct bq_zbd *zbd, const struct bq_job *j, int fd,
+		     const struct bq_target_info *ti, uint64_t *base, uint64_t *span,
+		     const struct bq_zbd *owner, int tid, struct bq_parse_error *err)
+{
+	int ret;
+
+	memset(zbd, 0, sizeof(*zbd));
+	zbd->fd = fd;
+	zbd->tid = tid;
+	ret = load_shared(zbd, j, fd, ti, owner, err);
+	ret = ret ?: align_region(zbd, j, ti, base, span, err);
+	if (ret)
+		goto out_free;
 	zbd->lo = *base;
 	zbd->io_size = *span;
 	zbd->min_zone = zone_idx(zbd, zbd->lo);
@@ -308,43 +380,42 @@ int bq_zbd_load(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	zbd->reset_threshold = j->zone_reset_threshold;
 	zbd->reset_frequency = j->zone_reset_frequency;
 	zbd->read_beyond_wp = j->read_beyond_wp;
-	for (uint32_t i = zbd->min_zone; i < zbd->max_zone; i++) {
-		struct bq_zbd_zone *z = &zbd->z[i];
+	if (zbd->owner)
+		ret = first_thread(zbd, ti, err);
+	if (!ret)
+		return 0;
+out_free:
+	bq_zbd_free(zbd);
+	return ret;
+}
 
-		zbd->swd += z->wp - z->start;
-		if (z->has_wp)
-			zbd->wp_swd += z->wp - z->start;
-	}
-	/* Zones the device has open count against the limits; those over them are reset. */
-	for (uint32_t i = zbd->min_zone; zbd->writes && i < zbd->max_zone; i++) {
-		struct bq_zbd_zone *z = &zbd->z[i];
-
-		if (z->cond != BLK_ZONE_COND_IMP_OPEN && z->cond != BLK_ZONE_COND_EXP_OPEN)
-			continue;
-		if (open_zone(zbd, z))
-			continue;
-		ret = reset_zone(zbd, z);
-		if (ret) {
-			bq_fail_at(err, ti->path, ret, "BLKRESETZONE of zone %u: %s", i,
-				   strerror(-ret));
-			bq_zbd_free(zbd);
-			return ret;
-		}
-	}
-	zbd->write_cnt = zbd->reset_frequency ? (uint32_t)(1.0 / zbd->reset_frequency) : UINT_MAX;
-	return 0;
+int bq_zbd_load(struct bq_zbd *zbd, const struct bq_job *j, int fd,
+		const struct bq_target_info *ti, uint64_t *base, uint64_t *span,
+		struct bq_parse_error *err)
+{
+	return zbd_setup(zbd, j, fd, ti, base, span, NULL, 0, err);
 }
 
 /**
  * bq_zbd_free() - free what bq_zbd_load() allocated
- * @zbd: the zones; may be partly set up
+ * @zbd: the zones; may be partly set up.  Only thread 0's frees the
+ *	 shared parts, so it goes last (or the others' are not used again).
  */
 void bq_zbd_free(struct bq_zbd *zbd)
 {
-	free(zbd->z);
-	free(zbd->open);
+	if (zbd->owner) {
+		free(zbd->z);
+		free(zbd->open);
+		if (zbd->sh) {
+			pthread_mutex_destroy(&zbd->sh->lock);
+			pthread_cond_destroy(&zbd->sh->idle);
+			free(zbd->sh->thread_open);
+		}
+		free(zbd->sh);
+	}
 	zbd->z = NULL;
 	zbd->open = NULL;
+	zbd->sh = NULL;
 }
 
 /* fio resets a zone only when it has data; an emulated one needs no command. */
@@ -364,8 +435,8 @@ static int reset_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z)
 		if (ioctl(zbd->fd, BLKRESETZONE, &r))
 			return -errno;
 	}
-	zbd->swd -= data;
-	zbd->wp_swd -= data;
+	zbd->sh->swd -= data;
+	zbd->sh->wp_swd -= data;
 	z->wp = z->start;
 	zbd->resets++;
 	return 0;
@@ -377,13 +448,14 @@ static void close_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z)
 
 	if (!z->open)
 		return;
-	for (i = 0; i < zbd->nr_open; i++)
+	for (i = 0; i < zbd->sh->nr_open; i++)
 		if (&zbd->z[zbd->open[i]] == z)
 			break;
-	if (i == zbd->nr_open)
+	if (i == zbd->sh->nr_open)
 		return;
-	memmove(zbd->open + i, zbd->open + i + 1, (zbd->nr_open - i - 1) * sizeof(*zbd->open));
-	zbd->nr_open--;
+	memmove(zbd->open + i, zbd->open + i + 1, (zbd->sh->nr_open - i - 1) * sizeof(*zbd->open));
+	zbd->sh->nr_open--;
+	zbd->sh->thread_open[z->opener]--;
 	z->open = false;
 }
 
@@ -396,12 +468,13 @@ static bool open_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z)
 		return true;
 	if (z->open)
 		return z->wp < cap_end(z);
-	/* One thread per job: the job's open zones are the device's. */
-	if (zbd->job_max_open && zbd->nr_open >= zbd->job_max_open)
+	if (zbd->job_max_open && zbd->sh->thread_open[zbd->tid] >= zbd->job_max_open)
 		return false;
-	if (zbd->nr_open >= zbd->max_open)
+	if (zbd->sh->nr_open >= zbd->max_open)
 		return false;
-	zbd->open[zbd->nr_open++] = (uint32_t)(z - zbd->z);
+	zbd->open[zbd->sh->nr_open++] = (uint32_t)(z - zbd->z);
+	zbd->sh->thread_open[zbd->tid]++;
+	z->opener = zbd->tid;
 	z->open = true;
 	return true;
 }
@@ -415,7 +488,7 @@ static bool open_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z)
  */
 int bq_zbd_pick_zone(const struct bq_zbd *zbd, uint64_t off)
 {
-	return (int)((off - zbd->lo) * zbd->nr_open / zbd->io_size);
+	return (int)((off - zbd->lo) * zbd->sh->nr_open / zbd->io_size);
 }
 
 /*
@@ -428,7 +501,7 @@ static struct bq_zbd_zone *convert_to_open(struct bq_zbd *zbd, uint64_t off, uin
 	uint32_t idx;
 
 	if (zbd->max_open || zbd->job_max_open)
-		idx = zbd->nr_open ? zbd->open[bq_zbd_pick_zone(zbd, off)] : 0;
+		idx = zbd->sh->nr_open ? zbd->open[bq_zbd_pick_zone(zbd, off)] : 0;
 	else
 		idx = zone_idx(zbd, off);
 	if (idx < zbd->min_zone)
@@ -439,20 +512,21 @@ static struct bq_zbd_zone *convert_to_open(struct bq_zbd *zbd, uint64_t off, uin
 		unsigned int start, k;
 
 		z = &zbd->z[idx];
+		wait_zone(zbd, z);
 		if (z->has_wp) {
 			if (!z->offline && !zbd->max_open && !zbd->job_max_open)
 				goto examine;
-			if (!zbd->nr_open)
+			if (!zbd->sh->nr_open)
 				goto open_other;
 		}
 		start = (unsigned int)bq_zbd_pick_zone(zbd, off);
-		for (k = 0; k < zbd->nr_open; k++, start++) {
-			if (start >= zbd->nr_open)
+		for (k = 0; k < zbd->sh->nr_open; k++, start++) {
+			if (start >= zbd->sh->nr_open)
 				start = 0;
 			if (zbd->open[start] >= zbd->min_zone && zbd->open[start] < zbd->max_zone)
 				break;
 		}
-		if (k == zbd->nr_open)
+		if (k == zbd->sh->nr_open)
 			return NULL;
 		if (zbd->open[start] == idx)
 			break;
@@ -469,16 +543,20 @@ open_other:
 			idx = zbd->min_zone;
 			z = &zbd->z[idx];
 		}
-		if (!z->has_wp || z->open)
+		if (!z->has_wp)
+			continue;
+		wait_zone(zbd, z);
+		if (z->open)
 			continue;
 		if (open_zone(zbd, z))
 			return z;
 	}
-	for (unsigned int k = 0; k < zbd->nr_open; k++) {
+	for (unsigned int k = 0; k < zbd->sh->nr_open; k++) {
 		idx = zbd->open[k];
 		if (idx < zbd->min_zone || idx >= zbd->max_zone)
 			continue;
 		z = &zbd->z[idx];
+		wait_zone(zbd, z);
 		if (z->wp + min_bs <= cap_end(z))
 			return z;
 	}
@@ -493,13 +571,16 @@ static struct bq_zbd_zone *find_data_zone(struct bq_zbd *zbd, uint64_t need, uin
 
 	for (; z1 < last || z2 >= first; z1++, z2--) {
 		if (z1 < last && !zbd->z[z1].offline) {
+			wait_zone(zbd, &zbd->z[z1]);
 			if (zbd->z[z1].start + need <= zbd->z[z1].wp)
 				return &zbd->z[z1];
 		} else if (!zbd->random) {
 			break;
 		}
-		if (zbd->random && z2 >= first && !zbd->z[z2].offline &&
-		    zbd->z[z2].start + need <= zbd->z[z2].wp)
+		if (!zbd->random || z2 < first || zbd->z[z2].offline)
+			continue;
+		wait_zone(zbd, &zbd->z[z2]);
+		if (zbd->z[z2].start + need <= zbd->z[z2].wp)
 			return &zbd->z[z2];
 	}
 	return NULL;
@@ -516,7 +597,7 @@ int bq_zbd_adjust_dir(const struct bq_zbd *zbd, int dir)
 {
 	if (dir != BQ_READ || !zbd->mixed)
 		return dir;
-	return zbd->swd || zbd->read_beyond_wp ? BQ_READ : BQ_WRITE;
+	return zbd->sh->swd || zbd->read_beyond_wp ? BQ_READ : BQ_WRITE;
 }
 
 /**
@@ -554,9 +635,10 @@ static int conventional_write(struct bq_zbd *zbd, struct bq_zbd_zone *z, uint64_
 	return 0;
 }
 
-static int adjust_read(struct bq_zbd *zbd, struct bq_zbd_zone *zb, uint64_t *off,
+static int adjust_read(struct bq_zbd *zbd, struct bq_zbd_zone **zp, uint64_t *off,
 		       uint32_t *len)
 {
+	struct bq_zbd_zone *zb = *zp;
 	uint64_t min_bs = zbd->min_bs[BQ_READ], range, n;
 	const struct bq_zbd_zone *orig = zb;
 
@@ -565,6 +647,7 @@ static int adjust_read(struct bq_zbd *zbd, struct bq_zbd_zone *zb, uint64_t *off
 		zb = find_data_zone(zbd, min_bs, (uint32_t)(zb - zbd->z));
 		if (!zb)
 			return -ENOSPC;
+		*zp = zb;
 		range = zb->wp - zb->start;
 		if (!zbd->random)
 			*off = zb->start;
@@ -582,9 +665,10 @@ static int adjust_read(struct bq_zbd *zbd, struct bq_zbd_zone *zb, uint64_t *off
 	return 0;
 }
 
-static int adjust_write(struct bq_zbd *zbd, struct bq_zbd_zone *zb, uint64_t *off,
+static int adjust_write(struct bq_zbd *zbd, struct bq_zbd_zone **zp, uint64_t *off,
 			uint32_t *len)
 {
+	struct bq_zbd_zone *zb = *zp;
 	uint64_t min_bs = zbd->min_bs[BQ_WRITE], n;
 	bool reset = false;
 
@@ -594,14 +678,15 @@ static int adjust_write(struct bq_zbd *zbd, struct bq_zbd_zone *zb, uint64_t *of
 		zb = convert_to_open(zbd, *off, min_bs);
 		if (!zb)
 			return -ENOSPC;
+		*zp = zb;
 	}
 	/* zone_reset_frequency: past the threshold, every 1/frequency-th write resets. */
 	if (zbd->reset_frequency &&
-	    (double)zbd->wp_swd >= (double)zbd->io_size * zbd->reset_threshold) {
-		if (zbd->write_cnt)
-			zbd->write_cnt--;
-		if (!zbd->write_cnt) {
-			zbd->write_cnt = (uint32_t)(1.0 / zbd->reset_frequency);
+	    (double)zbd->sh->wp_swd >= (double)zbd->io_size * zbd->reset_threshold) {
+		if (zbd->sh->write_cnt)
+			zbd->sh->write_cnt--;
+		if (!zbd->sh->write_cnt) {
+			zbd->sh->write_cnt = (uint32_t)(1.0 / zbd->reset_frequency);
 			reset = true;
 		}
 	}
@@ -643,12 +728,21 @@ static int adjust_write(struct bq_zbd *zbd, struct bq_zbd_zone *zb, uint64_t *of
 int bq_zbd_adjust(struct bq_zbd *zbd, int dir, uint64_t *off, uint32_t *len)
 {
 	struct bq_zbd_zone *zb = &zbd->z[zone_idx(zbd, *off)];
+	int ret;
 
 	if (!zb->has_wp)
 		return dir == BQ_WRITE ? conventional_write(zbd, zb, off, len) : 0;
 	if (!zb->offline && dir == BQ_READ && zbd->read_beyond_wp)
 		return 0;
-	return dir == BQ_READ ? adjust_read(zbd, zb, off, len) : adjust_write(zbd, zb, off, len);
+	pthread_mutex_lock(&zbd->sh->lock);
+	wait_zone(zbd, zb);
+	ret = dir == BQ_READ ? adjust_read(zbd, &zb, off, len) :
+			       adjust_write(zbd, &zb, off, len);
+	/* Held until the I/O completes (bq_zbd_complete()). */
+	if (!ret && zb->has_wp)
+		zb->busy = zbd->tid + 1;
+	pthread_mutex_unlock(&zbd->sh->lock);
+	return ret;
 }
 
 /**
@@ -667,14 +761,35 @@ void bq_zbd_issued(struct bq_zbd *zbd, int dir, uint64_t off, uint32_t len)
 
 	if (dir != BQ_WRITE || !z->has_wp)
 		return;
+	pthread_mutex_lock(&zbd->sh->lock);
 	end = off + len < cap_end(z) ? off + len : cap_end(z);
 	if (z->wp <= end) {
-		zbd->swd += end - z->wp;
-		zbd->wp_swd += end - z->wp;
+		zbd->sh->swd += end - z->wp;
+		zbd->sh->wp_swd += end - z->wp;
 	}
 	z->wp = end;
 	if (off + len >= cap_end(z))
 		close_zone(zbd, z);
+	pthread_mutex_unlock(&zbd->sh->lock);
+}
+
+/**
+ * bq_zbd_complete() - an I/O completed: its zone is free for other threads
+ * @zbd: the zones
+ * @off: the I/O's byte offset on the target
+ */
+void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off)
+{
+	struct bq_zbd_zone *z = &zbd->z[zone_idx(zbd, off)];
+
+	if (!z->has_wp)
+		return;
+	pthread_mutex_lock(&zbd->sh->lock);
+	if (z->busy == zbd->tid + 1) {
+		z->busy = 0;
+		pthread_cond_broadcast(&zbd->sh->idle);
+	}
+	pthread_mutex_unlock(&zbd->sh->lock);
 }
 
 /**
@@ -692,12 +807,21 @@ void bq_zbd_issued(struct bq_zbd *zbd, int dir, uint64_t off, uint32_t len)
 int bq_zbd_worker_init(struct bq_worker *w, const struct bq_target_info *ti,
 		       struct bq_file_state *f)
 {
+	const struct bq_zbd *owner;
 	int ret;
 
 	w->zbd = calloc(1, sizeof(*w->zbd));
 	if (!w->zbd)
 		return -ENOMEM;
-	ret = bq_zbd_load(w->zbd, w->job, w->fds[0], ti, &f->base, &f->span, NULL);
+	/* The job's workers are consecutive: thread 0's zones are shared. */
+	owner = w->index ? (w - w->index)->zbd : NULL;
+	if (w->index && !owner) {
+		free(w->zbd);
+		w->zbd = NULL;
+		return -EINVAL;
+	}
+	ret = zbd_setup(w->zbd, w->job, w->fds[0], ti, &f->base, &f->span, owner, w->index,
+			NULL);
 	if (ret) {
 		free(w->zbd);
 		w->zbd = NULL;

@@ -6,6 +6,7 @@
 #ifndef BLKQUAL_ZBD_H
 #define BLKQUAL_ZBD_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,7 +28,29 @@ struct bq_zbd_zone {
 	bool has_wp;
 	bool offline;
 	bool open;
-	uint8_t cond;		/* BLK_ZONE_COND_* as reported; EMPTY when emulated */
+	uint8_t cond;
+	int busy;		/* 1 + the thread whose I/O is in flight here; 0: none */
+	int opener;		/* the thread that opened it */		/* BLK_ZONE_COND_* as reported; EMPTY when emulated */
+};
+
+/**
+ * struct bq_zbd_shared - what the threads of one job share of its zones
+ * @lock: guards the zones' state, this and @idle's waits
+ * @idle: signalled when a zone's I/O completes
+ * @nr_open: zones in the open list
+ * @swd: bytes with data in the region (conventional zones count whole)
+ * @wp_swd: of those, bytes in sequential zones
+ * @write_cnt: writes until zone_reset_frequency resets a zone again
+ * @thread_open: per thread, the open zones it opened (job_max_open_zones)
+ */
+struct bq_zbd_shared {
+	pthread_mutex_t lock;
+	pthread_cond_t idle;
+	unsigned int nr_open;
+	uint64_t swd;
+	uint64_t wp_swd;
+	uint32_t write_cnt;
+	unsigned int *thread_open;
 };
 
 /* enum bq_zbd_model - what the kernel says the device is (queue/zoned) */
@@ -49,11 +72,11 @@ enum bq_zbd_model {
  * @io_size: the region's bytes
  * @max_open: open zone limit; 0: none, and open zones are not tracked
  * @job_max_open: the job's own limit (job_max_open_zones)
- * @open: indexes of the open zones, @nr_open of them, in opening order
- * @swd: bytes with data in the region (conventional zones count whole)
- * @wp_swd: of those, bytes in sequential zones
- * @write_cnt: writes until zone_reset_frequency resets a zone again
- * @resets: zone resets done
+ * @open: indexes of the open zones, @sh->nr_open of them, in opening order
+ * @sh: what the job's threads share (the zones and @open are shared too)
+ * @owner: this thread allocated the shared parts (thread 0)
+ * @tid: the thread's index in its job
+ * @resets: zone resets this thread did
  * @writes: whether the job writes (only then may it reset zones)
  * @random: the job's offsets are random (fio's td_random())
  * @mixed: the job both reads and writes (fio's td_rw())
@@ -71,10 +94,9 @@ struct bq_zbd {
 	unsigned int max_open;
 	unsigned int job_max_open;
 	uint32_t *open;
-	unsigned int nr_open;
-	uint64_t swd;
-	uint64_t wp_swd;
-	uint32_t write_cnt;
+	struct bq_zbd_shared *sh;
+	bool owner;
+	int tid;
 	uint64_t resets;
 	bool writes;
 	bool random;
@@ -118,6 +140,7 @@ int bq_zbd_adjust_dir(const struct bq_zbd *zbd, int dir);
 void bq_zbd_seq_jump(const struct bq_zbd *zbd, uint64_t base, int dir, uint64_t *last_pos);
 int bq_zbd_adjust(struct bq_zbd *zbd, int dir, uint64_t *off, uint32_t *len);
 void bq_zbd_issued(struct bq_zbd *zbd, int dir, uint64_t off, uint32_t len);
+void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off);
 
 int bq_zbd_worker_init(struct bq_worker *w, const struct bq_target_info *ti,
 		       struct bq_file_state *f);

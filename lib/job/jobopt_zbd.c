@@ -128,9 +128,6 @@ int bq_job_check_zbd(const struct bq_job *job, struct bq_parse_error *err)
 	if (job->zone_capacity && job->zone_size && job->zone_capacity > job->zone_size)
 		return bq_parse_fail(err, -EINVAL, "zonecapacity %" PRIu64 " is larger than "
 				     "zonesize %" PRIu64, job->zone_capacity, job->zone_size);
-	if (job->numjobs > 1)
-		return bq_parse_fail(err, -EOPNOTSUPP, "zonemode=zbd with numjobs=%u: one "
-				     "thread per zoned job is supported", job->numjobs);
 	if (job->nr_files > 1 || job->nrfiles > 1 || job->directory[0])
 		return bq_parse_fail(err, -EOPNOTSUPP, "zonemode=zbd works on one filename "
 				     "per job");

@@ -251,6 +251,29 @@ TEST_F(zoned, random_writes_within_max_open_zones)
 	TH_LOG("%lld zone resets, %d zones open", f.resets, zones_open(z));
 }
 
+/*
+ * fio's zbd-rand-write.fio on this device: sixteen threads share the
+ * zones; a write of one never lands at a write pointer another moved.
+ */
+TEST_F(zoned, threads_share_the_zones)
+{
+	struct blk_zone z[NR_ZONES];
+	struct figures f;
+
+	NEED_GUEST();
+	ASSERT_EQ(0, run_job(_metadata, &f, "--rw=randwrite", "--bs=512k", "--offset=16m",
+			     "--numjobs=16", "--max_open_zones=4", "--size=16m", NULL));
+	EXPECT_EQ(0, f.errors);
+	EXPECT_EQ(16 * 16 * MIB / (512 * 1024), f.ios[1]);
+	ASSERT_EQ(0, report(z));
+	EXPECT_GE(4, zones_open(z));
+	ASSERT_EQ(0, run_job(_metadata, &f, "--rw=write", "--bs=64k", "--offset=16m",
+			     "--numjobs=4", "--size=48m", NULL));
+	EXPECT_EQ(0, f.errors);
+	EXPECT_EQ(4 * 48 * MIB / (64 * 1024), f.ios[1]);
+	TH_LOG("%lld zone resets", f.resets);
+}
+
 /* Without max_open_zones the device's limit (4) holds; over it is refused. */
 TEST_F(zoned, device_open_limit)
 {
