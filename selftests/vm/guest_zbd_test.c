@@ -267,11 +267,22 @@ TEST_F(zoned, threads_share_the_zones)
 	EXPECT_EQ(16 * 16 * MIB / (512 * 1024), f.ios[1]);
 	ASSERT_EQ(0, report(z));
 	EXPECT_GE(4, zones_open(z));
+	/*
+	 * Four sequential writers over the same six zones: each moves on
+	 * from the write pointers the others left, and past the capacity
+	 * to the zone's end, so each ends its region early; how early is a
+	 * race, as in fio.
+	 */
 	ASSERT_EQ(0, run_job(_metadata, &f, "--rw=write", "--bs=64k", "--offset=16m",
 			     "--numjobs=4", "--size=48m", NULL));
 	EXPECT_EQ(0, f.errors);
-	EXPECT_EQ(4 * 48 * MIB / (64 * 1024), f.ios[1]);
-	TH_LOG("%lld zone resets", f.resets);
+	EXPECT_LT(0, f.ios[1]);
+	EXPECT_GE(4 * 48 * MIB / (64 * 1024), f.ios[1]);
+	ASSERT_EQ(0, report(z));
+	for (int k = NR_CONV; k < NR_CONV + 6; k++) {
+		EXPECT_NE(BLK_ZONE_COND_EMPTY, z[k].cond) TH_LOG("zone %d", k);
+	}
+	TH_LOG("%lld writes, %lld zone resets", f.ios[1], f.resets);
 }
 
 /* Without max_open_zones the device's limit (4) holds; over it is refused. */
