@@ -283,6 +283,8 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 			"iodepth=%u)\n", sum.mean_depth, j->iodepth);
 	if (sum.syncs)
 		fprintf(out, "  fsync: %" PRIu64 " calls\n", sum.syncs);
+	if (sum.zone_resets)
+		fprintf(out, "  zone resets: %" PRIu64 "\n", sum.zone_resets);
 	print_stripe(out, jr, &sum);
 	print_disk(out, jr);
 	print_errors(out, jr, &sum);
