@@ -782,7 +782,7 @@ TEST(description_and_buffered_as_in_fio)
 TEST(unsupported_versus_unknown)
 {
 	static const char *const fio_only[] = {
-		"verify_state_load", "verify_state_save", "zonecapacity", "max_open_zones", "lockmem",
+		"verify_state_load", "verify_state_save", "cgroup", "flow", "lockmem",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "fadvise_hint",
 		"iodepth_batch", "iodepth_batch_complete_max", "iodepth_low", "numa_cpu_nodes",
 		"numa_mem_policy", "cpumask", "cpus_allowed_policy", "percentile_list",

@@ -299,6 +299,8 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 			"iodepth=%u)\n", sum.mean_depth, j->iodepth);
 	if (sum.syncs)
 		fprintf(out, "  fsync: %" PRIu64 " calls\n", sum.syncs);
+	if (sum.zone_resets)
+		fprintf(out, "  zone resets: %" PRIu64 "\n", sum.zone_resets);
 	print_stripe(out, jr, &sum);
 	print_disk(out, jr);
 	print_errors(out, jr, &sum);
@@ -649,6 +651,9 @@ static json_object *thread_json(const struct bq_thread_result *t, uint64_t runti
 							   (double)cpu_ns : 0));
 	json_object_object_add(o, "cpu_usage", cpu);
 	json_object_object_add(o, "fsyncs", json_u64(t->syncs));
+	/* zonemode=zbd: fio's "zone resets" */
+	if (t->zone_resets)
+		json_object_object_add(o, "zone_resets", json_u64(t->zone_resets));
 	json_object_object_add(o, "mean_depth", json_dbl(t->mean_depth));
 	json_object_object_add(o, "ring_flags", json_u64(t->ring_flags));
 	return o;

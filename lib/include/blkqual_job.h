@@ -132,6 +132,7 @@ enum bq_zonemode {
 	BQ_ZONEMODE_UNSET,
 	BQ_ZONEMODE_NONE,
 	BQ_ZONEMODE_STRIDED,
+	BQ_ZONEMODE_ZBD,
 };
 
 /* fio's limit for random_distribution=zoned and zoned_abs */
@@ -382,6 +383,14 @@ struct bq_job {
 	uint32_t merge_iters[20];	/* times each trace is repeated; none given: 1 */
 	uint8_t nr_merge_scalars;
 	uint8_t nr_merge_iters;
+	/* zoned block devices (issue 19; lib/job/jobopt_zbd.c, lib/io/zbd.c) */
+	unsigned int max_open_zones;	/* zones written at once; 0: the device's limit */
+	unsigned int job_max_open_zones;	/* of those, this job's; 0: no own limit */
+	uint64_t zone_capacity;		/* zonecapacity= for emulated zones; 0: zonesize */
+	bool read_beyond_wp;		/* reads ignore the write pointer */
+	bool ignore_zone_limits;	/* do not ask the device for its open zone limit */
+	double zone_reset_threshold;	/* share of the region with data before resets */
+	double zone_reset_frequency;	/* reset every 1/this writes past the threshold */
 };
 
 /**

@@ -185,6 +185,8 @@ struct bq_thread_result {
 	struct bq_rate_result rates;
 	/* trim workloads (issue 19): the discards, a direction of their own */
 	struct bq_dir_result trim;
+	/* zoned block devices (issue 19): zonemode=zbd */
+	uint64_t zone_resets;		/* zones reset (BLKRESETZONE, or emulated) */
 };
 
 /**

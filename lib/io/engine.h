@@ -96,6 +96,7 @@ struct bq_file_state {
 struct bq_worker;
 struct bq_vworker;
 struct bq_fsrv;
+struct bq_zbd;
 
 #define BQ_ENGINE_MAX_ALIASES	3
 
@@ -228,6 +229,9 @@ struct bq_worker {
 	size_t iolog_pos;		/* the next entry */
 	uint64_t iolog_last_ns;		/* when the last entry was issued; 0: none yet */
 	struct bq_iolog_out *iolog_out;	/* write_iolog; NULL: none */
+	/* zoned block devices (issue 19): zonemode=zbd, zbd.c */
+	struct bq_zbd *zbd;		/* the target's zones; NULL: not zbd */
+	bool zbd_done;			/* no zone can take the next I/O: the job ends */
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -274,6 +278,9 @@ static inline uint32_t worker_pick_len(struct bq_worker *w, int dir)
 
 uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, uint32_t *len);
 int bq_fsrv_next(struct bq_worker *w, uint32_t *len);	/* fileset_service.c */
+
+/* zbd.c: an I/O of a zonemode=zbd job completed */
+void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off);
 
 /* pattern.c: rw=...:N, percentage_random, strided zones, zoned distributions */
 struct bq_target_info;
@@ -421,6 +428,9 @@ static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s,
 		worker_end_ramp(w, now);
 	if (__builtin_expect(w->verify != NULL, 0))
 		worker_verify_complete(w, s, res);
+	/* zonemode=zbd: the zone is free for the job's other threads again. */
+	if (__builtin_expect(w->zbd != NULL, 0))
+		bq_zbd_complete(w->zbd, s->offset);
 	if (__builtin_expect(res != (int)s->len, 0)) {
 		worker_record_error(w, s, res < 0 ? -res : EIO);
 		return;

@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "job/jobopt.h"
 #include "run_int.h"
+#include "zbd.h"
 
 /* Where a backward job jumps to: the region's end, or the target's if nearer. */
 static inline uint64_t region_end(const struct bq_file_state *f)
@@ -166,6 +167,27 @@ static bool next_offset(struct bq_worker *w, struct bq_file_state *f, int dir, u
 	return true;
 }
 
+/*
+ * zonemode=zbd: the zone decides where the I/O really goes (a write to
+ * its write pointer); false when no zone can take it, which ends the
+ * job as fio's does, time based or not.
+ */
+static bool zbd_place(struct bq_worker *w, struct bq_file_state *f, int dir, uint64_t *at,
+		      uint32_t *len)
+{
+	uint64_t off = f->base + *at;
+
+	int ret = bq_zbd_adjust(w->zbd, dir, &off, len);
+
+	w->res->zone_resets = w->zbd->resets;
+	if (ret || !*len || off < f->base || off - f->base + *len > f->limit) {
+		w->zbd_done = true;
+		return false;
+	}
+	*at = off - f->base;
+	return true;
+}
+
 static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
 {
 	const struct bq_job *j = w->job;
@@ -176,6 +198,8 @@ static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
 
 	if (bq_job_strided(j))
 		strided_zone(w, f, dir);
+	if (w->zbd)
+		bq_zbd_seq_jump(w->zbd, f->base, dir, &f->last_pos[dir]);
 	/* bs_is_seq_rand: the read size is the sequential one, the write size the random. */
 	len = worker_pick_len(w, j->bs_is_seq_rand ? BQ_READ : dir);
 	if (!next_offset(w, f, dir, &off, &is_random, &len))
@@ -191,6 +215,8 @@ static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
 			return false;
 		at = (f->limit - len) / w->unit * w->unit;
 	}
+	if (w->zbd && !zbd_place(w, f, dir, &at, &len))
+		return false;
 	s->file = (uint8_t)w->next_file;
 	s->offset = f->base + at;
 	f->last_start[dir] = at;
@@ -203,6 +229,8 @@ static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
 	}
 	s->len = len;
 	s->dir = (uint8_t)dir;
+	if (w->zbd)
+		bq_zbd_issued(w->zbd, dir, s->offset, len);
 	if (++w->next_file == (unsigned int)w->nr_files)
 		w->next_file = 0;
 	return true;
@@ -221,8 +249,12 @@ bool worker_pattern_pick(struct bq_worker *w, struct bq_slot *s, int dir)
 {
 	const struct bq_job *j = w->job;
 
+	if (w->zbd)
+		dir = bq_zbd_adjust_dir(w->zbd, dir);
 	if (pick_once(w, s, dir))
 		return true;
+	if (w->zbd_done)
+		return false;
 	/*
 	 * fio starts another round, its files reset, when the job is time
 	 * based or io_size= asks for more than the round did; otherwise
@@ -243,7 +275,8 @@ bool worker_pattern_pick(struct bq_worker *w, struct bq_slot *s, int dir)
  */
 bool worker_pattern_wanted(const struct bq_job *j)
 {
-	return bq_job_has_pattern(j) || (j->rw == BQ_RW_RW && !j->verify);
+	return bq_job_has_pattern(j) || (j->rw == BQ_RW_RW && !j->verify) ||
+	       j->zonemode == BQ_ZONEMODE_ZBD;
 }
 
 /**

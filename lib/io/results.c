@@ -27,6 +27,7 @@ static void thread_add(struct bq_thread_result *sum, const struct bq_thread_resu
 	if (sum->trim.lat.buckets && t->trim.lat.buckets)
 		bq_hist_merge(&sum->trim.lat, &t->trim.lat);
 	sum->syncs += t->syncs;
+	sum->zone_resets += t->zone_resets;
 	sum->usr_ns += t->usr_ns;
 	sum->sys_ns += t->sys_ns;
 	sum->vol_cs += t->vol_cs;

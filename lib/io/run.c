@@ -21,6 +21,7 @@
 #include "fileset.h"
 #include "job/jobopt.h"
 #include "run_int.h"
+#include "zbd.h"
 #include "verify/verify_int.h"
 
 /* How often a progress line goes to the caller's callback. */
@@ -192,6 +193,7 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 		if (!j->stripe && j->nr_files) {
 			ret = check_region(oj, ti, hi, err);
 			ret = ret ?: bq_pattern_check(oj, ti, job_span(oj, ti), lo, err);
+			ret = ret ?: bq_zbd_check(oj, js->fds[i], ti, job_span(oj, ti), err);
 			if (ret)
 				return ret;
 		}
@@ -474,6 +476,11 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 			if (!j->size && !j->size_pct && f->base != j->offset)
 				f->span = ti->size - f->base;
 			f->limit = ti->size - f->base;
+		}
+		if (j->zonemode == BQ_ZONEMODE_ZBD && w->nr_fds) {
+			ret = bq_zbd_worker_init(w, ti, f);
+			if (ret)
+				return ret;
 		}
 		range = bq_job_strided(j) ? (j->zone_range ? j->zone_range : j->zone_size) :
 			f->span;
@@ -922,6 +929,7 @@ static void teardown(struct run_state *st)
 {
 	for (int i = 0; st->workers && i < st->nr_workers; i++) {
 		free(st->workers[i].slots);
+		bq_zbd_worker_free(&st->workers[i]);
 		free(st->workers[i].fsrv);
 		bq_iolog_worker_free(&st->workers[i]);
 		for (int f = 0; f < st->workers[i].nr_files; f++)

@@ -20,6 +20,7 @@
 #include "internal.h"
 #include "jobopt.h"
 #include "io/iolog.h"
+#include "jobopt_zbd.h"
 
 static int add(struct bq_strv *args, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -236,7 +237,8 @@ static int add_patterns(struct bq_strv *args, const struct bq_job *j)
 		ret = ret ?: add(args, "--softrandommap=1");
 	if (j->zonemode)
 		ret = ret ?: add(args, "--zonemode=%s",
-				 j->zonemode == BQ_ZONEMODE_STRIDED ? "strided" : "none");
+				 j->zonemode == BQ_ZONEMODE_STRIDED ? "strided" :
+				 j->zonemode == BQ_ZONEMODE_ZBD ? "zbd" : "none");
 	if (j->zone_size)
 		ret = ret ?: add(args, "--zonesize=%" PRIu64, j->zone_size);
 	if (j->zone_range)
@@ -367,5 +369,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add_rates(args, j);
 	ret = ret ?: add_ordering(args, j);
 	ret = ret ?: bq_iolog_to_args(j, args);
+	ret = ret ?: bq_zbd_to_args(j, args);
 	return ret;
 }

@@ -21,6 +21,7 @@
 #include "jobopt.h"
 #include "jobopt_groups.h"
 #include "io/iolog.h"
+#include "jobopt_zbd.h"
 #include "internal.h"
 #include "verify/verify_int.h"
 
@@ -1107,6 +1108,14 @@ static const struct job_opt job_opts[] = {
 	OPT("merge_blktrace_file", OPT_VALUE, bq_iolog_opt_set),
 	OPT("merge_blktrace_scalars", OPT_VALUE, bq_iolog_opt_set),
 	OPT("merge_blktrace_iters", OPT_VALUE, bq_iolog_opt_set),
+	/* zoned block devices, zonemode=zbd (issue 19; jobopt_zbd.c) */
+	OPT("max_open_zones", OPT_VALUE, bq_job_set_zbd),
+	OPT("job_max_open_zones", OPT_VALUE, bq_job_set_zbd),
+	OPT("zonecapacity", OPT_VALUE, bq_job_set_zbd),
+	OPT("read_beyond_wp", OPT_FLAG, bq_job_set_zbd),
+	OPT("ignore_zone_limits", OPT_FLAG, bq_job_set_zbd),
+	OPT("zone_reset_threshold", OPT_VALUE, bq_job_set_zbd),
+	OPT("zone_reset_frequency", OPT_VALUE, bq_job_set_zbd),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1404,6 +1413,9 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	if (ret)
 		return ret;
 	ret = bq_job_check_rates(job, err);
+	if (ret)
+		return ret;
+	ret = bq_job_check_zbd(job, err);
 	if (ret)
 		return ret;
 	ret = check_verify(job, err);

@@ -145,10 +145,9 @@ int bq_set_zonemode(const struct job_opt *o, const char *key, const char *val,
 	else if (!strcmp(val, "strided"))
 		job->zonemode = BQ_ZONEMODE_STRIDED;
 	else if (!strcmp(val, "zbd"))
-		return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s: zoned block devices: not yet",
-				     key, val);
+		job->zonemode = BQ_ZONEMODE_ZBD;
 	else
-		return bq_parse_fail(err, -EINVAL, "%s=%s: use none or strided", key, val);
+		return bq_parse_fail(err, -EINVAL, "%s=%s: use none, strided or zbd", key, val);
 	return 0;
 }
 
@@ -420,8 +419,9 @@ int bq_job_set_distribution(struct bq_job *job, const char *key, const char *val
 int bq_job_check_patterns(const struct bq_job *job, struct bq_parse_error *err)
 {
 	/* fio 3.33's zonemode defaults to none: zonesize alone is refused there too. */
-	if (job->zonemode != BQ_ZONEMODE_STRIDED && job->zone_size)
-		return bq_parse_fail(err, -EINVAL, "zonesize needs zonemode=strided");
+	if (job->zonemode != BQ_ZONEMODE_STRIDED && job->zonemode != BQ_ZONEMODE_ZBD &&
+	    job->zone_size)
+		return bq_parse_fail(err, -EINVAL, "zonesize needs zonemode=strided or zbd");
 	if (job->zonemode == BQ_ZONEMODE_STRIDED && !job->zone_size)
 		return bq_parse_fail(err, -EINVAL, "zonemode=strided needs zonesize");
 	if (bq_job_strided(job) && job->nr_files > 1)

@@ -37,9 +37,6 @@ static const struct refused_group refused[] = {
 	GROUP("this flush option is not implemented yet (fsync, fdatasync, end_fsync, "
 	      "fsync_on_close and sync are)",
 	      "sync_file_range", "end_syncfs"),
-	GROUP("zoned block devices (zonemode=zbd) are not implemented yet",
-	      "zonecapacity", "read_beyond_wp", "max_open_zones", "job_max_open_zones",
-	      "ignore_zone_limits", "zone_reset_threshold", "zone_reset_frequency"),
 	GROUP("blkqual allocates its own aligned buffers on the device's NUMA node",
 	      "iomem", "mem", "iomem_align", "mem_align", "hugepage-size", "lockmem"),
 	GROUP("this queueing option is not implemented yet (iodepth and "

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * jobopt_zbd.c - the options of fio's zonemode=zbd: max_open_zones,
+ * job_max_open_zones, zonecapacity, read_beyond_wp, ignore_zone_limits,
+ * zone_reset_threshold and zone_reset_frequency
+ *
+ * The ranges are fio's, so a job file fio refuses is refused here too.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "jobopt.h"
+#include "jobopt_zbd.h"
+
+static int parse_flag(const char *val, bool *b)
+{
+	if (!val || !strcmp(val, "1"))
+		*b = true;
+	else if (!strcmp(val, "0"))
+		*b = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* A fraction in [0, 1], as fio's zone_reset_* take it. */
+static int parse_fraction(const char *val, double *out)
+{
+	char *end;
+	double v;
+
+	if (!val || !*val)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(val, &end);
+	if (errno || *end || v < 0 || v > 1)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_zones(const char *val, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!val || !*val || *val == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(val, &end, 10);
+	if (errno || *end || v > BQ_ZBD_MAX_OPEN_ZONES)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/**
+ * bq_job_set_zbd() - set one zonemode=zbd option
+ * @o: the table entry
+ * @key: the option's name
+ * @val: its value; NULL for a flag without one
+ * @job: the job
+ * @err: filled in on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int bq_job_set_zbd(const struct job_opt *o, const char *key, const char *val,
+		   struct bq_job *job, struct bq_parse_error *err)
+{
+	uint64_t v;
+
+	if (!strcmp(key, "max_open_zones") || !strcmp(key, "job_max_open_zones")) {
+		unsigned int n;
+
+		if (parse_zones(val, &n))
+			return bq_parse_fail(err, -EINVAL, "%s=%s: a number of zones, 0..%u", key,
+					     val ? val : "", BQ_ZBD_MAX_OPEN_ZONES);
+		if (key[0] == 'm')
+			job->max_open_zones = n;
+		else
+			job->job_max_open_zones = n;
+	} else if (!strcmp(key, "zonecapacity")) {
+		if (!val || bq_parse_size(val, &v))
+			return bq_parse_fail(err, -EINVAL, "%s=%s: not a size (like 256m)", key,
+					     val ? val : "");
+		job->zone_capacity = v;
+	} else if (!strcmp(key, "read_beyond_wp") || !strcmp(key, "ignore_zone_limits")) {
+		bool b;
+
+		if (parse_flag(val, &b))
+			return bq_parse_fail(err, -EINVAL, "%s=%s: use 0 or 1", key, val);
+		if (key[0] == 'r')
+			job->read_beyond_wp = b;
+		else
+			job->ignore_zone_limits = b;
+	} else {
+		double f;
+
+		if (parse_fraction(val, &f))
+			return bq_parse_fail(err, -EINVAL, "%s=%s: a fraction from 0 to 1", key,
+					     val ? val : "");
+		if (!strcmp(key, "zone_reset_threshold"))
+			job->zone_reset_threshold = f;
+		else
+			job->zone_reset_frequency = f;
+	}
+	return 0;
+}
+
+/**
+ * bq_job_check_zbd() - the zonemode=zbd options fit the rest of the job
+ * @job: the job
+ * @err: filled in on failure
+ *
+ * What fio checks before it knows the device (zonecapacity over
+ * zonesize); and what blkqual does not do with zones yet.
+ *
+ * Return: 0, -EINVAL or -EOPNOTSUPP.
+ */
+int bq_job_check_zbd(const struct bq_job *job, struct bq_parse_error *err)
+{
+	if (job->zonemode != BQ_ZONEMODE_ZBD)
+		return 0;
+	if (job->zone_capacity && job->zone_size && job->zone_capacity > job->zone_size)
+		return bq_parse_fail(err, -EINVAL, "zonecapacity %" PRIu64 " is larger than "
+				     "zonesize %" PRIu64, job->zone_capacity, job->zone_size);
+	if (job->nr_files > 1 || job->nrfiles > 1 || job->directory[0])
+		return bq_parse_fail(err, -EOPNOTSUPP, "zonemode=zbd works on one filename "
+				     "per job");
+	if (job->verify)
+		return bq_parse_fail(err, -EOPNOTSUPP, "zonemode=zbd with verify is not "
+				     "supported");
+	if (job->zone_skip)
+		return bq_parse_fail(err, -EOPNOTSUPP, "zoneskip with zonemode=zbd is not "
+				     "supported");
+	return 0;
+}
+
+/**
+ * bq_zbd_to_args() - the zonemode=zbd options as the options that make them
+ * @job: the job
+ * @args: appended to
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int bq_zbd_to_args(const struct bq_job *job, struct bq_strv *args)
+{
+	char buf[96];
+	int ret = 0;
+
+#define ADD(...) do { \
+	snprintf(buf, sizeof(buf), __VA_ARGS__); \
+	ret = ret ?: bq_strv_add(args, buf); \
+} while (0)
+	if (job->zonemode != BQ_ZONEMODE_ZBD)
+		return 0;
+	ADD("--max_open_zones=%u", job->max_open_zones);
+	ADD("--job_max_open_zones=%u", job->job_max_open_zones);
+	if (job->zone_capacity)
+		ADD("--zonecapacity=%" PRIu64, job->zone_capacity);
+	ADD("--read_beyond_wp=%d", job->read_beyond_wp);
+	ADD("--ignore_zone_limits=%d", job->ignore_zone_limits);
+	ADD("--zone_reset_threshold=%.17g", job->zone_reset_threshold);
+	ADD("--zone_reset_frequency=%.17g", job->zone_reset_frequency);
+#undef ADD
+	return ret;
+}
