@@ -67,6 +67,7 @@ enum bq_engine {
 	BQ_ENGINE_SYNCRW,	/* fio's sync: lseek, then read or write */
 	BQ_ENGINE_PVSYNC,	/* preadv/pwritev */
 	BQ_ENGINE_PVSYNC2,	/* preadv2/pwritev2, with RWF_ flags */
+	BQ_ENGINE_SG,		/* SCSI commands: /dev/sgN, or SG_IO on /dev/sdX (issue 19) */
 };
 
 /**
@@ -360,6 +361,8 @@ struct bq_job {
 	int exit_what;			/* enum bq_exit_what */
 	bool exitall_on_error;		/* a thread that ends in error stops others */
 	uint64_t startdelay_max_ns;	/* startdelay=a-b: b, each thread draws; 0: no range */
+	/* SCSI through fio's sg engine (issue 19; lib/engines/sg.c) */
+	int sg_write_mode;		/* enum bq_sg_write_mode (io/scsi.h) */
 };
 
 /* dedupe_mode= */

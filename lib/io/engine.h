@@ -139,6 +139,7 @@ extern const struct bq_engine_ops bq_engine_nop;
 extern const struct bq_engine_ops bq_engine_syncrw;
 extern const struct bq_engine_ops bq_engine_pvsync;
 extern const struct bq_engine_ops bq_engine_pvsync2;
+extern const struct bq_engine_ops bq_engine_sg;
 
 const struct bq_engine_ops *bq_engine_ops_of(enum bq_engine e);
 
@@ -218,6 +219,8 @@ struct bq_worker {
 	bool never_ran;			/* exitall called it off before it started */
 	void (*on_end)(struct bq_worker *w, bool failed);	/* exitall, exitall_on_error */
 	void *run;			/* the run's state, for @on_end */
+	/* ioengine=sg: the failing command's sense (io/scsi.h), for the error report */
+	uint32_t sense;
 };
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */

@@ -207,4 +207,10 @@ void bq_job_rates_defaults(struct bq_job *job);
  */
 int bq_job_check_rates(const struct bq_job *job, struct bq_parse_error *err);
 
+/* jobopt_sg.c: fio's sg engine options */
+int bq_set_sg_write_mode(const struct job_opt *o, const char *key, const char *val,
+			 struct bq_job *job, struct bq_parse_error *err);
+int bq_job_check_sg(const struct bq_job *job, struct bq_parse_error *err);
+const char *bq_sg_write_mode_name(int mode);
+
 #endif /* BLKQUAL_JOBOPT_H */
