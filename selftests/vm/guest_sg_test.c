@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * guest_sg_test.c - ioengine=sg on real SCSI devices (issue 19): the
+ * scsi_debug LUNs of the VM, through their sg nodes (/dev/sgN, commands
+ * written and read back, iodepth of them in flight) and through SG_IO on
+ * the disks (/dev/sdX).  What blkqual counts is what the disk counts; data
+ * written through sg reads back the same through the block device; a
+ * write through an sg node whose disk is mounted or holds a filesystem is
+ * refused before any I/O (the sg node is a second name for the disk, one
+ * the kernel's exclusive open does not cover); past 2^32 blocks the
+ * commands are READ(16), seen in the kernel's SCSI trace.  fio is not in
+ * the VM, so fio's own figures are not compared here.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <scsi/sg.h>
+
+#include "kselftest_harness.h"
+
+#include "helpers/json.h"
+#include "helpers/run.h"
+
+#define DISK "sdd"
+#define VGB "/sys/bus/pseudo/drivers/scsi_debug/virtual_gb"
+#define TRACING "/sys/kernel/tracing"
+
+#define NEED_GUEST() do { \
+	if (access("/sys/block/" DISK "/device/scsi_generic", F_OK)) \
+		SKIP(return, "no scsi_debug LUN with an sg node; run 'make check-vm'"); \
+} while (0)
+
+/* /dev/sgN of DISK, waiting for udev-less devtmpfs to show it. */
+static int sg_node(char *buf, size_t len)
+{
+	for (int tries = 0; tries < 50; tries++) {
+		DIR *d = opendir("/sys/block/" DISK "/device/scsi_generic");
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			if (strncmp(e->d_name, "sg", 2))
+				continue;
+			snprintf(buf, len, "/dev/%s", e->d_name);
+			closedir(d);
+			if (!access(buf, F_OK))
+				return 0;
+			d = NULL;
+			break;
+		}
+		if (d)
+			closedir(d);
+		usleep(100000);
+	}
+	return -ENOENT;
+}
+
+static int sh(const char *cmd)
+{
+	int ret = system(cmd);
+
+	return ret == 0 ? 0 : -1;
+}
+
+static int put(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, val, strlen(val)) < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* TEST UNIT READY until the device stops reporting unit attentions. */
+static void settle(const char *sg)
+{
+	int fd = open(sg, O_RDWR);
+
+	for (int i = 0; fd >= 0 && i < 5; i++) {
+		unsigned char cdb[6] = { 0 }, sense[32];
+		struct sg_io_hdr h = {
+			.interface_id = 'S', .dxfer_direction = SG_DXFER_NONE, .cmd_len = 6,
+			.mx_sb_len = sizeof(sense), .cmdp = cdb, .sbp = sense, .timeout = 5000,
+		};
+
+		if (!ioctl(fd, SG_IO, &h) && (h.info & SG_INFO_OK_MASK) == SG_INFO_OK)
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+static json_object *job0(json_object *root)
+{
+	return json_object_array_get_idx(json_object_object_get(root, "jobs"), 0);
+}
+
+static long long disk_stat(json_object *root, const char *what)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "disk_stats.%s", what);
+	return json_int(json_object_array_get_idx(json_object_object_get(job0(root), "targets"),
+						  0), path, -1);
+}
+
+#define RUN_JSON(r, ...) ({ \
+	json_object *_root = NULL; \
+	if (!run_blkqual(r, "run", "--no-status", "-o", "json", "--name=sg", \
+			 "--ioengine=sg", __VA_ARGS__, NULL) && !(r)->status) \
+		_root = json_tokener_parse((r)->out); \
+	_root; \
+})
+
+TEST(sg_io_on_the_disk_counts_what_the_disk_counts)
+{
+	struct run_result r;
+	json_object *root;
+
+	NEED_GUEST();
+	root = RUN_JSON(&r, "--filename=/dev/" DISK, "--rw=randwrite", "--bs=4k",
+			"--size=1m", "--direct=1");
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	EXPECT_EQ(256, json_int(job0(root), "total.write.ios", -1));
+	EXPECT_EQ(1 << 20, json_int(job0(root), "total.write.bytes", -1));
+	TH_LOG("SG_IO writes: blkqual 256, disk %lld", disk_stat(root, "write_ios"));
+	EXPECT_EQ(256, disk_stat(root, "write_ios"));
+	json_object_put(root);
+	run_result_free(&r);
+
+	root = RUN_JSON(&r, "--filename=/dev/" DISK, "--rw=randread", "--bs=8k",
+			"--size=1m", "--iodepth=4");
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	EXPECT_EQ(128, json_int(job0(root), "total.read.ios", -1));
+	TH_LOG("SG_IO reads: blkqual 128, disk %lld", disk_stat(root, "read_ios"));
+	EXPECT_EQ(128, disk_stat(root, "read_ios"));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST(sg_node_queues_iodepth_commands)
+{
+	struct run_result r;
+	json_object *root;
+	char sg[288], arg[320];
+
+	NEED_GUEST();
+	ASSERT_EQ(0, sg_node(sg, sizeof(sg)));
+	snprintf(arg, sizeof(arg), "--filename=%s", sg);
+	root = RUN_JSON(&r, arg, "--rw=randrw", "--bs=4k", "--size=4m", "--iodepth=16");
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	EXPECT_EQ(1024, json_int(job0(root), "total.read.ios", 0) +
+			json_int(job0(root), "total.write.ios", 0));
+	TH_LOG("%s, depth 16: mean depth %.1f; disk counted %lld reads, %lld writes", sg,
+	       json_dbl(job0(root), "total.mean_depth", -1), disk_stat(root, "read_ios"),
+	       disk_stat(root, "write_ios"));
+	EXPECT_LT(1.5, json_dbl(job0(root), "total.mean_depth", 16));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST(sg_writes_read_back_through_the_block_device)
+{
+	struct run_result r;
+	json_object *root;
+	char sg[288], arg[320];
+
+	NEED_GUEST();
+	ASSERT_EQ(0, sg_node(sg, sizeof(sg)));
+	snprintf(arg, sizeof(arg), "--filename=%s", sg);
+	root = RUN_JSON(&r, arg, "--rw=randwrite", "--bs=16k", "--size=4m", "--iodepth=8",
+			"--verify=crc32c", "--randseed=7");
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	EXPECT_EQ(256, json_int(job0(root), "total.write.ios", -1));
+	json_object_put(root);
+	run_result_free(&r);
+	/* The same job's data, checked by reading the disk's block device. */
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--name=sg", "--ioengine=psync",
+				 "--filename=/dev/" DISK, "--rw=randwrite", "--bs=16k",
+				 "--size=4m", "--direct=1", "--verify=crc32c", "--randseed=7",
+				 "--verify_only=1", NULL));
+	EXPECT_EQ(0, r.status) TH_LOG("%s%s", r.out, r.err);
+	run_result_free(&r);
+	/* And a different seed's data is not there: the check can fail. */
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--name=sg", "--ioengine=psync",
+				 "--filename=/dev/" DISK, "--rw=randwrite", "--bs=16k",
+				 "--size=4m", "--direct=1", "--verify=crc32c", "--randseed=8",
+				 "--verify_only=1", NULL));
+	EXPECT_NE(0, r.status);
+	run_result_free(&r);
+}
+
+TEST(sg_write_is_judged_as_its_disk)
+{
+	struct run_result r;
+	char sg[288], arg[320];
+
+	NEED_GUEST();
+	ASSERT_EQ(0, sg_node(sg, sizeof(sg)));
+	snprintf(arg, sizeof(arg), "--filename=%s", sg);
+	ASSERT_EQ(0, sh("mkfs.ext4 -q -F /dev/" DISK " >/dev/null 2>&1"));
+
+	/* A filesystem on the disk, not mounted: its signature refuses the write. */
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--name=sg", "--ioengine=sg", arg,
+				 "--rw=write", "--bs=4k", "--size=64k", NULL));
+	EXPECT_EQ(2, r.status) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "ext4")) TH_LOG("%s", r.err);
+	run_result_free(&r);
+
+	/* Mounted: refused too; the mount point is named. */
+	mkdir("/mnt/sg", 0755);
+	ASSERT_EQ(0, mount("/dev/" DISK, "/mnt/sg", "ext4", 0, NULL)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--name=sg", "--ioengine=sg", arg,
+				 "--rw=randwrite", "--bs=4k", "--size=64k", NULL));
+	EXPECT_EQ(2, r.status) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "mounted at /mnt/sg")) TH_LOG("%s", r.err);
+	run_result_free(&r);
+	/* Reading through the sg node writes nothing: allowed. */
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--name=sg", "--ioengine=sg", arg,
+				 "--rw=read", "--bs=4k", "--size=64k", NULL));
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	run_result_free(&r);
+	/* The block device itself through SG_IO: the guard as always. */
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--name=sg", "--ioengine=sg",
+				 "--filename=/dev/" DISK, "--rw=write", "--bs=4k", "--size=64k",
+				 NULL));
+	EXPECT_EQ(2, r.status) TH_LOG("%s", r.err);
+	run_result_free(&r);
+	EXPECT_EQ(0, umount("/mnt/sg"));
+	EXPECT_EQ(0, sh("wipefs -a -q /dev/" DISK " >/dev/null 2>&1"));
+}
+
+/* Lines of the SCSI trace that name @op. */
+static int trace_count(const char *op)
+{
+	FILE *f = fopen(TRACING "/trace", "r");
+	char line[1024];
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, op))
+			n++;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+TEST(read_16_past_2_to_the_32_blocks)
+{
+	struct run_result r;
+	char sg[288], arg[320];
+	json_object *root;
+
+	NEED_GUEST();
+	ASSERT_EQ(0, sg_node(sg, sizeof(sg)));
+	if (access(TRACING "/trace", F_OK))
+		mount("tracefs", TRACING, "tracefs", 0, NULL);
+	if (access(TRACING "/events/scsi/scsi_dispatch_cmd_start/enable", W_OK))
+		SKIP(return, "no SCSI tracepoints in this kernel");
+	/* 2100 GiB: past 2^32 blocks of 512 bytes; the 64 MiB store repeats. */
+	ASSERT_EQ(0, put(VGB, "2100"));
+	settle(sg);
+	snprintf(arg, sizeof(arg), "--filename=%s", sg);
+	ASSERT_EQ(0, put(TRACING "/trace", ""));
+	ASSERT_EQ(0, put(TRACING "/events/scsi/scsi_dispatch_cmd_start/enable", "1"));
+	/* LBA 0xfffffffe: READ(10); 0x100000006 and 0x10000000e: READ(16), as in fio. */
+	root = RUN_JSON(&r, arg, "--rw=read", "--bs=4k", "--size=12k",
+			"--offset=2199023254528", "--direct=1");
+	put(TRACING "/events/scsi/scsi_dispatch_cmd_start/enable", "0");
+	put(VGB, "0");
+	settle(sg);
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	EXPECT_EQ(3, json_int(job0(root), "total.read.ios", -1));
+	EXPECT_EQ(1, trace_count("READ_10 lba=4294967294"));
+	EXPECT_EQ(1, trace_count("READ_16 lba=4294967302"));
+	EXPECT_EQ(1, trace_count("READ_16 lba=4294967310"));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST_HARNESS_MAIN
