@@ -118,6 +118,9 @@ static int sg_prep(struct bq_worker *w, struct sg_state *st, unsigned int idx,
 	bool write = s->dir == BQ_WRITE;
 	int ret;
 
+	/* Only reads and writes are commands here (no UNMAP yet). */
+	if (s->dir != BQ_READ && s->dir != BQ_WRITE)
+		return -EOPNOTSUPP;
 	/* fio refuses these too ("not sector aligned"). */
 	if (s->len % lbs || s->offset % lbs)
 		return -EINVAL;
