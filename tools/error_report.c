@@ -56,16 +56,20 @@ void io_error_line(struct cli *cli, const char *job, const struct bq_thread_resu
 	uint64_t n = t->d[BQ_READ].errors + t->d[BQ_WRITE].errors;
 	const struct bq_io_error_group *g = t->nr_groups ? &t->groups[0] : NULL;
 	const char *path = g ? target_of(targets, nr_targets, g->file) : NULL;
+	char sense[64] = "";
 
 	if (!n)
 		return;
+	if (g && g->sense)
+		snprintf(sense, sizeof(sense), ", sense key 0x%x ASC 0x%02x ASCQ 0x%02x",
+			 BQ_SENSE_KEY(g->sense), BQ_SENSE_ASC(g->sense), BQ_SENSE_ASCQ(g->sense));
 	if (!g) {
 		cli_error(cli, "%s: %" PRIu64 " I/O%s failed", job, n, n == 1 ? "" : "s");
 		return;
 	}
-	cli_error(cli, "%s: %" PRIu64 " I/O%s failed: %s%s%s at offset %" PRIu64 ": %s (%s)%s%s",
+	cli_error(cli, "%s: %" PRIu64 " I/O%s failed: %s%s%s at offset %" PRIu64 ": %s (%s)%s%s%s",
 		  job, n, n == 1 ? "" : "s", dir_names[g->dir], path ? " of " : "",
-		  path ? path : "", g->nr_examples ? g->examples[0] : g->min_offset, strerror(g->err), errno_name(g->err),
+		  path ? path : "", g->nr_examples ? g->examples[0] : g->min_offset, strerror(g->err), errno_name(g->err), sense,
 		  t->nr_groups > 1 ? ", and other errors" : "",
 		  stopped ? "; the job stopped there" : "");
 }

@@ -72,7 +72,8 @@ static int sh(const char *cmd)
 
 static int put(const char *path, const char *val)
 {
-	int fd = open(path, O_WRONLY), ret;
+	/* O_TRUNC: writing the trace file empties it only so. */
+	int fd = open(path, O_WRONLY | O_TRUNC), ret;
 
 	if (fd < 0)
 		return -errno;
@@ -284,25 +285,28 @@ TEST(sg_writes_read_back_through_the_block_device)
 	free(buf);
 
 	/* verify= through SG_IO on the disk, then checked by reading its block device. */
-	root = RUN_JSON(&r, "--filename=/dev/" DISK, "--rw=randwrite", "--bs=16k", "--size=4m",
-			"--verify=crc32c", "--randseed=7");
-	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
-	EXPECT_EQ(256, json_int(job0(root), "total.write.ios", -1));
-	json_object_put(root);
-	run_result_free(&r);
-	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--name=sg", "--ioengine=psync",
-				 "--filename=/dev/" DISK, "--rw=randwrite", "--bs=16k",
-				 "--size=4m", "--direct=1", "--verify=crc32c", "--randseed=7",
-				 "--verify_only=1", NULL));
+	unlink("/tmp/sg.vstate");
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--verify-state", "/tmp/sg.vstate",
+				 "--name=sg", "--ioengine=sg", "--filename=/dev/" DISK,
+				 "--rw=randwrite", "--bs=16k", "--size=4m", "--verify=crc32c",
+				 "--randseed=7", NULL));
 	EXPECT_EQ(0, r.status) TH_LOG("%s%s", r.out, r.err);
 	run_result_free(&r);
-	/* And a different seed's data is not there: the check can fail. */
-	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--name=sg", "--ioengine=psync",
-				 "--filename=/dev/" DISK, "--rw=randwrite", "--bs=16k",
-				 "--size=4m", "--direct=1", "--verify=crc32c", "--randseed=8",
-				 "--verify_only=1", NULL));
-	EXPECT_NE(0, r.status);
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--verify-state", "/tmp/sg.vstate",
+				 "--name=sg", "--ioengine=psync", "--filename=/dev/" DISK,
+				 "--rw=randwrite", "--bs=16k", "--size=4m", "--direct=1",
+				 "--verify=crc32c", "--randseed=7", "--verify_only=1", NULL));
+	EXPECT_EQ(0, r.status) TH_LOG("%s%s", r.out, r.err);
 	run_result_free(&r);
+	/* The check can fail: zero the first 16 KiB behind its back. */
+	ASSERT_EQ(0, disk_io(true, 16384, NULL));
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--verify-state", "/tmp/sg.vstate",
+				 "--name=sg", "--ioengine=psync", "--filename=/dev/" DISK,
+				 "--rw=randwrite", "--bs=16k", "--size=4m", "--direct=1",
+				 "--verify=crc32c", "--randseed=7", "--verify_only=1", NULL));
+	EXPECT_NE(0, r.status) TH_LOG("%s%s", r.out, r.err);
+	run_result_free(&r);
+	unlink("/tmp/sg.vstate");
 }
 
 TEST(sg_write_is_judged_as_its_disk)
@@ -343,6 +347,44 @@ TEST(sg_write_is_judged_as_its_disk)
 	run_result_free(&r);
 	EXPECT_EQ(0, umount("/mnt/sg"));
 	EXPECT_EQ(0, sh("wipefs -a -q /dev/" DISK " >/dev/null 2>&1"));
+}
+
+#define OPTS "/sys/bus/pseudo/drivers/scsi_debug/opts"
+
+/*
+ * scsi_debug's opts=2 fails reads of LBAs 0x1234..0x123d with MEDIUM
+ * ERROR, UNRECOVERED READ ERROR (03h/11h/00h): the failed I/O is reported
+ * at its offset with that sense.
+ */
+TEST(a_failed_command_is_reported_with_its_sense)
+{
+	struct run_result r;
+	json_object *root, *g;
+	char sg[288], arg[320];
+
+	NEED_GUEST();
+	ASSERT_EQ(0, sg_node(sg, sizeof(sg)));
+	snprintf(arg, sizeof(arg), "--filename=%s", sg);
+	ASSERT_EQ(0, put(OPTS, "2"));
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "-o", "json", "--name=sg",
+				 "--ioengine=sg", arg, "--rw=read", "--bs=4k", "--size=4k",
+				 "--offset=2385920", NULL));
+	put(OPTS, "0");
+	EXPECT_NE(0, r.status);
+	EXPECT_NE(NULL, strstr(r.err, "at offset 2385920: Input/output error (EIO), sense key 0x3 "
+			       "ASC 0x11 ASCQ 0x00")) TH_LOG("%s", r.err);
+	root = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	g = json_object_array_get_idx(json_object_object_get(job0(root), "error_groups"), 0);
+	ASSERT_NE(NULL, g) TH_LOG("%s", r.out);
+	EXPECT_EQ(5, json_int(g, "errno", -1));
+	EXPECT_EQ(3, json_int(g, "sense_key", -1));
+	EXPECT_EQ(0x11, json_int(g, "asc", -1));
+	EXPECT_EQ(0, json_int(g, "ascq", -1));
+	EXPECT_EQ(2385920, json_int(g, "min_offset", -1));
+	EXPECT_EQ(0, json_int(job0(root), "total.read.ios", -1));
+	json_object_put(root);
+	run_result_free(&r);
 }
 
 TEST(read_16_past_2_to_the_32_blocks)
