@@ -22,6 +22,7 @@
 #include <linux/fs.h>
 #include <scsi/sg.h>
 
+#include "blkqual_guard.h"
 #include "io/engine.h"
 #include "io/scsi.h"
 
@@ -48,6 +49,8 @@ struct sg_state {
 	unsigned int inflight_on[BQ_MAX_FILES];
 	bool async;
 	struct pollfd pfds[BQ_MAX_FILES];
+	int own_fds[BQ_MAX_FILES];
+	int nr_own;
 };
 
 static void sg_teardown(struct bq_worker *w)
@@ -56,6 +59,8 @@ static void sg_teardown(struct bq_worker *w)
 
 	if (!st)
 		return;
+	for (int i = 0; i < st->nr_own; i++)
+		close(st->own_fds[i]);
 	free(st->cmds);
 	free(st->free_slots);
 	free(st);
@@ -103,6 +108,23 @@ static int sg_setup(struct bq_worker *w)
 		}
 		st->lbs[i] = (uint32_t)lbs;
 		st->chr[i] = S_ISCHR(sb.st_mode);
+		/*
+		 * An sg node answers on the open file the command was written
+		 * to: each thread reopens the job's (guarded) node, so that it
+		 * reads back its own commands and no other thread's.
+		 */
+		if (st->chr[i]) {
+			int fd = bq_fd_reopen(w->fds[i], O_RDWR);
+
+			if (fd < 0) {
+				snprintf(w->setup_msg, sizeof(w->setup_msg),
+					 "cannot open file %d again for this thread: %s", i + 1,
+					 strerror(-fd));
+				return fd;
+			}
+			st->own_fds[st->nr_own++] = fd;
+			w->fds[i] = fd;
+		}
 		st->pfds[i].fd = w->fds[i];
 	}
 	return 0;
