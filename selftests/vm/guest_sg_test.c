@@ -121,8 +121,13 @@ static int trace_count(const char *op)
 	return trace_count2(op, NULL);
 }
 
-/* Distinct first LBAs below @limit of the traced commands @op with @also. */
-static int trace_lbas(const char *op, const char *also, unsigned long long limit)
+/*
+ * Distinct first LBAs in [@lo, @hi) of the traced commands @op with @also;
+ * @total receives how many commands there were in that range.  The range
+ * keeps out the kernel's own reads of the disk's first blocks.
+ */
+static int trace_lbas(const char *op, const char *also, unsigned long long lo,
+		      unsigned long long hi, int *total)
 {
 	FILE *f = fopen(TRACING "/trace", "r");
 	static unsigned char seen[1 << 16];
@@ -130,14 +135,17 @@ static int trace_lbas(const char *op, const char *also, unsigned long long limit
 	int n = 0;
 
 	memset(seen, 0, sizeof(seen));
+	*total = 0;
 	while (f && fgets(line, sizeof(line), f)) {
 		const char *p = strstr(line, op);
 		unsigned long long lba;
 
 		if (!p || !strstr(line, also) || !(p = strstr(p, "lba=")) ||
-		    sscanf(p, "lba=%llu", &lba) != 1 || lba >= limit || lba >= sizeof(seen))
+		    sscanf(p, "lba=%llu", &lba) != 1 || lba < lo || lba >= hi ||
+		    lba - lo >= sizeof(seen))
 			continue;
-		if (!seen[lba]++)
+		(*total)++;
+		if (!seen[lba - lo]++)
 			n++;
 	}
 	if (f)
@@ -195,6 +203,7 @@ TEST(sg_io_on_the_disk_counts_what_the_disk_counts)
 {
 	struct run_result r;
 	json_object *root;
+	int places, total;
 
 	NEED_GUEST();
 	if (trace_start())
@@ -215,14 +224,24 @@ TEST(sg_io_on_the_disk_counts_what_the_disk_counts)
 	run_result_free(&r);
 
 	ASSERT_EQ(0, trace_start());
+	/* 1 MiB at 16 MiB: LBAs 32768..34815. */
 	root = RUN_JSON(&r, "--filename=/dev/" DISK, "--rw=randread", "--bs=8k",
-			"--size=1m", "--iodepth=4", "--readfua=1");
+			"--size=1m", "--offset=16m", "--iodepth=4", "--readfua=1");
 	trace_stop();
 	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
 	EXPECT_EQ(128, json_int(job0(root), "total.read.ios", -1));
-	TH_LOG("SG_IO reads: blkqual 128, SCSI trace %d READ_10 of 16 blocks, %d places",
-	       trace_count2("READ_10", "txlen=16 "), trace_lbas("READ_10", "txlen=16 ", 2048));
-	EXPECT_EQ(128, trace_lbas("READ_10", "txlen=16 ", 2048));
+	/*
+	 * The kernel reads a few blocks of the disk on its own (not with
+	 * FUA): the job's reads are the ones with FUA set, all 16 blocks
+	 * long, each at its own place in the job's range.
+	 */
+	places = trace_lbas("READ_10", "raw=28 08 ", 32768, 34816, &total);
+	TH_LOG("SG_IO reads: blkqual 128; SCSI trace: %d READ_10 of 16 blocks, %d with FUA "
+	       "at the job's LBAs, %d places", trace_count2("READ_10", "txlen=16 "), total,
+	       places);
+	EXPECT_EQ(128, places);
+	EXPECT_EQ(128, total);
+	EXPECT_EQ(128, trace_count2("raw=28 08 ", "txlen=16 "));
 	/* readfua=1: the FUA bit is in byte 1 of each (raw=28 08 ...). */
 	EXPECT_EQ(128, trace_count2("READ_10", "raw=28 08 "));
 	json_object_put(root);
