@@ -93,10 +93,12 @@ static int sg_setup(struct bq_worker *w)
 
 		if (fstat(w->fds[i], &sb))
 			ret = -errno;
+		/* A SCSI disk's block device answers the sg version too; a loop device does not. */
+		else if (ioctl(w->fds[i], SG_GET_VERSION_NUM, &version) || version < 30000)
+			ret = -ENOTTY;
 		else if (S_ISBLK(sb.st_mode))
 			ret = ioctl(w->fds[i], BLKSSZGET, &lbs) ? -errno : 0;
-		else if (!S_ISCHR(sb.st_mode) ||
-			 ioctl(w->fds[i], SG_GET_VERSION_NUM, &version) || version < 30000)
+		else if (!S_ISCHR(sb.st_mode))
 			ret = -ENOTTY;
 		else
 			ret = bq_scsi_read_capacity(w->fds[i], &blocks, (uint32_t *)&lbs);
