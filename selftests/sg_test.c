@@ -257,6 +257,12 @@ TEST(sg_needs_a_scsi_target)
 	EXPECT_NE(NULL, strstr(r.err, "ioengine=sg needs an sg node (/dev/sgN) or a SCSI disk"))
 		TH_LOG("%s", r.err);
 	run_result_free(&r);
+	/* A character device sysfs does not list as scsi_generic is no sg node. */
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--ioengine=sg", "--rw=read",
+				 "--size=64k", "--filename=/dev/null", NULL));
+	EXPECT_EQ(2, r.status) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "/dev/null: ioengine=sg needs an sg node")) TH_LOG("%s", r.err);
+	run_result_free(&r);
 }
 
 TEST_HARNESS_MAIN

@@ -22,6 +22,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <scsi/sg.h>
 
@@ -381,6 +382,21 @@ TEST(sg_write_is_judged_as_its_disk)
 	EXPECT_NE(0, r.status) TH_LOG("%s", r.err);
 	EXPECT_NE(NULL, strstr(r.err, "mounted at /mnt/sg")) TH_LOG("%s", r.err);
 	run_result_free(&r);
+	/* Another name for the same node: judged by its device number, refused. */
+	{
+		struct stat st;
+
+		ASSERT_EQ(0, stat(sg, &st));
+		unlink("/dev/not-sg");
+		ASSERT_EQ(0, mknod("/dev/not-sg", S_IFCHR | 0600, st.st_rdev));
+		ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--name=sg", "--ioengine=sg",
+					 "--filename=/dev/not-sg", "--rw=write", "--bs=4k",
+					 "--size=64k", NULL));
+		unlink("/dev/not-sg");
+		EXPECT_NE(0, r.status) TH_LOG("%s", r.err);
+		EXPECT_NE(NULL, strstr(r.err, "mounted at /mnt/sg")) TH_LOG("%s", r.err);
+		run_result_free(&r);
+	}
 	/* Reading through the sg node writes nothing: allowed. */
 	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "--name=sg", "--ioengine=sg", arg,
 				 "--rw=read", "--bs=4k", "--size=64k", NULL));
