@@ -574,10 +574,10 @@ TEST(ioengines)
 		{ "psync", BQ_ENGINE_PSYNC }, { "sync", BQ_ENGINE_SYNCRW },
 		{ "pvsync", BQ_ENGINE_PVSYNC }, { "pvsync2", BQ_ENGINE_PVSYNC2 },
 		{ "null", BQ_ENGINE_NOP }, { "nop", BQ_ENGINE_NOP },
-		{ "io_uring_cmd", BQ_ENGINE_URING_CMD },
+		{ "io_uring_cmd", BQ_ENGINE_URING_CMD }, { "sg", BQ_ENGINE_SG },
 	};
 	static const char *const fio_only[] = {
-		"posixaio", "mmap", "splice", "sg", "windowsaio", "vsync", "external:/x.so",
+		"posixaio", "mmap", "splice", "windowsaio", "vsync", "external:/x.so",
 	};
 	struct bq_parse_error err;
 	struct bq_job job;
@@ -592,7 +592,7 @@ TEST(ioengines)
 	}
 	set1("ioengine", "mmap", NULL, &err);
 	EXPECT_STREQ("ioengine=mmap is not supported (use io_uring, libaio, psync, sync, pvsync, "
-		     "pvsync2 or nop)", err.msg);
+		     "pvsync2, sg or nop)", err.msg);
 	EXPECT_EQ(-EINVAL, set1("ioengine", "iouring", NULL, &err));
 }
 

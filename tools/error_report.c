@@ -56,16 +56,20 @@ void io_error_line(struct cli *cli, const char *job, const struct bq_thread_resu
 	uint64_t n = t->d[BQ_READ].errors + t->d[BQ_WRITE].errors;
 	const struct bq_io_error_group *g = t->nr_groups ? &t->groups[0] : NULL;
 	const char *path = g ? target_of(targets, nr_targets, g->file) : NULL;
+	char sense[64] = "";
 
 	if (!n)
 		return;
+	if (g && g->sense)
+		snprintf(sense, sizeof(sense), ", sense key 0x%x ASC 0x%02x ASCQ 0x%02x",
+			 BQ_SENSE_KEY(g->sense), BQ_SENSE_ASC(g->sense), BQ_SENSE_ASCQ(g->sense));
 	if (!g) {
 		cli_error(cli, "%s: %" PRIu64 " I/O%s failed", job, n, n == 1 ? "" : "s");
 		return;
 	}
-	cli_error(cli, "%s: %" PRIu64 " I/O%s failed: %s%s%s at offset %" PRIu64 ": %s (%s)%s%s",
+	cli_error(cli, "%s: %" PRIu64 " I/O%s failed: %s%s%s at offset %" PRIu64 ": %s (%s)%s%s%s",
 		  job, n, n == 1 ? "" : "s", dir_names[g->dir], path ? " of " : "",
-		  path ? path : "", g->nr_examples ? g->examples[0] : g->min_offset, strerror(g->err), errno_name(g->err),
+		  path ? path : "", g->nr_examples ? g->examples[0] : g->min_offset, strerror(g->err), errno_name(g->err), sense,
 		  t->nr_groups > 1 ? ", and other errors" : "",
 		  stopped ? "; the job stopped there" : "");
 }
@@ -88,6 +92,9 @@ void print_error_groups(FILE *out, const char *indent, const struct bq_thread_re
 		fprintf(out, "%serrors: %s%s%s: %" PRIu64 " x %s (%s), ", indent, dir_names[g->dir],
 			path ? " of " : "", path ? path : "", g->count, strerror(g->err),
 			errno_name(g->err));
+		if (g->sense)
+			fprintf(out, "sense key 0x%x ASC 0x%02x ASCQ 0x%02x, ", BQ_SENSE_KEY(g->sense),
+				BQ_SENSE_ASC(g->sense), BQ_SENSE_ASCQ(g->sense));
 		if (g->min_offset == g->max_offset)
 			fprintf(out, "offset %" PRIu64, g->min_offset);
 		else
@@ -127,6 +134,11 @@ json_object *error_groups_json(const struct bq_thread_result *t,
 		json_object_object_add(o, "errno", json_object_new_int(g->err));
 		json_object_object_add(o, "errno_name", json_object_new_string(errno_name(g->err)));
 		json_object_object_add(o, "error", json_object_new_string(strerror(g->err)));
+		if (g->sense) {
+			json_object_object_add(o, "sense_key", json_object_new_int(BQ_SENSE_KEY(g->sense)));
+			json_object_object_add(o, "asc", json_object_new_int(BQ_SENSE_ASC(g->sense)));
+			json_object_object_add(o, "ascq", json_object_new_int(BQ_SENSE_ASCQ(g->sense)));
+		}
 		json_object_object_add(o, "count", json_u64(g->count));
 		json_object_object_add(o, "min_offset", json_u64(g->min_offset));
 		json_object_object_add(o, "max_offset", json_u64(g->max_offset));

@@ -28,6 +28,7 @@ static const struct engine_entry {
 	{ BQ_ENGINE_SYNCRW, &bq_engine_syncrw },
 	{ BQ_ENGINE_PVSYNC, &bq_engine_pvsync },
 	{ BQ_ENGINE_PVSYNC2, &bq_engine_pvsync2 },
+	{ BQ_ENGINE_SG, &bq_engine_sg },
 };
 
 static const struct bq_engine_ops *entry(enum bq_engine e)

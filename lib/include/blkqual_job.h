@@ -67,6 +67,7 @@ enum bq_engine {
 	BQ_ENGINE_SYNCRW,	/* fio's sync: lseek, then read or write */
 	BQ_ENGINE_PVSYNC,	/* preadv/pwritev */
 	BQ_ENGINE_PVSYNC2,	/* preadv2/pwritev2, with RWF_ flags */
+	BQ_ENGINE_SG,		/* SCSI commands: /dev/sgN, or SG_IO on /dev/sdX (issue 19) */
 };
 
 /**
@@ -391,6 +392,8 @@ struct bq_job {
 	bool ignore_zone_limits;	/* do not ask the device for its open zone limit */
 	double zone_reset_threshold;	/* share of the region with data before resets */
 	double zone_reset_frequency;	/* reset every 1/this writes past the threshold */
+	/* SCSI through fio's sg engine (issue 19; lib/engines/sg.c) */
+	int sg_write_mode;		/* enum bq_sg_write_mode (io/scsi.h) */
 };
 
 /**

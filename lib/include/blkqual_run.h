@@ -41,9 +41,16 @@ struct bq_io_error {
 	int err;
 	int dir;
 	int file;
+	uint32_t sense;		/* ioengine=sg: BQ_SENSE_VALID | key, ASC, ASCQ; 0: none */
 };
 
 #define BQ_MAX_IO_ERRORS 32
+
+/* A SCSI sense (ioengine=sg) packed into one number: 0 is none. */
+#define BQ_SENSE_VALID		(1u << 24)
+#define BQ_SENSE_KEY(s)		(((s) >> 16) & 0xf)
+#define BQ_SENSE_ASC(s)		(((s) >> 8) & 0xff)
+#define BQ_SENSE_ASCQ(s)	((s) & 0xff)
 
 #define BQ_MAX_ERROR_GROUPS 8
 #define BQ_ERROR_EXAMPLES 4
@@ -66,6 +73,7 @@ struct bq_io_error_group {
 	int dir;
 	int file;
 	int err;
+	uint32_t sense;		/* as in struct bq_io_error */
 	uint64_t count;
 	uint64_t min_offset;
 	uint64_t max_offset;

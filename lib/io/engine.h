@@ -140,6 +140,7 @@ extern const struct bq_engine_ops bq_engine_nop;
 extern const struct bq_engine_ops bq_engine_syncrw;
 extern const struct bq_engine_ops bq_engine_pvsync;
 extern const struct bq_engine_ops bq_engine_pvsync2;
+extern const struct bq_engine_ops bq_engine_sg;
 
 const struct bq_engine_ops *bq_engine_ops_of(enum bq_engine e);
 
@@ -232,6 +233,8 @@ struct bq_worker {
 	/* zoned block devices (issue 19): zonemode=zbd, zbd.c */
 	struct bq_zbd *zbd;		/* the target's zones; NULL: not zbd */
 	bool zbd_done;			/* no zone can take the next I/O: the job ends */
+	/* ioengine=sg: the failing command's sense (io/scsi.h), for the error report */
+	uint32_t sense;
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */

@@ -12,12 +12,12 @@
 #include "blkqual_io.h"
 
 static struct bq_io_error_group *find_group(struct bq_thread_result *t, int dir, int file,
-					    int err)
+					    int err, uint32_t sense)
 {
 	for (int i = 0; i < t->nr_groups; i++) {
 		struct bq_io_error_group *g = &t->groups[i];
 
-		if (g->dir == dir && g->file == file && g->err == err)
+		if (g->dir == dir && g->file == file && g->err == err && g->sense == sense)
 			return g;
 	}
 	if (t->nr_groups == BQ_MAX_ERROR_GROUPS)
@@ -27,7 +27,7 @@ static struct bq_io_error_group *find_group(struct bq_thread_result *t, int dir,
 
 void bq_io_error_count(struct bq_thread_result *t, const struct bq_io_error *e)
 {
-	struct bq_io_error_group *g = find_group(t, e->dir, e->file, e->err);
+	struct bq_io_error_group *g = find_group(t, e->dir, e->file, e->err, e->sense);
 
 	if (!g) {
 		t->ungrouped++;
@@ -37,6 +37,7 @@ void bq_io_error_count(struct bq_thread_result *t, const struct bq_io_error *e)
 		g->dir = e->dir;
 		g->file = e->file;
 		g->err = e->err;
+		g->sense = e->sense;
 		g->min_offset = e->offset;
 		g->max_offset = e->offset;
 	}
@@ -59,7 +60,7 @@ void bq_io_error_groups_merge(struct bq_thread_result *dst, const struct bq_thre
 
 		if (!s->count)
 			continue;
-		g = find_group(dst, s->dir, s->file, s->err);
+		g = find_group(dst, s->dir, s->file, s->err, s->sense);
 		if (!g) {
 			dst->ungrouped += s->count;
 			continue;

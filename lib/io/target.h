@@ -48,6 +48,15 @@ int bq_target_open_at(struct bq_ctx *ctx, const struct bq_job *j, int pfd, const
 		      bool created, const struct bq_guard_opts *gopts,
 		      struct bq_held *held, struct bq_target_info *ti, int *fd,
 		      struct bq_parse_error *err);
+struct bq_device;
+int bq_target_guard_block(struct bq_ctx *ctx, const char *path, const struct bq_device *dev,
+			  const char *blk, const struct bq_guard_opts *gopts,
+			  struct bq_held *held, struct bq_target_info *ti,
+			  struct bq_parse_error *err);
+/* target_sg.c: ioengine=sg on /dev/sgN; 1: a block device, opened as any other */
+int bq_sg_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
+		      const struct bq_guard_opts *gopts, struct bq_held *held,
+		      struct bq_target_info *ti, int *fd, struct bq_parse_error *err);
 int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		   const struct bq_target_info *targets, int nr, uint32_t largest_io,
 		   bool *polled, char *note, size_t len, struct bq_parse_error *err);

@@ -242,6 +242,7 @@ void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err)
 
 	struct bq_io_error e = {
 		.offset = s->offset, .len = s->len, .err = err, .dir = s->dir, .file = s->file,
+		.sense = w->sense,
 	};
 
 	r->d[s->dir].errors++;

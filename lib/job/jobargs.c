@@ -363,6 +363,9 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 		ret = ret ?: add(args, "--uncached=%u", j->uncached);
 		ret = ret ?: add(args, "--nowait=%d", j->nowait);
 	}
+	/* sg's own option; any other engine refuses it even at its default. */
+	if (j->engine == BQ_ENGINE_SG)
+		ret = ret ?: add(args, "--sg_write_mode=%s", bq_sg_write_mode_name(j->sg_write_mode));
 	ret = ret ?: bq_bufopt_to_args(j, args);
 	ret = ret ?: bq_fileset_to_args(j, args);
 	ret = ret ?: add_patterns(args, j);

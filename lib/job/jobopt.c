@@ -638,14 +638,14 @@ static int set_distribution(const struct job_opt *o, const char *key, const char
 	return bq_job_set_distribution(job, key, val, err);
 }
 
-#define ENGINE_HINT "use io_uring, libaio, psync, sync, pvsync, pvsync2 or nop"
+#define ENGINE_HINT "use io_uring, libaio, psync, sync, pvsync, pvsync2, sg or nop"
 
 static int set_ioengine(const struct job_opt *o, const char *key, const char *val,
 			struct bq_job *job, struct bq_parse_error *err)
 {
 	static const char *const fio_only[] = {
 		"vsync", "posixaio", "solarisaio", "windowsaio", "mmap", "splice",
-		"sg", "net", "netsplice", "cpuio", "rdma", "falloc", "ftruncate", "e4defrag",
+		"net", "netsplice", "cpuio", "rdma", "falloc", "ftruncate", "e4defrag",
 		"rbd", "rados", "http", "gfapi", "gfapi_async", "libhdfs", "mtd", "pmemblk",
 		"dev-dax", "libpmem", "ime_psync", "ime_psyncv", "ime_aio", "libiscsi", "nbd",
 		"nfs", "xnvme", "dfs", "filecreate", "filestat", "filedelete", "dircreate",
@@ -1116,6 +1116,8 @@ static const struct job_opt job_opts[] = {
 	OPT("ignore_zone_limits", OPT_FLAG, bq_job_set_zbd),
 	OPT("zone_reset_threshold", OPT_VALUE, bq_job_set_zbd),
 	OPT("zone_reset_frequency", OPT_VALUE, bq_job_set_zbd),
+	/* SCSI through fio's sg engine (issue 19; jobopt_sg.c) */
+	OPT("sg_write_mode", OPT_VALUE, bq_set_sg_write_mode),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1396,14 +1398,14 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "%s needs ioengine=io_uring or io_uring_cmd",
 				     job->force_async ? "force_async" : "nonvectored=0");
 	if ((job->fua[BQ_READ] || job->fua[BQ_WRITE]) &&
-	    !bq_engine_has(job->engine, BQ_ENGINE_PASSTHRU))
-		return bq_parse_fail(err, -EINVAL, "%s needs ioengine=io_uring_cmd",
+	    !bq_engine_has(job->engine, BQ_ENGINE_PASSTHRU) && job->engine != BQ_ENGINE_SG)
+		return bq_parse_fail(err, -EINVAL, "%s needs ioengine=io_uring_cmd or sg",
 				     job->fua[BQ_READ] ? "readfua" : "writefua");
 	if (job->size_pct > 100)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
-	ret = bq_job_check_sync(job, err);
+	ret = bq_job_check_sync(job, err) ?: bq_job_check_sg(job, err);
 	if (ret)
 		return ret;
 	ret = bq_fileset_check(job, err);

@@ -215,5 +215,10 @@ bool bq_job_is_trim_rw(const char *val, size_t len);
 int bq_job_set_trim_rw(struct bq_job *job, const char *key, const char *val, size_t len,
 		       const char *modifier, struct bq_parse_error *err);
 int bq_job_check_trim(const struct bq_job *job, struct bq_parse_error *err);
+/* jobopt_sg.c: fio's sg engine options */
+int bq_set_sg_write_mode(const struct job_opt *o, const char *key, const char *val,
+			 struct bq_job *job, struct bq_parse_error *err);
+int bq_job_check_sg(const struct bq_job *job, struct bq_parse_error *err);
+const char *bq_sg_write_mode_name(int mode);
 
 #endif /* BLKQUAL_JOBOPT_H */

@@ -30,7 +30,7 @@ fi
 guest_tests=("$@")
 
 # Modules the guest needs; their dependencies are resolved by modprobe.
-modules=(configfs nvme md-mod raid0 null_blk scsi_debug sd_mod xfs dm-mod loop ext4)
+modules=(configfs nvme md-mod raid0 null_blk scsi_debug sd_mod sg xfs dm-mod loop ext4)
 
 skip() {
 	echo "TAP version 13"
