@@ -20,26 +20,80 @@ struct aio_state {
 	unsigned int batch_wait;
 };
 
-static int aio_loop(struct bq_worker *w)
+/* Submit queue[0, n), retrying what the kernel did not take. */
+static int aio_submit(struct aio_state *a, unsigned int n)
+{
+	unsigned int sent = 0;
+
+	while (sent < n) {
+		int ret = io_submit(a->ctx, (long)(n - sent), a->queue + sent);
+
+		if (ret == -EAGAIN || ret == -EINTR)
+			continue;
+		if (ret < 0)
+			return ret;
+		sent += (unsigned int)ret;
+	}
+	return 0;
+}
+
+static void aio_prep(struct bq_worker *w, struct aio_state *a, const struct bq_slot *s,
+		     unsigned int idx)
+{
+	void *buf = w->bufs + (size_t)idx * w->buf_len;
+
+	if (s->dir == BQ_READ)
+		io_prep_pread(&a->iocbs[idx], w->fds[s->file], buf, s->len, (long long)s->offset);
+	else
+		io_prep_pwrite(&a->iocbs[idx], w->fds[s->file], buf, s->len,
+			       (long long)s->offset);
+	a->iocbs[idx].data = (void *)(uintptr_t)idx;
+}
+
+/*
+ * The loop, twice: @rules is a constant, false for blkqual's own filling
+ * and true for fio's refill rules (queue.c), so the default instance
+ * carries none of their tests.
+ */
+static __attribute__((always_inline)) inline int aio_loop_with(struct bq_worker *w,
+							     const bool rules)
 {
 	struct aio_state *a = w->engine;
 	bool issuing = true, stamps = !w->job->gtod_reduce;
 	unsigned int inflight = 0;
 	uint64_t now = bq_now_ns();
+	struct bq_queue *q = &w->q;
+	int n;
 
 	for (;;) {
 		unsigned int free_before = a->nr_free;
 		uint64_t done_t;
 		unsigned int queued = 0;
-		int n;
 
-		while (issuing && a->nr_free) {
+		while (issuing && (a->nr_free || (rules && q->held >= 0))) {
 			unsigned int idx;
 			struct bq_slot *s;
-			void *buf;
 
 			if (!worker_may_start(w, inflight + queued, now))
 				break;
+			if (rules) {
+				/* iodepth_low: a full queue drains to the mark first. */
+				if (q->draining && inflight + queued > q->low)
+					break;
+				q->draining = false;
+				if (q->held >= 0) {
+					/* serialize_overlap: picked in an earlier round */
+					s = &w->slots[q->held];
+					if (bq_queue_overlaps(w, s))
+						break;
+					idx = (unsigned int)q->held;
+					q->held = -1;
+					aio_prep(w, a, s, idx);
+					slot_issued(s, bq_now_ns());
+					a->queue[queued++] = &a->iocbs[idx];
+					goto queued;
+				}
+			}
 			idx = a->free_slots[a->nr_free - 1];
 			s = &w->slots[idx];
 			if (!worker_next(w, s, now)) {
@@ -47,29 +101,35 @@ static int aio_loop(struct bq_worker *w)
 				break;
 			}
 			a->nr_free--;
+			if (rules && q->serialize && inflight + queued && bq_queue_overlaps(w, s)) {
+				q->held = (int)idx;
+				break;
+			}
 			slot_queued(s);
-			buf = w->bufs + (size_t)idx * w->buf_len;
-			if (s->dir == BQ_READ)
-				io_prep_pread(&a->iocbs[idx], w->fds[s->file], buf, s->len,
-					      (long long)s->offset);
-			else
-				io_prep_pwrite(&a->iocbs[idx], w->fds[s->file], buf, s->len,
-					       (long long)s->offset);
-			a->iocbs[idx].data = (void *)(uintptr_t)idx;
+			aio_prep(w, a, s, idx);
 			a->queue[queued++] = &a->iocbs[idx];
-		}
-		if (queued) {
-			unsigned int sent = 0;
-
-			slots_stamp_batch(w, a->free_slots, a->nr_free, free_before, now);
-			while (sent < queued) {
-				n = io_submit(a->ctx, (long)(queued - sent), a->queue + sent);
-				if (n == -EAGAIN || n == -EINTR)
-					continue;
+			if (!rules)
+				continue;
+queued:
+			/* iodepth_batch_submit: each batch goes as soon as it is complete. */
+			if (q->submit && queued == q->submit) {
+				slots_stamp_batch(w, a->free_slots, a->nr_free, free_before, now);
+				free_before = a->nr_free;
+				n = aio_submit(a, queued);
 				if (n < 0)
 					return n;
-				sent += (unsigned int)n;
+				/* a->queue is reused from its start for the next batch */
+				inflight += queued;
+				queued = 0;
 			}
+			if (inflight + queued == w->depth)
+				q->draining = q->low < w->depth;
+		}
+		if (queued) {
+			slots_stamp_batch(w, a->free_slots, a->nr_free, free_before, now);
+			n = aio_submit(a, queued);
+			if (n < 0)
+				return n;
 			inflight += queued;
 		}
 		if (!inflight) {
@@ -82,7 +142,8 @@ static int aio_loop(struct bq_worker *w)
 		}
 		worker_depth_sample(w, inflight);
 		n = io_getevents(a->ctx, inflight < a->batch_wait ? 1 : a->batch_wait,
-				 (long)w->depth, a->events, NULL);
+				 rules && q->reap_max ? (long)q->reap_max : (long)w->depth,
+				 a->events, NULL);
 		if (n == -EINTR) {
 			now = bq_now_ns();
 			continue;
@@ -102,6 +163,11 @@ static int aio_loop(struct bq_worker *w)
 		worker_depth_sample(w, inflight);
 		now = stamps ? done_t : bq_now_ns();
 	}
+}
+
+static int aio_loop(struct bq_worker *w)
+{
+	return w->queue_rules ? aio_loop_with(w, true) : aio_loop_with(w, false);
 }
 
 static int aio_setup(struct bq_worker *w)

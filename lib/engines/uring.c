@@ -296,14 +296,42 @@ static uint64_t sqpoll_cpu_ns(pid_t tid)
 	return total;
 }
 
-static int uring_loop(struct bq_worker *w, struct uring_state *u)
+/*
+ * serialize_overlap: the I/O held back goes first once nothing in flight
+ * overlaps it.  It was picked, and taken off the free list, in an earlier
+ * round, so it is stamped on its own.
+ */
+static bool queue_held(struct bq_worker *w, struct uring_state *u)
+{
+	struct bq_slot *s = &w->slots[w->q.held];
+	struct io_uring_sqe *sqe;
+
+	if (bq_queue_overlaps(w, s))
+		return false;
+	sqe = io_uring_get_sqe(&u->ring);
+	if (!sqe)
+		return false;
+	prep(w, u, sqe, s, (unsigned int)w->q.held);
+	slot_issued(s, bq_now_ns());
+	w->q.held = -1;
+	return true;
+}
+
+/*
+ * The loop, twice: @rules is a constant, false for blkqual's own filling
+ * and true for fio's refill rules (queue.c), so the default instance
+ * carries none of their tests.
+ */
+static __attribute__((always_inline)) inline int
+uring_loop_with(struct bq_worker *w, struct uring_state *u, const bool rules)
 {
 	bool issuing = true, stamps = !w->job->gtod_reduce;
 	unsigned int inflight = 0;
 	uint64_t now = bq_now_ns();
+	struct bq_queue *q = &w->q;
 
 	for (;;) {
-		unsigned int free_before = u->nr_free;
+		unsigned int free_before = u->nr_free, unsent = 0;
 		uint64_t done_t;
 		struct io_uring_cqe *cqe;
 		unsigned int head, seen = 0, wait_nr;
@@ -314,17 +342,36 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 		 * when the SQ has room (with SQPOLL it can be full even with
 		 * free slots: the kernel thread has not consumed it yet).
 		 */
-		while (issuing && u->nr_free && io_uring_sq_space_left(&u->ring)) {
+		while (issuing && (u->nr_free || (rules && q->held >= 0)) &&
+		       io_uring_sq_space_left(&u->ring)) {
 			struct io_uring_sqe *sqe;
 			struct bq_slot *s;
 			unsigned int idx;
 
 			if (!worker_may_start(w, inflight, now))
 				break;
+			if (rules) {
+				/* iodepth_low: a full queue drains to the mark first. */
+				if (q->draining && inflight > q->low)
+					break;
+				q->draining = false;
+				if (q->held >= 0) {
+					if (!queue_held(w, u))
+						break;
+					inflight++;
+					unsent++;
+					goto queued;
+				}
+			}
 			idx = u->free_slots[u->nr_free - 1];
 			s = &w->slots[idx];
 			if (!worker_next(w, s, now)) {
 				issuing = false;
+				break;
+			}
+			if (rules && q->serialize && inflight && bq_queue_overlaps(w, s)) {
+				u->nr_free--;
+				q->held = (int)idx;
 				break;
 			}
 			sqe = io_uring_get_sqe(&u->ring);
@@ -334,6 +381,21 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			slot_queued(s);
 			prep(w, u, sqe, s, idx);
 			inflight++;
+			if (!rules)
+				continue;
+			unsent++;
+queued:
+			/* iodepth_batch_submit: each batch goes as soon as it is complete. */
+			if (q->submit && unsent == q->submit) {
+				slots_stamp_batch(w, u->free_slots, u->nr_free, free_before, now);
+				free_before = u->nr_free;
+				ret = io_uring_submit(&u->ring);
+				if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+					return ret;
+				unsent = 0;
+			}
+			if (inflight == w->depth)
+				q->draining = q->low < w->depth;
 		}
 		if (!inflight) {
 			if (!issuing)
@@ -355,6 +417,9 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			struct bq_slot *s = &w->slots[idx];
 			int res = cqe->res;
 
+			/* iodepth_batch_complete_max: the rest waits for the next round. */
+			if (rules && q->reap_max && seen == q->reap_max)
+				break;
 			if (__builtin_expect(u->kind != URING_RW, 0))
 				res = other_res(cqe->user_data, res, s);
 			worker_complete(w, s, res, done_t);
@@ -370,6 +435,16 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 		now = stamps ? done_t : bq_now_ns();
 	}
 	return 0;
+}
+
+static int uring_loop(struct bq_worker *w, struct uring_state *u)
+{
+	return uring_loop_with(w, u, false);
+}
+
+static int uring_loop_rules(struct bq_worker *w, struct uring_state *u)
+{
+	return uring_loop_with(w, u, true);
 }
 
 static int slots_init(struct bq_worker *w, struct uring_state *u)
@@ -603,6 +678,12 @@ static int options_init(struct bq_worker *w, struct uring_state *u)
 			 "--stripe: nonvectored=0 and force_async are not supported");
 		return -EOPNOTSUPP;
 	}
+	if (w->stripe && w->queue_rules) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg),
+			 "--stripe: iodepth_batch, iodepth_low, iodepth_batch_complete_max and "
+			 "serialize_overlap are not supported");
+		return -EOPNOTSUPP;
+	}
 	if (j->vectored && u->kind != URING_NOP) {
 		u->iov = calloc(w->depth, sizeof(*u->iov));
 		if (!u->iov)
@@ -675,7 +756,9 @@ static int uring_run_loop(struct bq_worker *w)
 {
 	struct uring_state *u = w->engine;
 
-	return u->stripe ? stripe_loop(w, u) : uring_loop(w, u);
+	if (u->stripe)
+		return stripe_loop(w, u);
+	return w->queue_rules ? uring_loop_rules(w, u) : uring_loop(w, u);
 }
 
 static void uring_ramp_end(struct bq_worker *w)

@@ -360,6 +360,11 @@ struct bq_job {
 	int exit_what;			/* enum bq_exit_what */
 	bool exitall_on_error;		/* a thread that ends in error stops others */
 	uint64_t startdelay_max_ns;	/* startdelay=a-b: b, each thread draws; 0: no range */
+	/* queueing, priorities and placement (issue 19; lib/io/queue.c) */
+	unsigned int iodepth_batch;	/* submit every this many I/Os; 0: once a round */
+	unsigned int iodepth_low;	/* refill once in flight falls to this; 0: iodepth */
+	unsigned int batch_complete_max;	/* completions reaped at once; 0: all ready */
+	bool serialize_overlap;		/* hold an I/O that overlaps one in flight */
 };
 
 /* dedupe_mode= */

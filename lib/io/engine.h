@@ -93,6 +93,24 @@ struct bq_file_state {
 	uint64_t last_start[BQ_NR_DIRS];
 };
 
+/**
+ * struct bq_queue - fio's queue refill rules (queue.c)
+ * @submit: submit every this many queued I/Os; 0: once per round
+ * @low: once the queue was full, refill only when in flight falls to this
+ * @reap_max: completions taken per reap; 0: every one that is ready
+ * @serialize: hold an I/O back while one in flight overlaps it
+ * @draining: the queue was full and has not yet fallen to @low
+ * @held: the slot held back by @serialize; -1: none
+ */
+struct bq_queue {
+	unsigned int submit;
+	unsigned int low;
+	unsigned int reap_max;
+	bool serialize;
+	bool draining;
+	int held;
+};
+
 struct bq_worker;
 struct bq_vworker;
 struct bq_fsrv;
@@ -218,7 +236,14 @@ struct bq_worker {
 	bool never_ran;			/* exitall called it off before it started */
 	void (*on_end)(struct bq_worker *w, bool failed);	/* exitall, exitall_on_error */
 	void *run;			/* the run's state, for @on_end */
+	/* queueing (issue 19; queue.c): fio's refill rules, when the job sets them */
+	bool queue_rules;		/* the engines run their loop with the rules below */
+	struct bq_queue q;
 };
+
+/* queue.c: iodepth_batch, iodepth_low, iodepth_batch_complete_max, serialize_overlap */
+void bq_queue_init(struct bq_worker *w);
+bool bq_queue_overlaps(const struct bq_worker *w, const struct bq_slot *s);
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */
 uint64_t worker_order_start(struct bq_worker *w, uint64_t t0);

@@ -52,6 +52,7 @@ static int worker_prepare(struct bq_worker *w)
 		snprintf(w->setup_msg, sizeof(w->setup_msg), "cannot allocate the rate state");
 		return -ENOMEM;
 	}
+	bq_queue_init(w);
 	w->buf_total = (w->buf_len * w->depth + page - 1) / page * page;
 	if (!w->buf_total)
 		return 0;

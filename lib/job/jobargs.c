@@ -272,6 +272,18 @@ static int add_ordering(struct bq_strv *args, const struct bq_job *j)
 	return ret;
 }
 
+/* queueing (issue 19): fio's refill rules, at their defaults when unset */
+static int add_queue(struct bq_strv *args, const struct bq_job *j)
+{
+	int ret;
+
+	ret = add(args, "--iodepth_batch=%u", j->iodepth_batch);
+	ret = ret ?: add(args, "--iodepth_low=%u", j->iodepth_low);
+	ret = ret ?: add(args, "--iodepth_batch_complete_max=%u", j->batch_complete_max);
+	ret = ret ?: add(args, "--serialize_overlap=%d", j->serialize_overlap);
+	return ret;
+}
+
 int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 {
 	const struct bq_job *j = job;
@@ -365,5 +377,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add_patterns(args, j);
 	ret = ret ?: add_rates(args, j);
 	ret = ret ?: add_ordering(args, j);
+	ret = ret ?: add_queue(args, j);
 	return ret;
 }

@@ -20,6 +20,7 @@
 #include "bufopt.h"
 #include "jobopt.h"
 #include "jobopt_groups.h"
+#include "jobopt_queue.h"
 #include "internal.h"
 #include "verify/verify_int.h"
 
@@ -1087,6 +1088,13 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("exitall", OPT_FLAG, set_bool, exitall, 0, 0),
 	OPT("exit_what", OPT_VALUE, bq_opt_set_exit_what),
 	OPT_AT("exitall_on_error", OPT_FLAG, set_bool, exitall_on_error, 0, 0),
+	/* queueing, priorities and placement (issue 19; lib/job/jobopt_queue.c) */
+	OPT_AT("iodepth_batch", OPT_VALUE, set_uint, iodepth_batch, 0, 65536),
+	OPT_AT("iodepth_batch_submit", OPT_VALUE, set_uint, iodepth_batch, 0, 65536),
+	OPT_AT("iodepth_batch_complete_max", OPT_VALUE, set_uint, batch_complete_max, 0, 65536),
+	OPT_AT("iodepth_low", OPT_VALUE, set_uint, iodepth_low, 0, 65536),
+	OPT_AT("serialize_overlap", OPT_FLAG, set_bool, serialize_overlap, 0, 0),
+	OPT("io_submit_mode", OPT_VALUE, bq_opt_set_submit_mode),
 };
 
 static const struct job_opt *find_opt(const char *key)

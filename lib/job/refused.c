@@ -42,10 +42,6 @@ static const struct refused_group refused[] = {
 	      "ignore_zone_limits", "zone_reset_threshold", "zone_reset_frequency"),
 	GROUP("blkqual allocates its own aligned buffers on the device's NUMA node",
 	      "iomem", "mem", "iomem_align", "mem_align", "hugepage-size", "lockmem"),
-	GROUP("this queueing option is not implemented yet (iodepth and "
-	      "iodepth_batch_complete_min are)",
-	      "iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete_max",
-	      "iodepth_low", "serialize_overlap", "io_submit_mode"),
 	GROUP("flow control between jobs is not implemented",
 	      "flow_id", "flow", "flow_watermark", "flow_sleep"),
 	GROUP("blkqual places threads itself near the device: use cpus_allowed",
