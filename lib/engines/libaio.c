@@ -165,9 +165,15 @@ queued:
 	}
 }
 
+/* Out of line, so that the default instance is compiled as it was alone. */
+static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
+{
+	return aio_loop_with(w, true);
+}
+
 static int aio_loop(struct bq_worker *w)
 {
-	return w->queue_rules ? aio_loop_with(w, true) : aio_loop_with(w, false);
+	return w->queue_rules ? aio_loop_rules(w) : aio_loop_with(w, false);
 }
 
 static int aio_setup(struct bq_worker *w)

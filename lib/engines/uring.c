@@ -153,8 +153,14 @@ static void register_resources(struct bq_worker *w, struct uring_state *u)
 	}
 }
 
+/*
+ * The preparation functions are forced inline: each loop instance
+ * (uring_loop_with()) gets its own copy, as the one loop had before.
+ */
+#define PREP_INLINE static __attribute__((always_inline)) inline
+
 /* nop and io_uring_cmd; returns the SQE's user_data. */
-static uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
+PREP_INLINE uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 			   const struct bq_slot *s, unsigned int idx, int fd, void *buf)
 {
 #ifdef HAVE_PASSTHRU
@@ -192,7 +198,7 @@ static uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 }
 
 /* readv and writev of one iovec: what fio's nonvectored=0 issues. */
-static void prep_vectored(struct uring_state *u, struct io_uring_sqe *sqe,
+PREP_INLINE void prep_vectored(struct uring_state *u, struct io_uring_sqe *sqe,
 			  const struct bq_slot *s, unsigned int idx, int fd, void *buf)
 {
 	struct iovec *iov = &u->iov[idx];
@@ -211,7 +217,7 @@ static void prep_rw(struct uring_state *u, struct io_uring_sqe *sqe, const struc
 		    unsigned int idx, int fd, void *buf);
 
 /* Everything but plain reads and writes: nop, commands, readv, force_async. */
-static void prep_special(struct uring_state *u, struct io_uring_sqe *sqe,
+PREP_INLINE void prep_special(struct uring_state *u, struct io_uring_sqe *sqe,
 			 const struct bq_slot *s, unsigned int idx, int fd, void *buf)
 {
 	if (u->kind != URING_RW)
@@ -227,8 +233,8 @@ static void prep_special(struct uring_state *u, struct io_uring_sqe *sqe,
 	}
 }
 
-static void prep(struct bq_worker *w, struct uring_state *u, struct io_uring_sqe *sqe,
-		 const struct bq_slot *s, unsigned int idx)
+PREP_INLINE void prep(struct bq_worker *w, struct uring_state *u, struct io_uring_sqe *sqe,
+		  const struct bq_slot *s, unsigned int idx)
 {
 	int fd = u->fixed_files ? s->file : w->fds[s->file];
 	void *buf = w->bufs + (size_t)idx * w->buf_len;
@@ -442,7 +448,8 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 	return uring_loop_with(w, u, false);
 }
 
-static int uring_loop_rules(struct bq_worker *w, struct uring_state *u)
+/* Out of line, so that the default instance is compiled as it was alone. */
+static __attribute__((noinline)) int uring_loop_rules(struct bq_worker *w, struct uring_state *u)
 {
 	return uring_loop_with(w, u, true);
 }

@@ -365,6 +365,9 @@ struct bq_job {
 	unsigned int iodepth_low;	/* refill once in flight falls to this; 0: iodepth */
 	unsigned int batch_complete_max;	/* completions reaped at once; 0: all ready */
 	bool serialize_overlap;		/* hold an I/O that overlaps one in flight */
+	bool ioprio_set;		/* prio= or prioclass= given: ioprio_set() each thread */
+	unsigned int ioprio;		/* prio=, 0 (highest) to 7 */
+	unsigned int ioprio_class;	/* prioclass=, 0 (none: best effort) to 3 */
 };
 
 /* dedupe_mode= */

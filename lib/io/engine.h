@@ -244,6 +244,7 @@ struct bq_worker {
 /* queue.c: iodepth_batch, iodepth_low, iodepth_batch_complete_max, serialize_overlap */
 void bq_queue_init(struct bq_worker *w);
 bool bq_queue_overlaps(const struct bq_worker *w, const struct bq_slot *s);
+int bq_ioprio_apply(struct bq_worker *w);	/* ioprio.c: prio, prioclass */
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */
 uint64_t worker_order_start(struct bq_worker *w, uint64_t t0);

@@ -53,6 +53,8 @@ static int worker_prepare(struct bq_worker *w)
 		return -ENOMEM;
 	}
 	bq_queue_init(w);
+	if (bq_ioprio_apply(w))
+		return -errno;
 	w->buf_total = (w->buf_len * w->depth + page - 1) / page * page;
 	if (!w->buf_total)
 		return 0;

@@ -281,6 +281,10 @@ static int add_queue(struct bq_strv *args, const struct bq_job *j)
 	ret = ret ?: add(args, "--iodepth_low=%u", j->iodepth_low);
 	ret = ret ?: add(args, "--iodepth_batch_complete_max=%u", j->batch_complete_max);
 	ret = ret ?: add(args, "--serialize_overlap=%d", j->serialize_overlap);
+	if (j->ioprio_set) {
+		ret = ret ?: add(args, "--prioclass=%u", j->ioprio_class);
+		ret = ret ?: add(args, "--prio=%u", j->ioprio);
+	}
 	return ret;
 }
 

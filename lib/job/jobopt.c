@@ -1095,6 +1095,8 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("iodepth_low", OPT_VALUE, set_uint, iodepth_low, 0, 65536),
 	OPT_AT("serialize_overlap", OPT_FLAG, set_bool, serialize_overlap, 0, 0),
 	OPT("io_submit_mode", OPT_VALUE, bq_opt_set_submit_mode),
+	OPT("prio", OPT_VALUE, bq_opt_set_ioprio),
+	OPT("prioclass", OPT_VALUE, bq_opt_set_ioprio),
 };
 
 static const struct job_opt *find_opt(const char *key)

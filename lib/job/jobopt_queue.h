@@ -13,4 +13,7 @@ struct job_opt;
 int bq_opt_set_submit_mode(const struct job_opt *o, const char *key, const char *val,
 			   struct bq_job *job, struct bq_parse_error *err);
 
+int bq_opt_set_ioprio(const struct job_opt *o, const char *key, const char *val,
+		      struct bq_job *job, struct bq_parse_error *err);
+
 #endif /* BLKQUAL_JOBOPT_QUEUE_H */

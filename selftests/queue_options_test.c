@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * queue_options_test.c - fio's queueing and priority options: the refill
+ * rules (iodepth_batch_submit, iodepth_low, iodepth_batch_complete_max,
+ * serialize_overlap) change how the queue fills and not what is done, so
+ * the counts equal fio 3.33's on the same job (null engine without root,
+ * libaio and io_uring on a loop device with it), and the depth the
+ * threads report shows each rule at work; prio= and prioclass= are read
+ * back from the kernel with ioprio_get() on the running worker threads.
+ */
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "helpers/fio.h"
+#include "helpers/json.h"
+#include "helpers/run.h"
+#include "helpers/scratchdev.h"
+#include "helpers/spawn.h"
+
+#define QUEUE_DEV_SIZE (32LL << 20)
+
+static json_object *bq_json(struct __test_metadata *_metadata, const char *const *args)
+{
+	struct run_result r;
+	json_object *root = blkqual_run_json(&r, args);
+
+	if (!root)
+		TH_LOG("blkqual exit %d: %.300s", r.status, r.err ? r.err : "");
+	run_result_free(&r);
+	return root;
+}
+
+static double mean_depth(json_object *root)
+{
+	json_object *jobs = json_object_object_get(root, "jobs");
+
+	return json_dbl(json_object_array_get_idx(jobs, 0), "total.mean_depth", -1);
+}
+
+/* blkqual and fio did the same I/O: counts and bytes per direction. */
+static void same_as_fio(struct __test_metadata *_metadata, json_object *bq, json_object *fio)
+{
+	json_object *b = json_object_array_get_idx(json_object_object_get(bq, "jobs"), 0);
+	json_object *f = json_object_array_get_idx(json_object_object_get(fio, "jobs"), 0);
+
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(fio_total_ios(fio, "read"), json_int(b, "total.read.ios", -2));
+	EXPECT_EQ(fio_total_ios(fio, "write"), json_int(b, "total.write.ios", -2));
+	EXPECT_EQ(json_int(f, "read.io_bytes", -1), json_int(b, "total.read.bytes", -2));
+	EXPECT_EQ(json_int(f, "write.io_bytes", -1), json_int(b, "total.write.bytes", -2));
+	TH_LOG("fio %lld/%lld blkqual %lld/%lld reads/writes, blkqual mean depth %.2f",
+	       fio_total_ios(fio, "read"), fio_total_ios(fio, "write"),
+	       json_int(b, "total.read.ios", -2), json_int(b, "total.write.ios", -2),
+	       mean_depth(bq));
+}
+
+/* The same job through both, the options as command-line switches. */
+static void both(struct __test_metadata *_metadata, const char *const *opts, json_object **bq,
+		 json_object **fio)
+{
+	*bq = bq_json(_metadata, opts);
+	ASSERT_NE(NULL, *bq);
+	*fio = NULL;
+	if (!have_fio())
+		return;
+	*fio = fio_run_json(opts);
+	ASSERT_NE(NULL, *fio);
+	same_as_fio(_metadata, *bq, *fio);
+}
+
+/* ---- the refill rules on the null engine: no device, no root ------------- */
+
+#define NULL_JOB "--name=q", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=64m", \
+	"--iodepth=32", "--io_size=16m"
+
+/*
+ * Reaping one completion at a time keeps the queue full; with
+ * iodepth_low=4 it drains to 4 before each refill, so the depth seen
+ * averages about (32 + 4) / 2.
+ */
+TEST(iodepth_low_drains_before_refill)
+{
+	const char *const full[] = { NULL_JOB, "--iodepth_batch_complete_max=1", NULL };
+	const char *const low[] = { NULL_JOB, "--iodepth_batch_complete_max=1", "--iodepth_low=4",
+				    NULL };
+	json_object *bq, *fio;
+
+	both(_metadata, full, &bq, &fio);
+	EXPECT_GT(mean_depth(bq), 30.0) TH_LOG("full queue: %.2f", mean_depth(bq));
+	json_object_put(bq);
+	json_object_put(fio);
+	both(_metadata, low, &bq, &fio);
+	EXPECT_LT(mean_depth(bq), 20.0) TH_LOG("iodepth_low=4: %.2f", mean_depth(bq));
+	EXPECT_GT(mean_depth(bq), 14.0) TH_LOG("iodepth_low=4: %.2f", mean_depth(bq));
+	json_object_put(bq);
+	json_object_put(fio);
+	if (!have_fio())
+		SKIP(return, "fio is not installed: counts not compared");
+}
+
+/* Writes over two blocks: never more than two can be in flight at once. */
+TEST(serialize_overlap_holds_overlapping_writes)
+{
+	const char *const plain[] = { "--name=q", "--ioengine=null", "--rw=randwrite", "--bs=4k",
+				      "--size=8k", "--iodepth=16", "--io_size=1m", NULL };
+	const char *const ser[] = { "--name=q", "--ioengine=null", "--rw=randwrite", "--bs=4k",
+				    "--size=8k", "--iodepth=16", "--io_size=1m",
+				    "--serialize_overlap=1", NULL };
+	json_object *bq, *fio;
+
+	both(_metadata, plain, &bq, &fio);
+	EXPECT_GT(mean_depth(bq), 4.0) TH_LOG("without: %.2f", mean_depth(bq));
+	json_object_put(bq);
+	json_object_put(fio);
+	both(_metadata, ser, &bq, &fio);
+	EXPECT_LE(mean_depth(bq), 1.0) TH_LOG("serialize_overlap: %.2f", mean_depth(bq));
+	json_object_put(bq);
+	json_object_put(fio);
+	if (!have_fio())
+		SKIP(return, "fio is not installed: counts not compared");
+}
+
+TEST(batch_submit_counts_as_fio)
+{
+	const char *const opts[] = { NULL_JOB, "--iodepth_batch_submit=4",
+				     "--iodepth_batch_complete_max=8",
+				     "--iodepth_batch_complete_min=2", "--io_submit_mode=inline",
+				     NULL };
+	json_object *bq, *fio;
+
+	both(_metadata, opts, &bq, &fio);
+	json_object_put(bq);
+	json_object_put(fio);
+	if (!have_fio())
+		SKIP(return, "fio is not installed: counts not compared");
+}
+
+/* ---- the same rules on a device, libaio and io_uring --------------------- */
+
+FIXTURE(dev)
+{
+	struct prep p;
+	struct scratch s;
+	char filename[300];
+};
+
+FIXTURE_SETUP(dev)
+{
+	scratch_init(&self->s);
+	scratch_device(&self->p, &self->s, QUEUE_DEV_SIZE);
+	if (prep_ok(&self->p))
+		snprintf(self->filename, sizeof(self->filename), "--filename=%s", self->s.dev);
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	scratch_destroy(&self->s);
+}
+
+static void device_rules(struct __test_metadata *_metadata, const char *filename,
+			 const char *engine)
+{
+	const char *const opts[] = { "--name=q", filename, engine, "--direct=1", "--rw=randwrite",
+				     "--bs=4k", "--size=1m", "--io_size=8m", "--iodepth=16",
+				     "--iodepth_batch=4", "--iodepth_low=4",
+				     "--iodepth_batch_complete_max=2", "--serialize_overlap=1",
+				     "--randseed=7", NULL };
+	json_object *bq, *fio;
+
+	both(_metadata, opts, &bq, &fio);
+	json_object_put(bq);
+	json_object_put(fio);
+}
+
+TEST_F_TIMEOUT(dev, rules_on_libaio_and_io_uring, 60)
+{
+	PREP_READY(&self->p);
+	device_rules(_metadata, self->filename, "--ioengine=libaio");
+	device_rules(_metadata, self->filename, "--ioengine=io_uring");
+	if (!have_fio())
+		SKIP(return, "fio is not installed: counts not compared");
+}
+
+/* ---- prio and prioclass: the kernel's view of the worker threads ---------- */
+
+#define IOPRIO_WHO_PROCESS 1
+
+/* ioprio_get() of the first "bq:" worker thread of @pid; -1: none found. */
+static int worker_ioprio(pid_t pid)
+{
+	char path[64], comm[64];
+	struct dirent *de;
+	int prio = -1;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while (prio < 0 && (de = readdir(d))) {
+		char cpath[320];
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/comm", pid, de->d_name);
+		f = fopen(cpath, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "bq:", 3))
+			prio = (int)syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, atoi(de->d_name));
+		fclose(f);
+	}
+	closedir(d);
+	return prio;
+}
+
+/* Run a slow null job with @opt and read its worker's priority while it runs. */
+static int running_ioprio(struct __test_metadata *_metadata, const char *opt, const char *opt2)
+{
+	const char *argv[] = { blkqual_path(), "run", "--no-status", "--name=p",
+			       "--ioengine=null", "--size=1m", "--time_based", "--runtime=3s",
+			       "--rate_iops=500", opt, opt2, NULL };
+	long long t0 = now_ms();
+	int status, prio = -1;
+	pid_t pid;
+
+	pid = spawn_logged(argv, "/dev/null");
+	if (pid < 0)
+		return -2;
+	while (prio < 0 && now_ms() - t0 < 2500) {
+		sleep_ms(100);
+		prio = worker_ioprio(pid);
+	}
+	kill(pid, SIGINT);
+	wait_exit_ms(pid, 10000, &status);
+	return prio;
+}
+
+TEST(prio_and_prioclass_reach_the_thread)
+{
+	/* prio alone is best effort (2) at that level, as in fio */
+	EXPECT_EQ(2 << 13 | 5, running_ioprio(_metadata, "--prio=5", NULL));
+	EXPECT_EQ(3 << 13 | 0, running_ioprio(_metadata, "--prioclass=3", NULL));
+	EXPECT_EQ(2 << 13 | 1, running_ioprio(_metadata, "--prioclass=0", "--prio=1"));
+	/* Without either, the thread keeps what it inherited: none. */
+	EXPECT_EQ(0, running_ioprio(_metadata, "--iodepth=1", NULL));
+}
+
+/* ---- parsing ------------------------------------------------------------- */
+
+static int run_opt(struct run_result *r, const char *a, const char *b)
+{
+	const char *argv[] = { blkqual_path(), "run", "--no-status", "-o", "json",
+			       "--ioengine=null", "--size=64k", "--iodepth=8", "--name=one", a, b,
+			       NULL };
+
+	return run_argv(argv, r);
+}
+
+TEST(queue_values_parse)
+{
+	static const char *const good[][2] = {
+		{ "--iodepth_batch=0", "--iodepth_low=0" },
+		{ "--iodepth_batch=1", "--iodepth_low=8" },
+		{ "--iodepth_batch_submit=64", "--iodepth_low=100" },
+		{ "--iodepth_batch_complete_max=1", "--iodepth_batch_complete_min=4" },
+		{ "--serialize_overlap", "--rw=randwrite" },
+		{ "--serialize_overlap=0", "--io_submit_mode=inline" },
+		{ "--prio=0", "--prioclass=2" },
+		{ "--prio=7", "--prioclass=3" },
+	};
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct run_result r;
+
+		ASSERT_EQ(0, run_opt(&r, good[i][0], good[i][1]));
+		EXPECT_EQ(0, r.status) TH_LOG("%s %s: %.200s", good[i][0], good[i][1],
+					     r.err ? r.err : "");
+		run_result_free(&r);
+	}
+}
+
+TEST(queue_values_refused)
+{
+	static const char *const bad[][2] = {
+		{ "--io_submit_mode=offload", "offload" },
+		{ "--io_submit_mode=fast", "io_submit_mode" },
+		{ "--iodepth_low=x", "iodepth_low" },
+		{ "--iodepth_batch=-1", "iodepth_batch" },
+		{ "--iodepth_batch_complete_max=70000", "iodepth_batch_complete_max" },
+		{ "--serialize_overlap=2", "serialize_overlap" },
+		{ "--prio=8", "prio" },
+		{ "--prioclass=4", "prioclass" },
+		{ "--prio=", "prio" },
+		{ "--cmdprio_percentage=10", "per-command" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct run_result r;
+
+		ASSERT_EQ(0, run_opt(&r, bad[i][0], NULL));
+		EXPECT_EQ(2, r.status) TH_LOG("%s was not refused", bad[i][0]);
+		EXPECT_NE(NULL, r.err && strstr(r.err, bad[i][1]) ? r.err : NULL)
+			TH_LOG("%s: %.200s", bad[i][0], r.err ? r.err : "");
+		EXPECT_EQ(1, count_lines(r.err)) TH_LOG("%s: one line", bad[i][0]);
+		run_result_free(&r);
+	}
+}
+
+TEST_HARNESS_MAIN
