@@ -50,13 +50,96 @@ static void aio_prep(struct bq_worker *w, struct aio_state *a, const struct bq_s
 	a->iocbs[idx].data = (void *)(uintptr_t)idx;
 }
 
+static int aio_loop(struct bq_worker *w)
+{
+	struct aio_state *a = w->engine;
+	bool issuing = true, stamps = !w->job->gtod_reduce;
+	unsigned int inflight = 0;
+	uint64_t now = bq_now_ns();
+
+	for (;;) {
+		unsigned int free_before = a->nr_free;
+		uint64_t done_t;
+		unsigned int queued = 0;
+		int n;
+
+		while (issuing && a->nr_free) {
+			unsigned int idx;
+			struct bq_slot *s;
+			void *buf;
+
+			if (!worker_may_start(w, inflight + queued, now))
+				break;
+			idx = a->free_slots[a->nr_free - 1];
+			s = &w->slots[idx];
+			if (!worker_next(w, s, now)) {
+				issuing = false;
+				break;
+			}
+			a->nr_free--;
+			slot_queued(s);
+			buf = w->bufs + (size_t)idx * w->buf_len;
+			if (s->dir == BQ_READ)
+				io_prep_pread(&a->iocbs[idx], w->fds[s->file], buf, s->len,
+					      (long long)s->offset);
+			else
+				io_prep_pwrite(&a->iocbs[idx], w->fds[s->file], buf, s->len,
+					       (long long)s->offset);
+			a->iocbs[idx].data = (void *)(uintptr_t)idx;
+			a->queue[queued++] = &a->iocbs[idx];
+		}
+		if (queued) {
+			unsigned int sent = 0;
+
+			slots_stamp_batch(w, a->free_slots, a->nr_free, free_before, now);
+			while (sent < queued) {
+				n = io_submit(a->ctx, (long)(queued - sent), a->queue + sent);
+				if (n == -EAGAIN || n == -EINTR)
+					continue;
+				if (n < 0)
+					return n;
+				sent += (unsigned int)n;
+			}
+			inflight += queued;
+		}
+		if (!inflight) {
+			if (!issuing)
+				return 0;
+			if (now < w->next_submit_ns)
+				worker_sleep_until(w->next_submit_ns);
+			now = bq_now_ns();
+			continue;
+		}
+		worker_depth_sample(w, inflight);
+		n = io_getevents(a->ctx, inflight < a->batch_wait ? 1 : a->batch_wait,
+				 (long)w->depth, a->events, NULL);
+		if (n == -EINTR) {
+			now = bq_now_ns();
+			continue;
+		}
+		if (n < 0)
+			return n;
+		done_t = stamps ? bq_now_ns() : 0;
+		for (int i = 0; i < n; i++) {
+			unsigned int idx = (unsigned int)(uintptr_t)a->events[i].data;
+			long res = (long)a->events[i].res;
+
+			worker_complete(w, &w->slots[idx], (int)res, done_t);
+			slot_done(&w->slots[idx]);
+			a->free_slots[a->nr_free++] = (uint16_t)idx;
+		}
+		inflight -= (unsigned int)n;
+		worker_depth_sample(w, inflight);
+		now = stamps ? done_t : bq_now_ns();
+	}
+}
+
 /*
- * The loop, twice: @rules is a constant, false for blkqual's own filling
- * and true for fio's refill rules (queue.c), so the default instance
- * carries none of their tests.
+ * aio_loop() under fio's refill rules (queue.c), for the jobs that set
+ * them: a loop of its own, out of line, so that the default one is
+ * compiled exactly as it was.
  */
-static __attribute__((always_inline)) inline int aio_loop_with(struct bq_worker *w,
-							     const bool rules)
+static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
 {
 	struct aio_state *a = w->engine;
 	bool issuing = true, stamps = !w->job->gtod_reduce;
@@ -70,47 +153,41 @@ static __attribute__((always_inline)) inline int aio_loop_with(struct bq_worker 
 		uint64_t done_t;
 		unsigned int queued = 0;
 
-		while (issuing && (a->nr_free || (rules && q->held >= 0))) {
+		while (issuing && (a->nr_free || q->held >= 0)) {
 			unsigned int idx;
 			struct bq_slot *s;
 
 			if (!worker_may_start(w, inflight + queued, now))
 				break;
-			if (rules) {
-				/* iodepth_low: a full queue drains to the mark first. */
-				if (q->draining && inflight + queued > q->low)
+			/* iodepth_low: a full queue drains to the mark first. */
+			if (q->draining && inflight + queued > q->low)
+				break;
+			q->draining = false;
+			if (q->held >= 0) {
+				/* serialize_overlap: picked in an earlier round, stamped alone */
+				idx = (unsigned int)q->held;
+				s = &w->slots[idx];
+				if (bq_queue_overlaps(w, s))
 					break;
-				q->draining = false;
-				if (q->held >= 0) {
-					/* serialize_overlap: picked in an earlier round */
-					s = &w->slots[q->held];
-					if (bq_queue_overlaps(w, s))
-						break;
-					idx = (unsigned int)q->held;
-					q->held = -1;
-					aio_prep(w, a, s, idx);
-					slot_issued(s, bq_now_ns());
-					a->queue[queued++] = &a->iocbs[idx];
-					goto queued;
+				q->held = -1;
+				aio_prep(w, a, s, idx);
+				slot_issued(s, bq_now_ns());
+			} else {
+				idx = a->free_slots[a->nr_free - 1];
+				s = &w->slots[idx];
+				if (!worker_next(w, s, now)) {
+					issuing = false;
+					break;
 				}
+				a->nr_free--;
+				if (q->serialize && inflight + queued && bq_queue_overlaps(w, s)) {
+					q->held = (int)idx;
+					break;
+				}
+				slot_queued(s);
+				aio_prep(w, a, s, idx);
 			}
-			idx = a->free_slots[a->nr_free - 1];
-			s = &w->slots[idx];
-			if (!worker_next(w, s, now)) {
-				issuing = false;
-				break;
-			}
-			a->nr_free--;
-			if (rules && q->serialize && inflight + queued && bq_queue_overlaps(w, s)) {
-				q->held = (int)idx;
-				break;
-			}
-			slot_queued(s);
-			aio_prep(w, a, s, idx);
 			a->queue[queued++] = &a->iocbs[idx];
-			if (!rules)
-				continue;
-queued:
 			/* iodepth_batch_submit: each batch goes as soon as it is complete. */
 			if (q->submit && queued == q->submit) {
 				slots_stamp_batch(w, a->free_slots, a->nr_free, free_before, now);
@@ -142,7 +219,7 @@ queued:
 		}
 		worker_depth_sample(w, inflight);
 		n = io_getevents(a->ctx, inflight < a->batch_wait ? 1 : a->batch_wait,
-				 rules && q->reap_max ? (long)q->reap_max : (long)w->depth,
+				 q->reap_max ? (long)q->reap_max : (long)w->depth,
 				 a->events, NULL);
 		if (n == -EINTR) {
 			now = bq_now_ns();
@@ -165,15 +242,9 @@ queued:
 	}
 }
 
-/* Out of line, so that the default instance is compiled as it was alone. */
-static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
+static int aio_run_loop(struct bq_worker *w)
 {
-	return aio_loop_with(w, true);
-}
-
-static int aio_loop(struct bq_worker *w)
-{
-	return w->queue_rules ? aio_loop_rules(w) : aio_loop_with(w, false);
+	return w->queue_rules ? aio_loop_rules(w) : aio_loop(w);
 }
 
 static int aio_setup(struct bq_worker *w)
@@ -222,6 +293,6 @@ static void aio_teardown(struct bq_worker *w)
 const struct bq_engine_ops bq_engine_libaio = {
 	.name = "libaio",
 	.setup = aio_setup,
-	.loop = aio_loop,
+	.loop = aio_run_loop,
 	.teardown = aio_teardown,
 };

@@ -324,12 +324,111 @@ static bool queue_held(struct bq_worker *w, struct uring_state *u)
 }
 
 /*
- * The loop, twice: @rules is a constant, false for blkqual's own filling
- * and true for fio's refill rules (queue.c), so the default instance
- * carries none of their tests.
+ * After each I/O queued under fio's rules: iodepth_batch_submit submits
+ * every batch as soon as it is complete, and a queue that became full
+ * starts draining to iodepth_low.
  */
-static __attribute__((always_inline)) inline int
-uring_loop_with(struct bq_worker *w, struct uring_state *u, const bool rules)
+static int queue_rules_after(struct bq_worker *w, struct uring_state *u, unsigned int unsent,
+			     unsigned int *free_before, uint64_t now, unsigned int inflight)
+{
+	struct bq_queue *q = &w->q;
+
+	if (inflight == w->depth)
+		q->draining = q->low < w->depth;
+	if (q->submit && unsent == q->submit) {
+		int ret;
+
+		slots_stamp_batch(w, u->free_slots, u->nr_free, *free_before, now);
+		*free_before = u->nr_free;
+		ret = io_uring_submit(&u->ring);
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+			return ret;
+	}
+	return 0;
+}
+
+static int uring_loop(struct bq_worker *w, struct uring_state *u)
+{
+	bool issuing = true, stamps = !w->job->gtod_reduce;
+	unsigned int inflight = 0;
+	uint64_t now = bq_now_ns();
+
+	for (;;) {
+		unsigned int free_before = u->nr_free;
+		uint64_t done_t;
+		struct io_uring_cqe *cqe;
+		unsigned int head, seen = 0, wait_nr;
+		int ret;
+
+		/*
+		 * A picked I/O is already counted against the job, so pick only
+		 * when the SQ has room (with SQPOLL it can be full even with
+		 * free slots: the kernel thread has not consumed it yet).
+		 */
+		while (issuing && u->nr_free && io_uring_sq_space_left(&u->ring)) {
+			struct io_uring_sqe *sqe;
+			struct bq_slot *s;
+			unsigned int idx;
+
+			if (!worker_may_start(w, inflight, now))
+				break;
+			idx = u->free_slots[u->nr_free - 1];
+			s = &w->slots[idx];
+			if (!worker_next(w, s, now)) {
+				issuing = false;
+				break;
+			}
+			sqe = io_uring_get_sqe(&u->ring);
+			if (!sqe)
+				break;
+			u->nr_free--;
+			slot_queued(s);
+			prep(w, u, sqe, s, idx);
+			inflight++;
+		}
+		if (!inflight) {
+			if (!issuing)
+				break;
+			if (now < w->next_submit_ns)
+				worker_sleep_until(w->next_submit_ns);
+			now = bq_now_ns();
+			continue;
+		}
+		slots_stamp_batch(w, u->free_slots, u->nr_free, free_before, now);
+		wait_nr = inflight < u->batch_wait ? 1 : u->batch_wait;
+		worker_depth_sample(w, inflight);
+		ret = io_uring_submit_and_wait(&u->ring, wait_nr);
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY && ret != -ETIME)
+			return ret;
+		done_t = stamps ? bq_now_ns() : 0;
+		io_uring_for_each_cqe(&u->ring, head, cqe) {
+			unsigned int idx = (unsigned int)cqe->user_data;
+			struct bq_slot *s = &w->slots[idx];
+			int res = cqe->res;
+
+			if (__builtin_expect(u->kind != URING_RW, 0))
+				res = other_res(cqe->user_data, res, s);
+			worker_complete(w, s, res, done_t);
+			slot_done(s);
+			u->free_slots[u->nr_free++] = (uint16_t)idx;
+			seen++;
+		}
+		io_uring_cq_advance(&u->ring, seen);
+		inflight -= seen;
+		/* Sampled at the top and the bottom of each sawtooth. */
+		worker_depth_sample(w, inflight);
+		/* The next batch is picked at the time its slots came free. */
+		now = stamps ? done_t : bq_now_ns();
+	}
+	return 0;
+}
+
+/*
+ * uring_loop() under fio's refill rules (queue.c), for the jobs that set
+ * them: a loop of its own, out of line, so that the default one is
+ * compiled exactly as it was.
+ */
+static __attribute__((noinline)) int uring_loop_rules(struct bq_worker *w, struct uring_state *u)
 {
 	bool issuing = true, stamps = !w->job->gtod_reduce;
 	unsigned int inflight = 0;
@@ -348,7 +447,7 @@ uring_loop_with(struct bq_worker *w, struct uring_state *u, const bool rules)
 		 * when the SQ has room (with SQPOLL it can be full even with
 		 * free slots: the kernel thread has not consumed it yet).
 		 */
-		while (issuing && (u->nr_free || (rules && q->held >= 0)) &&
+		while (issuing && (u->nr_free || q->held >= 0) &&
 		       io_uring_sq_space_left(&u->ring)) {
 			struct io_uring_sqe *sqe;
 			struct bq_slot *s;
@@ -356,18 +455,20 @@ uring_loop_with(struct bq_worker *w, struct uring_state *u, const bool rules)
 
 			if (!worker_may_start(w, inflight, now))
 				break;
-			if (rules) {
-				/* iodepth_low: a full queue drains to the mark first. */
-				if (q->draining && inflight > q->low)
+			/* iodepth_low: a full queue drains to the mark first. */
+			if (q->draining && inflight > q->low)
+				break;
+			q->draining = false;
+			if (q->held >= 0) {
+				if (!queue_held(w, u))
 					break;
-				q->draining = false;
-				if (q->held >= 0) {
-					if (!queue_held(w, u))
-						break;
-					inflight++;
-					unsent++;
-					goto queued;
-				}
+				inflight++;
+				ret = queue_rules_after(w, u, ++unsent, &free_before, now, inflight);
+				if (ret)
+					return ret;
+				if (unsent == q->submit)
+					unsent = 0;
+				continue;
 			}
 			idx = u->free_slots[u->nr_free - 1];
 			s = &w->slots[idx];
@@ -375,7 +476,7 @@ uring_loop_with(struct bq_worker *w, struct uring_state *u, const bool rules)
 				issuing = false;
 				break;
 			}
-			if (rules && q->serialize && inflight && bq_queue_overlaps(w, s)) {
+			if (q->serialize && inflight && bq_queue_overlaps(w, s)) {
 				u->nr_free--;
 				q->held = (int)idx;
 				break;
@@ -387,21 +488,11 @@ uring_loop_with(struct bq_worker *w, struct uring_state *u, const bool rules)
 			slot_queued(s);
 			prep(w, u, sqe, s, idx);
 			inflight++;
-			if (!rules)
-				continue;
-			unsent++;
-queued:
-			/* iodepth_batch_submit: each batch goes as soon as it is complete. */
-			if (q->submit && unsent == q->submit) {
-				slots_stamp_batch(w, u->free_slots, u->nr_free, free_before, now);
-				free_before = u->nr_free;
-				ret = io_uring_submit(&u->ring);
-				if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
-					return ret;
+			ret = queue_rules_after(w, u, ++unsent, &free_before, now, inflight);
+			if (ret)
+				return ret;
+			if (unsent == q->submit)
 				unsent = 0;
-			}
-			if (inflight == w->depth)
-				q->draining = q->low < w->depth;
 		}
 		if (!inflight) {
 			if (!issuing)
@@ -424,7 +515,7 @@ queued:
 			int res = cqe->res;
 
 			/* iodepth_batch_complete_max: the rest waits for the next round. */
-			if (rules && q->reap_max && seen == q->reap_max)
+			if (q->reap_max && seen == q->reap_max)
 				break;
 			if (__builtin_expect(u->kind != URING_RW, 0))
 				res = other_res(cqe->user_data, res, s);
@@ -441,17 +532,6 @@ queued:
 		now = stamps ? done_t : bq_now_ns();
 	}
 	return 0;
-}
-
-static int uring_loop(struct bq_worker *w, struct uring_state *u)
-{
-	return uring_loop_with(w, u, false);
-}
-
-/* Out of line, so that the default instance is compiled as it was alone. */
-static __attribute__((noinline)) int uring_loop_rules(struct bq_worker *w, struct uring_state *u)
-{
-	return uring_loop_with(w, u, true);
 }
 
 static int slots_init(struct bq_worker *w, struct uring_state *u)
