@@ -6,7 +6,10 @@
  * the counts equal fio 3.33's on the same job (null engine without root,
  * libaio and io_uring on a loop device with it), and the depth the
  * threads report shows each rule at work; prio= and prioclass= are read
- * back from the kernel with ioprio_get() on the running worker threads.
+ * back from the kernel with ioprio_get() on the running worker threads,
+ * and per-command priorities (cmdprio_percentage) are checked by the
+ * kernel refusing real-time commands from a thread without the
+ * capabilities for them: EPERM on exactly those I/Os.
  */
 #include <dirent.h>
 #include <signal.h>
@@ -190,6 +193,86 @@ TEST_F_TIMEOUT(dev, rules_on_libaio_and_io_uring, 60)
 		SKIP(return, "fio is not installed: counts not compared");
 }
 
+/*
+ * Per-command priorities: the same job through fio, half the writes
+ * best effort at level 3 (cmdprio_class=R,W and cmdprio=R,W).
+ */
+static void device_cmdprio(struct __test_metadata *_metadata, const char *filename,
+			   const char *engine)
+{
+	const char *const opts[] = { "--name=c", filename, engine, "--direct=1", "--rw=randwrite",
+				     "--bs=4k", "--size=1m", "--io_size=4m", "--iodepth=8",
+				     "--cmdprio_percentage=50", "--cmdprio_class=3,2",
+				     "--cmdprio=0,3", NULL };
+	json_object *bq, *fio;
+
+	both(_metadata, opts, &bq, &fio);
+	json_object_put(bq);
+	json_object_put(fio);
+}
+
+/*
+ * The kernel's verdict on each command's priority: without CAP_SYS_ADMIN
+ * and CAP_SYS_NICE a real-time command fails with EPERM, so the failed
+ * I/Os are exactly the ones given cmdprio_class=1.
+ */
+static json_object *cmdprio_without_caps(struct __test_metadata *_metadata,
+					 const char *filename, const char *pct)
+{
+	const char *argv[] = { "setpriv", "--inh-caps=-sys_admin,-sys_nice",
+			       "--bounding-set=-sys_admin,-sys_nice", blkqual_path(), "run",
+			       "--no-status", "-o", "json", "--name=c", filename,
+			       "--ioengine=io_uring", "--direct=1", "--rw=randread", "--bs=4k",
+			       "--size=1m", "--io_size=1m", "--iodepth=8", "--cmdprio_class=1",
+			       "--continue_on_error=1", pct, NULL };
+	struct run_result r;
+	json_object *root = NULL;
+
+	if (!run_argv(argv, &r) && r.out)
+		root = json_tokener_parse(r.out);
+	if (!root)
+		TH_LOG("%s: exit %d: %.300s", pct, r.status, r.err ? r.err : "");
+	run_result_free(&r);
+	return root;
+}
+
+static long long read_errors(json_object *root)
+{
+	json_object *jobs = json_object_object_get(root, "jobs");
+
+	return json_int(json_object_array_get_idx(jobs, 0), "total.read.errors", -1);
+}
+
+TEST_F_TIMEOUT(dev, cmdprio_reaches_each_command, 60)
+{
+	json_object *none, *half, *all;
+
+	PREP_READY(&self->p);
+	if (need_program("setpriv"))
+		SKIP(return, "%s", need_program("setpriv"));
+	none = cmdprio_without_caps(_metadata, self->filename, "--cmdprio_percentage=0");
+	half = cmdprio_without_caps(_metadata, self->filename, "--cmdprio_percentage=50");
+	all = cmdprio_without_caps(_metadata, self->filename, "--cmdprio_percentage=100");
+	ASSERT_NE(NULL, none);
+	ASSERT_NE(NULL, half);
+	ASSERT_NE(NULL, all);
+	EXPECT_EQ(0, read_errors(none));
+	EXPECT_EQ(256, read_errors(all));
+	/* 256 draws of one in two: 128, give or take 8 (one sigma) */
+	EXPECT_GT(read_errors(half), 80);
+	EXPECT_LT(read_errors(half), 176);
+	TH_LOG("EPERM with cmdprio_percentage 0, 50, 100: %lld, %lld, %lld of 256",
+	       read_errors(none), read_errors(half), read_errors(all));
+	json_object_put(none);
+	json_object_put(half);
+	json_object_put(all);
+	PREP_READY(&self->p);
+	device_cmdprio(_metadata, self->filename, "--ioengine=libaio");
+	device_cmdprio(_metadata, self->filename, "--ioengine=io_uring");
+	if (!have_fio())
+		SKIP(return, "fio is not installed: counts not compared");
+}
+
 /* ---- prio and prioclass: the kernel's view of the worker threads ---------- */
 
 #define IOPRIO_WHO_PROCESS 1
@@ -278,6 +361,7 @@ TEST(queue_values_parse)
 		{ "--serialize_overlap=0", "--io_submit_mode=inline" },
 		{ "--prio=0", "--prioclass=2" },
 		{ "--prio=7", "--prioclass=3" },
+		{ "--cmdprio_class=2,3", "--cmdprio=0,7" },
 	};
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
@@ -302,7 +386,12 @@ TEST(queue_values_refused)
 		{ "--prio=8", "prio" },
 		{ "--prioclass=4", "prioclass" },
 		{ "--prio=", "prio" },
-		{ "--cmdprio_percentage=10", "per-command" },
+		{ "--cmdprio_percentage=10", "needs ioengine=io_uring or libaio" },
+		{ "--cmdprio_bssplit=4k/50", "per-block-size" },
+		{ "--cmdprio_class=0", "cmdprio_class" },
+		{ "--cmdprio=8", "cmdprio" },
+		{ "--cmdprio_percentage=101", "cmdprio_percentage" },
+		{ "--cmdprio_percentage=1,2,3", "cmdprio_percentage" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -10,6 +10,11 @@
 
 #include "io/engine.h"
 
+/* The kernel's (linux/aio_abi.h, which clashes with libaio.h): aio_reqprio is valid. */
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO	(1 << 1)
+#endif
+
 struct aio_state {
 	io_context_t ctx;
 	struct iocb *iocbs;
@@ -186,6 +191,10 @@ static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
 				}
 				slot_queued(s);
 				aio_prep(w, a, s, idx);
+			}
+			if (q->cmdprio) {
+				a->iocbs[idx].aio_reqprio = (short)bq_queue_cmdprio(w, s->dir);
+				a->iocbs[idx].u.c.flags |= IOCB_FLAG_IOPRIO;
 			}
 			a->queue[queued++] = &a->iocbs[idx];
 			/* iodepth_batch_submit: each batch goes as soon as it is complete. */

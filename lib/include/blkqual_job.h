@@ -368,6 +368,9 @@ struct bq_job {
 	bool ioprio_set;		/* prio= or prioclass= given: ioprio_set() each thread */
 	unsigned int ioprio;		/* prio=, 0 (highest) to 7 */
 	unsigned int ioprio_class;	/* prioclass=, 0 (none: best effort) to 3 */
+	uint8_t cmdprio_pct[BQ_NR_DIRS];	/* I/Os given cmdprio_class/cmdprio, percent */
+	uint8_t cmdprio_class[BQ_NR_DIRS];	/* 0: real time (1), as fio defaults it */
+	uint8_t cmdprio_level[BQ_NR_DIRS];	/* cmdprio=, 0 to 7 */
 };
 
 /* dedupe_mode= */

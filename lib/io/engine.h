@@ -101,6 +101,11 @@ struct bq_file_state {
  * @serialize: hold an I/O back while one in flight overlaps it
  * @draining: the queue was full and has not yet fallen to @low
  * @held: the slot held back by @serialize; -1: none
+ * @cmdprio: per-command priorities (cmdprio_percentage)
+ * @prio_pct: per direction, the share of I/Os given @prio_on
+ * @prio_on: per direction, cmdprio_class and cmdprio as an ioprio value
+ * @prio_off: every other I/O's: the job's prio/prioclass, or 0
+ * @prio_rng: draws for @prio_pct, apart from the workload's own
  */
 struct bq_queue {
 	unsigned int submit;
@@ -109,6 +114,11 @@ struct bq_queue {
 	bool serialize;
 	bool draining;
 	int held;
+	bool cmdprio;
+	uint8_t prio_pct[BQ_NR_DIRS];
+	uint16_t prio_on[BQ_NR_DIRS];
+	uint16_t prio_off;
+	uint64_t prio_rng;
 };
 
 struct bq_worker;
@@ -245,6 +255,7 @@ struct bq_worker {
 void bq_queue_init(struct bq_worker *w);
 bool bq_queue_overlaps(const struct bq_worker *w, const struct bq_slot *s);
 int bq_ioprio_apply(struct bq_worker *w);	/* ioprio.c: prio, prioclass */
+uint16_t bq_queue_cmdprio(struct bq_worker *w, int dir);
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */
 uint64_t worker_order_start(struct bq_worker *w, uint64_t t0);

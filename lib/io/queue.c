@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * queue.c - fio's queue refill rules: iodepth_batch_submit, iodepth_low,
- * iodepth_batch_complete_max and serialize_overlap
+ * iodepth_batch_complete_max and serialize_overlap; and the per-command
+ * priorities (cmdprio_percentage), set as each I/O is prepared
  *
  * blkqual's own loop fills every free slot, submits them at once and
  * takes every completion that is ready.  A job that sets one of these
@@ -12,6 +13,10 @@
 #include <string.h>
 
 #include "engine.h"
+
+#define IOPRIO_CLASS_SHIFT	13
+#define IOPRIO_CLASS_RT		1
+#define IOPRIO_CLASS_BE		2
 
 /**
  * bq_queue_init() - the refill rules of a worker, from its job
@@ -40,7 +45,44 @@ void bq_queue_init(struct bq_worker *w)
 			q->reap_max = worker_batch(w);
 	}
 	q->serialize = j->serialize_overlap && writes && w->depth > 1;
-	w->queue_rules = q->submit || q->low < w->depth || q->reap_max || q->serialize;
+	q->cmdprio = j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE];
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		unsigned int class = j->cmdprio_class[d] ? j->cmdprio_class[d] : IOPRIO_CLASS_RT;
+
+		q->prio_pct[d] = j->cmdprio_pct[d];
+		q->prio_on[d] = (uint16_t)(class << IOPRIO_CLASS_SHIFT | j->cmdprio_level[d]);
+	}
+	if (j->ioprio_set)
+		q->prio_off = (uint16_t)((j->ioprio_class ? j->ioprio_class : IOPRIO_CLASS_BE) <<
+					 IOPRIO_CLASS_SHIFT | j->ioprio);
+	/* Any odd number; the thread's index keeps the threads' draws apart. */
+	q->prio_rng = (j->randseed ^ 0x9e3779b97f4a7c15ULL) * (2 * (uint64_t)w->index + 1) | 1;
+	w->queue_rules = q->submit || q->low < w->depth || q->reap_max || q->serialize ||
+			 q->cmdprio;
+}
+
+/**
+ * bq_queue_cmdprio() - the priority of the next I/O of a cmdprio job
+ * @w: the worker
+ * @dir: its direction
+ *
+ * As in fio, each I/O draws whether it is one of cmdprio_percentage
+ * percent; those get cmdprio_class and cmdprio, the others the job's
+ * own priority (0, the thread's, without prio and prioclass).
+ *
+ * Return: the ioprio value for the SQE or iocb.
+ */
+uint16_t bq_queue_cmdprio(struct bq_worker *w, int dir)
+{
+	struct bq_queue *q = &w->q;
+	uint64_t x = q->prio_rng;
+
+	/* xorshift64 */
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	q->prio_rng = x;
+	return (x >> 11) % 100 < q->prio_pct[dir] ? q->prio_on[dir] : q->prio_off;
 }
 
 /**

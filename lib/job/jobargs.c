@@ -281,6 +281,15 @@ static int add_queue(struct bq_strv *args, const struct bq_job *j)
 	ret = ret ?: add(args, "--iodepth_low=%u", j->iodepth_low);
 	ret = ret ?: add(args, "--iodepth_batch_complete_max=%u", j->batch_complete_max);
 	ret = ret ?: add(args, "--serialize_overlap=%d", j->serialize_overlap);
+	if (j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE]) {
+		ret = ret ?: add(args, "--cmdprio_percentage=%u,%u", j->cmdprio_pct[BQ_READ],
+				 j->cmdprio_pct[BQ_WRITE]);
+		ret = ret ?: add(args, "--cmdprio_class=%u,%u",
+				 j->cmdprio_class[BQ_READ] ? j->cmdprio_class[BQ_READ] : 1,
+				 j->cmdprio_class[BQ_WRITE] ? j->cmdprio_class[BQ_WRITE] : 1);
+		ret = ret ?: add(args, "--cmdprio=%u,%u", j->cmdprio_level[BQ_READ],
+				 j->cmdprio_level[BQ_WRITE]);
+	}
 	if (j->ioprio_set) {
 		ret = ret ?: add(args, "--prioclass=%u", j->ioprio_class);
 		ret = ret ?: add(args, "--prio=%u", j->ioprio);

@@ -1097,6 +1097,9 @@ static const struct job_opt job_opts[] = {
 	OPT("io_submit_mode", OPT_VALUE, bq_opt_set_submit_mode),
 	OPT("prio", OPT_VALUE, bq_opt_set_ioprio),
 	OPT("prioclass", OPT_VALUE, bq_opt_set_ioprio),
+	OPT("cmdprio_percentage", OPT_VALUE, bq_opt_set_cmdprio),
+	OPT("cmdprio_class", OPT_VALUE, bq_opt_set_cmdprio),
+	OPT("cmdprio", OPT_VALUE, bq_opt_set_cmdprio),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1384,6 +1387,9 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
 	ret = bq_job_check_sync(job, err);
+	if (ret)
+		return ret;
+	ret = bq_job_check_queue(job, err);
 	if (ret)
 		return ret;
 	ret = bq_fileset_check(job, err);

@@ -43,3 +43,57 @@ int bq_opt_set_ioprio(const struct job_opt *o, const char *key, const char *val,
 	job->ioprio_set = true;
 	return 0;
 }
+
+/*
+ * cmdprio_percentage, cmdprio_class and cmdprio: "N" for both directions
+ * or "R,W", as fio takes them.
+ */
+int bq_opt_set_cmdprio(const struct job_opt *o, const char *key, const char *val,
+		       struct bq_job *job, struct bq_parse_error *err)
+{
+	unsigned int lo = 0, max = 7;
+	uint8_t *field = job->cmdprio_level, v[BQ_NR_DIRS];
+	const char *p = val;
+
+	if (!strcmp(key, "cmdprio_percentage")) {
+		field = job->cmdprio_pct;
+		max = 100;
+	} else if (!strcmp(key, "cmdprio_class")) {
+		field = job->cmdprio_class;
+		lo = 1;
+		max = 3;
+	}
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		char *end;
+		long n;
+
+		errno = 0;
+		n = strtol(p, &end, 10);
+		if (end == p || errno || n < lo || n > max || (*end && *end != ','))
+			return bq_parse_fail(err, -EINVAL, "%s=%s: %u to %u, or READ,WRITE", key,
+					     val, lo, max);
+		v[d] = (uint8_t)n;
+		if (!*end) {
+			/* One value is both directions'. */
+			if (!d)
+				v[BQ_WRITE] = v[BQ_READ];
+			break;
+		}
+		if (d)
+			return bq_parse_fail(err, -EINVAL, "%s=%s: at most two values", key, val);
+		p = end + 1;
+	}
+	memcpy(field, v, sizeof(v));
+	return 0;
+}
+
+/* fio has per-command priorities in its io_uring and libaio engines only. */
+int bq_job_check_queue(const struct bq_job *job, struct bq_parse_error *err)
+{
+	bool cmdprio = job->cmdprio_pct[BQ_READ] || job->cmdprio_pct[BQ_WRITE];
+
+	if (cmdprio && job->engine != BQ_ENGINE_IO_URING && job->engine != BQ_ENGINE_LIBAIO)
+		return bq_parse_fail(err, -EINVAL, "cmdprio_percentage needs ioengine=io_uring "
+				     "or libaio");
+	return 0;
+}

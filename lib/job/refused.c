@@ -24,9 +24,8 @@ struct refused_group {
 static const struct refused_group refused[] = {
 	GROUP("blkqual does not change its user, group or CPU priority",
 	      "uid", "gid", "nice"),
-	GROUP("per-command I/O priorities are not implemented yet (prio and prioclass, "
-	      "for the whole thread, are)",
-	      "cmdprio", "cmdprio_percentage", "cmdprio_class", "cmdprio_bssplit"),
+	GROUP("per-block-size command priorities are not implemented yet (cmdprio_percentage, "
+	      "cmdprio_class and cmdprio are)", "cmdprio_bssplit"),
 	GROUP("filling a device or filesystem to ENOSPC is not implemented yet",
 	      "fill_device", "fill_fs"),
 	GROUP("unlink_each_loop is not implemented yet", "unlink_each_loop"),
