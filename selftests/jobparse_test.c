@@ -800,7 +800,7 @@ TEST(unsupported_versus_unknown)
 		"verify_state_load", "verify_state_save", "zonecapacity", "max_open_zones", "lockmem",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "fadvise_hint",
 		"cmdprio_bssplit", "flow_id", "numa_cpu_nodes",
-		"numa_mem_policy", "cpumask", "cpus_allowed_policy", "percentile_list",
+		"numa_mem_policy", "percentile_list",
 		"clat_percentiles", "lat_percentiles", "output-format", "trim_percentage",
 		"fadvise_hint", "sync_file_range",
 		"allow_mounted_write", "unified_rw_reporting",

@@ -9,7 +9,8 @@
  * back from the kernel with ioprio_get() on the running worker threads,
  * and per-command priorities (cmdprio_percentage) are checked by the
  * kernel refusing real-time commands from a thread without the
- * capabilities for them: EPERM on exactly those I/Os.
+ * capabilities for them: EPERM on exactly those I/Os.  cpumask and
+ * cpus_allowed_policy are read back from /proc/PID/task/TID/status.
  */
 #include <dirent.h>
 #include <signal.h>
@@ -339,6 +340,136 @@ TEST(prio_and_prioclass_reach_the_thread)
 	EXPECT_EQ(0, running_ioprio(_metadata, "--iodepth=1", NULL));
 }
 
+/* ---- cpumask and cpus_allowed_policy: where the threads may run ---------- */
+
+/*
+ * Each worker thread's Cpus_allowed_list from /proc, in thread order
+ * (bq:a.0, bq:a.1, ...), into @lists; the number found.
+ */
+static int worker_affinity(pid_t pid, char lists[][32], int max)
+{
+	char path[64], line[256];
+	struct dirent *de;
+	int found = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char spath[320], comm[64] = "";
+		int idx = -1;
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(spath, sizeof(spath), "/proc/%d/task/%s/status", pid, de->d_name);
+		f = fopen(spath, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "Name: %63s", comm) == 1 && sscanf(comm, "bq:a.%d", &idx) != 1)
+				idx = -1;
+			if (idx >= 0 && idx < max &&
+			    sscanf(line, "Cpus_allowed_list: %31s", lists[idx]) == 1)
+				found++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+/* Three threads of job a over CPUs 0 and 1 (cpumask=0x3), then job b on CPU 1. */
+static void run_policy(struct __test_metadata *_metadata, const char *policy,
+		       char lists[3][32], json_object **root)
+{
+	char out[64], log[64];
+	const char *argv[] = { blkqual_path(), "run", "--no-status", "-o", "json", "--output",
+			       out, "--ioengine=null", "--size=1m", "--time_based",
+			       "--runtime=2s", "--rate_iops=200", "--name=a", "--numjobs=3",
+			       "--cpumask=0x3", policy, "--name=b", "--cpus_allowed=1", policy,
+			       NULL };
+	long long t0 = now_ms();
+	int status;
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "/tmp/queue_test.%d.json", getpid());
+	snprintf(log, sizeof(log), "/tmp/queue_test.%d.log", getpid());
+	pid = spawn_logged(argv, log);
+	ASSERT_LT(0, pid);
+	while (worker_affinity(pid, lists, 3) < 3 && now_ms() - t0 < 1500)
+		sleep_ms(100);
+	wait_exit_ms(pid, 10000, &status);
+	*root = json_object_from_file(out);
+	unlink(out);
+	unlink(log);
+	ASSERT_NE(NULL, *root);
+}
+
+static long long thread_cpu(json_object *root, int job, int thread)
+{
+	json_object *j = json_object_array_get_idx(json_object_object_get(root, "jobs"), job);
+	json_object *t = json_object_array_get_idx(json_object_object_get(j, "threads"), thread);
+
+	return json_int(t, "cpu", -2);
+}
+
+TEST(cpus_allowed_policy_split_and_shared)
+{
+	char lists[3][32] = { "", "", "" };
+	json_object *root;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs CPUs 0 and 1 online");
+	/* split: the run's thread N gets the mask's CPU N modulo its two */
+	run_policy(_metadata, "--cpus_allowed_policy=split", lists, &root);
+	EXPECT_STREQ("0", lists[0]);
+	EXPECT_STREQ("1", lists[1]);
+	EXPECT_STREQ("0", lists[2]);
+	EXPECT_EQ(0, thread_cpu(root, 0, 0));
+	EXPECT_EQ(1, thread_cpu(root, 0, 1));
+	EXPECT_EQ(0, thread_cpu(root, 0, 2));
+	/* b's thread is the run's fourth: CPU 3 modulo its list of one */
+	EXPECT_EQ(1, thread_cpu(root, 1, 0));
+	json_object_put(root);
+	/* shared: every thread may run on the whole mask; no one CPU to report */
+	memset(lists, 0, sizeof(lists));
+	run_policy(_metadata, "--cpus_allowed_policy=shared", lists, &root);
+	for (int i = 0; i < 3; i++) {
+		EXPECT_STREQ("0-1", lists[i]) TH_LOG("thread %d", i);
+		EXPECT_EQ(-1, thread_cpu(root, 0, i));
+	}
+	json_object_put(root);
+}
+
+TEST(cpumask_counts_as_fio)
+{
+	const char *const opts[] = { "--name=q", "--ioengine=null", "--rw=randread", "--bs=4k",
+				     "--size=4m", "--numjobs=3", "--cpumask=0x3",
+				     "--cpus_allowed_policy=split", NULL };
+	json_object *bq, *fio;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs CPUs 0 and 1 online");
+	bq = bq_json(_metadata, opts);
+	ASSERT_NE(NULL, bq);
+	if (!have_fio()) {
+		json_object_put(bq);
+		SKIP(return, "fio is not installed: counts not compared");
+	}
+	fio = fio_run_json(opts);
+	ASSERT_NE(NULL, fio);
+	/* three threads of 1024 reads each, in both */
+	EXPECT_EQ(3072, fio_total_ios(fio, "read"));
+	EXPECT_EQ(fio_total_ios(fio, "read"),
+		  json_int(json_object_array_get_idx(json_object_object_get(bq, "jobs"), 0),
+			   "total.read.ios", -2));
+	json_object_put(bq);
+	json_object_put(fio);
+}
+
 /* ---- parsing ------------------------------------------------------------- */
 
 static int run_opt(struct run_result *r, const char *a, const char *b)
@@ -362,6 +493,9 @@ TEST(queue_values_parse)
 		{ "--prio=0", "--prioclass=2" },
 		{ "--prio=7", "--prioclass=3" },
 		{ "--cmdprio_class=2,3", "--cmdprio=0,7" },
+		{ "--cpumask=1", "--cpus_allowed_policy=shared" },
+		{ "--cpus_allowed=0", "--cpus_allowed_policy=split" },
+		{ "--cpus_allowed_policy=split", "--iodepth=2" },
 	};
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
@@ -392,6 +526,11 @@ TEST(queue_values_refused)
 		{ "--cmdprio=8", "cmdprio" },
 		{ "--cmdprio_percentage=101", "cmdprio_percentage" },
 		{ "--cmdprio_percentage=1,2,3", "cmdprio_percentage" },
+		{ "--cpumask=0", "no CPU" },
+		{ "--cpumask=0x100000000", "cpumask" },
+		{ "--cpus_allowed_policy=mixed", "cpus_allowed_policy" },
+		{ "--numa_cpu_nodes=0", "NUMA" },
+		{ "--numa_mem_policy=local", "NUMA" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

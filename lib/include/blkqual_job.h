@@ -371,6 +371,14 @@ struct bq_job {
 	uint8_t cmdprio_pct[BQ_NR_DIRS];	/* I/Os given cmdprio_class/cmdprio, percent */
 	uint8_t cmdprio_class[BQ_NR_DIRS];	/* 0: real time (1), as fio defaults it */
 	uint8_t cmdprio_level[BQ_NR_DIRS];	/* cmdprio=, 0 to 7 */
+	int cpus_policy;		/* enum bq_cpus_policy: cpus_allowed_policy */
+};
+
+/* cpus_allowed_policy: unset keeps blkqual's one CPU per thread, placed. */
+enum bq_cpus_policy {
+	BQ_CPUS_PLACED,
+	BQ_CPUS_SHARED,		/* each thread may run on every CPU of the list */
+	BQ_CPUS_SPLIT,		/* thread N of the run gets the list's CPU N (modulo) */
 };
 
 /* dedupe_mode= */

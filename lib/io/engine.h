@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -249,6 +250,8 @@ struct bq_worker {
 	/* queueing (issue 19; queue.c): fio's refill rules, when the job sets them */
 	bool queue_rules;		/* the engines run their loop with the rules below */
 	struct bq_queue q;
+	bool cpu_shared;		/* cpus_allowed_policy=shared: runs anywhere in @cpuset */
+	cpu_set_t cpuset;
 };
 
 /* queue.c: iodepth_batch, iodepth_low, iodepth_batch_complete_max, serialize_overlap */

@@ -40,6 +40,12 @@ static int worker_prepare(struct bq_worker *w)
 	/* "bq:JOB.N" shows in top and lets tests find the worker threads. */
 	snprintf(name, sizeof(name), "bq:%.8s.%d", w->job->name, w->index);
 	pthread_setname_np(pthread_self(), name);
+	/* cpus_allowed_policy=shared: the whole list, as fio sets it (w->cpu is -1) */
+	if (w->cpu_shared && pthread_setaffinity_np(pthread_self(), sizeof(w->cpuset),
+						    &w->cpuset)) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg), "cannot set the CPU affinity");
+		return -EINVAL;
+	}
 	if (w->cpu >= 0) {
 		CPU_ZERO(&set);
 		CPU_SET(w->cpu, &set);

@@ -290,6 +290,9 @@ static int add_queue(struct bq_strv *args, const struct bq_job *j)
 		ret = ret ?: add(args, "--cmdprio=%u,%u", j->cmdprio_level[BQ_READ],
 				 j->cmdprio_level[BQ_WRITE]);
 	}
+	if (j->cpus_policy != BQ_CPUS_PLACED)
+		ret = ret ?: add(args, "--cpus_allowed_policy=%s",
+				 j->cpus_policy == BQ_CPUS_SHARED ? "shared" : "split");
 	if (j->ioprio_set) {
 		ret = ret ?: add(args, "--prioclass=%u", j->ioprio_class);
 		ret = ret ?: add(args, "--prio=%u", j->ioprio);

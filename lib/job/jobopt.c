@@ -1100,6 +1100,8 @@ static const struct job_opt job_opts[] = {
 	OPT("cmdprio_percentage", OPT_VALUE, bq_opt_set_cmdprio),
 	OPT("cmdprio_class", OPT_VALUE, bq_opt_set_cmdprio),
 	OPT("cmdprio", OPT_VALUE, bq_opt_set_cmdprio),
+	OPT("cpumask", OPT_VALUE, bq_opt_set_cpumask),
+	OPT("cpus_allowed_policy", OPT_VALUE, bq_opt_set_cpus_policy),
 };
 
 static const struct job_opt *find_opt(const char *key)

@@ -5,7 +5,9 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "jobopt.h"
@@ -84,6 +86,53 @@ int bq_opt_set_cmdprio(const struct job_opt *o, const char *key, const char *val
 		p = end + 1;
 	}
 	memcpy(field, v, sizeof(v));
+	return 0;
+}
+
+/*
+ * fio's cpumask: a bit mask of the first 32 CPUs, the same thing as a
+ * cpus_allowed list (the later of the two wins, as in fio).
+ */
+int bq_opt_set_cpumask(const struct job_opt *o, const char *key, const char *val,
+		       struct bq_job *job, struct bq_parse_error *err)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char list[sizeof(job->cpus_allowed)];
+	unsigned long long mask;
+	size_t len = 0;
+	char *end;
+
+	errno = 0;
+	mask = strtoull(val, &end, 0);
+	if (!*val || *val == '-' || *end || errno || mask > UINT32_MAX)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: a bit mask of CPUs 0 to 31, like 0x3",
+				     key, val);
+	if (!mask)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: no CPU set", key, val);
+	list[0] = 0;
+	for (int cpu = 0; cpu < 32; cpu++) {
+		if (!(mask & 1ULL << cpu))
+			continue;
+		if (cpu >= ncpu)
+			return bq_parse_fail(err, -EINVAL, "%s=%s: CPU %d is over the last, %ld",
+					     key, val, cpu, ncpu - 1);
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d", len ? "," : "",
+					cpu);
+	}
+	memset(job->cpus_allowed, 0, sizeof(job->cpus_allowed));
+	bq_strlcpy(job->cpus_allowed, list, sizeof(job->cpus_allowed));
+	return 0;
+}
+
+int bq_opt_set_cpus_policy(const struct job_opt *o, const char *key, const char *val,
+			   struct bq_job *job, struct bq_parse_error *err)
+{
+	if (!strcmp(val, "shared"))
+		job->cpus_policy = BQ_CPUS_SHARED;
+	else if (!strcmp(val, "split"))
+		job->cpus_policy = BQ_CPUS_SPLIT;
+	else
+		return bq_parse_fail(err, -EINVAL, "%s=%s: one of shared, split", key, val);
 	return 0;
 }
 
