@@ -799,8 +799,8 @@ TEST(unsupported_versus_unknown)
 	static const char *const fio_only[] = {
 		"verify_state_load", "verify_state_save", "zonecapacity", "max_open_zones", "lockmem",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "fadvise_hint",
-		"cmdprio_bssplit", "flow_id", "numa_cpu_nodes",
-		"numa_mem_policy", "percentile_list",
+		"cmdprio_bssplit", "flow_id", "flow",
+		"percentile_list",
 		"clat_percentiles", "lat_percentiles", "output-format", "trim_percentage",
 		"fadvise_hint", "sync_file_range",
 		"allow_mounted_write", "unified_rw_reporting",

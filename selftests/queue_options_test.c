@@ -10,7 +10,8 @@
  * and per-command priorities (cmdprio_percentage) are checked by the
  * kernel refusing real-time commands from a thread without the
  * capabilities for them: EPERM on exactly those I/Os.  cpumask and
- * cpus_allowed_policy are read back from /proc/PID/task/TID/status.
+ * cpus_allowed_policy are read back from /proc/PID/task/TID/status, and
+ * numa_mem_policy from /proc/PID/numa_maps.
  */
 #include <dirent.h>
 #include <signal.h>
@@ -470,6 +471,72 @@ TEST(cpumask_counts_as_fio)
 	json_object_put(fio);
 }
 
+/* ---- numa_cpu_nodes and numa_mem_policy ---------------------------------- */
+
+/* The first line of @path containing @what, into @line; false when none. */
+static bool file_line(const char *path, const char *what, char *line, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, (int)len, f))
+		found = strstr(line, what) != NULL;
+	fclose(f);
+	return found;
+}
+
+/*
+ * The worker's affinity, and the policy of its buffers' mapping in
+ * numa_maps (the only one of 1 MiB: 64k x iodepth 16, 256 pages).
+ */
+TEST(numa_options_reach_the_thread)
+{
+	const char *argv[] = { blkqual_path(), "run", "--no-status", "--name=a",
+			       "--ioengine=null", "--bs=64k", "--iodepth=16", "--size=1m",
+			       "--time_based", "--runtime=2s", "--rate_iops=200",
+			       "--numa_cpu_nodes=0", "--numa_mem_policy=interleave:0", NULL };
+	char node0[256] = "", aff[1][32] = { "" }, maps[64], line[512] = "";
+	long long t0 = now_ms();
+	bool seen = false;
+	int status;
+	pid_t pid;
+
+	if (!file_line("/sys/devices/system/node/node0/cpulist", "", node0, sizeof(node0)))
+		SKIP(return, "no NUMA node 0 in sysfs");
+	node0[strcspn(node0, "\n")] = 0;
+	pid = spawn_logged(argv, "/dev/null");
+	ASSERT_LT(0, pid);
+	snprintf(maps, sizeof(maps), "/proc/%d/numa_maps", pid);
+	while ((!aff[0][0] || !seen) && now_ms() - t0 < 1800) {
+		sleep_ms(100);
+		worker_affinity(pid, aff, 1);
+		seen = file_line(maps, "anon=256 ", line, sizeof(line));
+	}
+	kill(pid, SIGINT);
+	wait_exit_ms(pid, 10000, &status);
+	EXPECT_STREQ(node0, aff[0]) TH_LOG("numa_cpu_nodes=0: node 0's CPUs");
+	ASSERT_TRUE(seen) TH_LOG("no 1 MiB anonymous mapping in numa_maps");
+	EXPECT_NE(NULL, strstr(line, " interleave:0 ")) TH_LOG("%s", line);
+}
+
+TEST(numa_counts_as_fio)
+{
+	const char *const opts[] = { "--name=q", "--ioengine=null", "--rw=randread", "--bs=4k",
+				     "--size=4m", "--numa_cpu_nodes=0",
+				     "--numa_mem_policy=bind:0", NULL };
+	json_object *bq, *fio;
+
+	if (access("/sys/devices/system/node/node0", F_OK))
+		SKIP(return, "no NUMA node 0 in sysfs");
+	both(_metadata, opts, &bq, &fio);
+	json_object_put(bq);
+	json_object_put(fio);
+	if (!have_fio())
+		SKIP(return, "fio is not installed: counts not compared");
+}
+
 /* ---- parsing ------------------------------------------------------------- */
 
 static int run_opt(struct run_result *r, const char *a, const char *b)
@@ -496,6 +563,9 @@ TEST(queue_values_parse)
 		{ "--cpumask=1", "--cpus_allowed_policy=shared" },
 		{ "--cpus_allowed=0", "--cpus_allowed_policy=split" },
 		{ "--cpus_allowed_policy=split", "--iodepth=2" },
+		{ "--numa_cpu_nodes=all", "--numa_mem_policy=local" },
+		{ "--numa_cpu_nodes=0", "--numa_mem_policy=bind:0" },
+		{ "--numa_mem_policy=prefer:0", "--numa_mem_policy=default" },
 	};
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
@@ -529,8 +599,12 @@ TEST(queue_values_refused)
 		{ "--cpumask=0", "no CPU" },
 		{ "--cpumask=0x100000000", "cpumask" },
 		{ "--cpus_allowed_policy=mixed", "cpus_allowed_policy" },
-		{ "--numa_cpu_nodes=0", "NUMA" },
-		{ "--numa_mem_policy=local", "NUMA" },
+		{ "--numa_cpu_nodes=x", "node list" },
+		{ "--numa_mem_policy=interleave", "needs a node list" },
+		{ "--numa_mem_policy=local:0", "takes no node list" },
+		{ "--numa_mem_policy=prefer:0-1", "one node" },
+		{ "--numa_mem_policy=spread:0", "numa_mem_policy" },
+		{ "--numa_cpu_nodes=999", "does not exist" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -372,6 +372,19 @@ struct bq_job {
 	uint8_t cmdprio_class[BQ_NR_DIRS];	/* 0: real time (1), as fio defaults it */
 	uint8_t cmdprio_level[BQ_NR_DIRS];	/* cmdprio=, 0 to 7 */
 	int cpus_policy;		/* enum bq_cpus_policy: cpus_allowed_policy */
+	char numa_cpu_nodes[64];	/* run on these nodes' CPUs; empty: placed */
+	int numa_mem_mode;		/* enum bq_numa_mem: numa_mem_policy's mode */
+	char numa_mem_nodes[64];	/* its node list */
+};
+
+/* numa_mem_policy: unset keeps the buffers on the thread's node. */
+enum bq_numa_mem {
+	BQ_NUMA_MEM_UNSET,
+	BQ_NUMA_MEM_DEFAULT,
+	BQ_NUMA_MEM_PREFER,
+	BQ_NUMA_MEM_BIND,
+	BQ_NUMA_MEM_INTERLEAVE,
+	BQ_NUMA_MEM_LOCAL,
 };
 
 /* cpus_allowed_policy: unset keeps blkqual's one CPU per thread, placed. */

@@ -258,6 +258,8 @@ struct bq_worker {
 void bq_queue_init(struct bq_worker *w);
 bool bq_queue_overlaps(const struct bq_worker *w, const struct bq_slot *s);
 int bq_ioprio_apply(struct bq_worker *w);	/* ioprio.c: prio, prioclass */
+int bq_numa_apply(struct bq_worker *w);		/* numa_policy.c */
+void *bq_numa_alloc(struct bq_worker *w, size_t len);
 uint16_t bq_queue_cmdprio(struct bq_worker *w, int dir);
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */

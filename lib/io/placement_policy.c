@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * placement_policy.c - fio's cpus_allowed_policy over blkqual's placement
+ * placement_policy.c - fio's cpus_allowed_policy (and numa_cpu_nodes)
+ * over blkqual's placement
  *
  * blkqual pins each thread to one CPU of its cpus_allowed list, the least
  * loaded near the device.  A job that names the policy is left out of
@@ -73,6 +74,14 @@ int run_place_policy(struct run_state *st, struct bq_parse_error *err)
 		const struct bq_job *j = &jr->job;
 		int n;
 
+		/* numa_cpu_nodes: the thread sets its own affinity (numa_policy.c). */
+		for (unsigned int i = 0; j->numa_cpu_nodes[0] && i < j->numjobs; i++) {
+			struct bq_worker *w = &st->workers[st->js[k].first_worker + (int)i];
+
+			w->cpu = jr->threads[i].cpu = -1;
+			w->node = jr->threads[i].node = -1;
+			w->sqpoll_cpu = -1;
+		}
 		if (j->cpus_policy == BQ_CPUS_PLACED || !j->cpus_allowed[0]) {
 			thread_nr += j->numjobs;
 			continue;

@@ -59,13 +59,16 @@ static int worker_prepare(struct bq_worker *w)
 		return -ENOMEM;
 	}
 	bq_queue_init(w);
-	if (bq_ioprio_apply(w))
+	if (bq_ioprio_apply(w) || bq_numa_apply(w))
 		return -errno;
 	w->buf_total = (w->buf_len * w->depth + page - 1) / page * page;
 	if (!w->buf_total)
 		return 0;
+	/* numa_mem_policy: plain pages, which follow the thread's policy */
+	if (w->job->numa_mem_mode)
+		w->bufs = bq_numa_alloc(w, w->buf_total);
 	/* numa_alloc_onnode() maps fresh pages bound to the node. */
-	if (w->node >= 0 && numa_available() >= 0)
+	else if (w->node >= 0 && numa_available() >= 0)
 		w->bufs = numa_alloc_onnode(w->buf_total, w->node);
 	else
 		w->bufs = numa_alloc_local(w->buf_total);

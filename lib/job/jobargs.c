@@ -293,6 +293,15 @@ static int add_queue(struct bq_strv *args, const struct bq_job *j)
 	if (j->cpus_policy != BQ_CPUS_PLACED)
 		ret = ret ?: add(args, "--cpus_allowed_policy=%s",
 				 j->cpus_policy == BQ_CPUS_SHARED ? "shared" : "split");
+	if (j->numa_cpu_nodes[0])
+		ret = ret ?: add(args, "--numa_cpu_nodes=%s", j->numa_cpu_nodes);
+	if (j->numa_mem_mode) {
+		static const char *const modes[] = { "", "default", "prefer", "bind",
+						     "interleave", "local" };
+
+		ret = ret ?: add(args, "--numa_mem_policy=%s%s%s", modes[j->numa_mem_mode],
+				 j->numa_mem_nodes[0] ? ":" : "", j->numa_mem_nodes);
+	}
 	if (j->ioprio_set) {
 		ret = ret ?: add(args, "--prioclass=%u", j->ioprio_class);
 		ret = ret ?: add(args, "--prio=%u", j->ioprio);

@@ -1102,6 +1102,8 @@ static const struct job_opt job_opts[] = {
 	OPT("cmdprio", OPT_VALUE, bq_opt_set_cmdprio),
 	OPT("cpumask", OPT_VALUE, bq_opt_set_cpumask),
 	OPT("cpus_allowed_policy", OPT_VALUE, bq_opt_set_cpus_policy),
+	OPT("numa_cpu_nodes", OPT_VALUE, bq_opt_set_numa),
+	OPT("numa_mem_policy", OPT_VALUE, bq_opt_set_numa),
 };
 
 static const struct job_opt *find_opt(const char *key)

@@ -136,6 +136,67 @@ int bq_opt_set_cpus_policy(const struct job_opt *o, const char *key, const char 
 	return 0;
 }
 
+/* A node list as fio takes it: "all", or ascending numbers and ranges. */
+static int node_list(const char *key, const char *val, char *dst, size_t len,
+		     struct bq_parse_error *err)
+{
+	int nodes[1024];
+
+	if (strlen(val) >= len)
+		return bq_parse_fail(err, -EINVAL, "%s: list is longer than %zu characters", key,
+				     len - 1);
+	if (strcmp(val, "all") && bq_cpulist_parse(val, nodes, 1024) <= 0)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: not a node list, like 0-1,3 or all",
+				     key, val);
+	memset(dst, 0, len);
+	bq_strlcpy(dst, val, len);
+	return 0;
+}
+
+/*
+ * numa_cpu_nodes=LIST and numa_mem_policy=MODE[:LIST]; whether the nodes
+ * exist is checked by the running thread (lib/io/numa_policy.c).
+ */
+int bq_opt_set_numa(const struct job_opt *o, const char *key, const char *val,
+		    struct bq_job *job, struct bq_parse_error *err)
+{
+	static const char *const modes[] = {
+		[BQ_NUMA_MEM_DEFAULT] = "default", [BQ_NUMA_MEM_PREFER] = "prefer",
+		[BQ_NUMA_MEM_BIND] = "bind", [BQ_NUMA_MEM_INTERLEAVE] = "interleave",
+		[BQ_NUMA_MEM_LOCAL] = "local",
+	};
+	const char *colon = strchr(val, ':');
+	size_t mlen = colon ? (size_t)(colon - val) : strlen(val);
+	int mode = 0, ret;
+
+	if (!strcmp(key, "numa_cpu_nodes"))
+		return node_list(key, val, job->numa_cpu_nodes, sizeof(job->numa_cpu_nodes), err);
+	for (int m = BQ_NUMA_MEM_DEFAULT; m <= BQ_NUMA_MEM_LOCAL; m++)
+		if (strlen(modes[m]) == mlen && !strncmp(val, modes[m], mlen))
+			mode = m;
+	if (!mode)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: one of default, prefer:N, bind:LIST, "
+				     "interleave:LIST, local", key, val);
+	/* As in fio: prefer, bind and interleave need nodes, the others take none. */
+	if ((mode == BQ_NUMA_MEM_DEFAULT || mode == BQ_NUMA_MEM_LOCAL) != !colon)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: %s %s node list", key, val,
+				     modes[mode], colon ? "takes no" : "needs a");
+	if (colon) {
+		ret = node_list(key, colon + 1, job->numa_mem_nodes, sizeof(job->numa_mem_nodes),
+				err);
+		if (ret)
+			return ret;
+		if (mode == BQ_NUMA_MEM_PREFER && strspn(colon + 1, "0123456789") !=
+		    strlen(colon + 1))
+			return bq_parse_fail(err, -EINVAL, "%s=%s: prefer takes one node", key,
+					     val);
+	} else {
+		job->numa_mem_nodes[0] = 0;
+	}
+	job->numa_mem_mode = mode;
+	return 0;
+}
+
 /* fio has per-command priorities in its io_uring and libaio engines only. */
 int bq_job_check_queue(const struct bq_job *job, struct bq_parse_error *err)
 {

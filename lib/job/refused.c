@@ -45,9 +45,6 @@ static const struct refused_group refused[] = {
 	      "iomem", "mem", "iomem_align", "mem_align", "hugepage-size", "lockmem"),
 	GROUP("flow control between jobs is not implemented",
 	      "flow_id", "flow", "flow_watermark", "flow_sleep"),
-	GROUP("NUMA placement by node is not implemented yet: blkqual puts each thread and its "
-	      "buffers on the device's node; use cpus_allowed",
-	      "numa_cpu_nodes", "numa_mem_policy"),
 	GROUP("cgroups are not implemented", "cgroup", "cgroup_weight", "cgroup_nodelete"),
 	GROUP("blkqual keeps the verify state in --verify-state FILE (see verify.rst)",
 	      "verify_state_save", "verify_state_load"),
