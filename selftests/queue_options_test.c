@@ -11,7 +11,8 @@
  * kernel refusing real-time commands from a thread without the
  * capabilities for them: EPERM on exactly those I/Os.  cpumask and
  * cpus_allowed_policy are read back from /proc/PID/task/TID/status, and
- * numa_mem_policy from /proc/PID/numa_maps.
+ * numa_mem_policy from /proc/PID/numa_maps.  flow keeps two jobs' I/O in
+ * the ratio of their weights, in blkqual as in fio.
  */
 #include <dirent.h>
 #include <signal.h>
@@ -537,6 +538,66 @@ TEST(numa_counts_as_fio)
 		SKIP(return, "fio is not installed: counts not compared");
 }
 
+/* ---- flow control ---------------------------------------------------------- */
+
+static long long job_reads(json_object *root, int k, bool fio)
+{
+	json_object *j = json_object_array_get_idx(json_object_object_get(root, "jobs"), k);
+
+	return json_int(j, fio ? "read.total_ios" : "total.read.ios", -1);
+}
+
+/* Weights 2 and 1 in one flow: two I/Os of a for each of b, in both tools. */
+TEST(flow_keeps_the_weights_ratio)
+{
+	const char *const opts[] = { "--ioengine=null", "--bs=4k", "--size=1g", "--time_based",
+				     "--runtime=1s", "--flow_id=1", "--flow_watermark=10",
+				     "--name=a", "--flow=2", "--name=b", "--flow=1", NULL };
+	json_object *bq, *fio;
+	double ratio;
+
+	bq = bq_json(_metadata, opts);
+	ASSERT_NE(NULL, bq);
+	ratio = (double)job_reads(bq, 0, false) / (double)job_reads(bq, 1, false);
+	TH_LOG("blkqual: a %lld, b %lld I/Os", job_reads(bq, 0, false), job_reads(bq, 1, false));
+	EXPECT_GT(ratio, 1.9);
+	EXPECT_LT(ratio, 2.1);
+	json_object_put(bq);
+	if (!have_fio())
+		SKIP(return, "fio is not installed: its ratio not compared");
+	fio = fio_run_json(opts);
+	ASSERT_NE(NULL, fio);
+	ratio = (double)job_reads(fio, 0, true) / (double)job_reads(fio, 1, true);
+	TH_LOG("fio: a %lld, b %lld I/Os", job_reads(fio, 0, true), job_reads(fio, 1, true));
+	EXPECT_GT(ratio, 1.9);
+	EXPECT_LT(ratio, 2.1);
+	json_object_put(fio);
+}
+
+/* Size-bound jobs in a flow do all their I/O, as fio's do. */
+TEST(flow_counts_as_fio)
+{
+	const char *const opts[] = { "--ioengine=null", "--bs=4k", "--size=16m",
+				     "--flow_id=2", "--flow_sleep=50", "--iodepth=4",
+				     "--name=a", "--flow=3", "--name=b", "--flow=1", NULL };
+	json_object *bq, *fio;
+
+	bq = bq_json(_metadata, opts);
+	ASSERT_NE(NULL, bq);
+	EXPECT_EQ(4096, job_reads(bq, 0, false));
+	EXPECT_EQ(4096, job_reads(bq, 1, false));
+	if (!have_fio()) {
+		json_object_put(bq);
+		SKIP(return, "fio is not installed: counts not compared");
+	}
+	fio = fio_run_json(opts);
+	ASSERT_NE(NULL, fio);
+	EXPECT_EQ(job_reads(fio, 0, true), job_reads(bq, 0, false));
+	EXPECT_EQ(job_reads(fio, 1, true), job_reads(bq, 1, false));
+	json_object_put(bq);
+	json_object_put(fio);
+}
+
 /* ---- parsing ------------------------------------------------------------- */
 
 static int run_opt(struct run_result *r, const char *a, const char *b)
@@ -566,6 +627,8 @@ TEST(queue_values_parse)
 		{ "--numa_cpu_nodes=all", "--numa_mem_policy=local" },
 		{ "--numa_cpu_nodes=0", "--numa_mem_policy=bind:0" },
 		{ "--numa_mem_policy=prefer:0", "--numa_mem_policy=default" },
+		{ "--flow_id=3", "--flow=1" },
+		{ "--flow_sleep=100", "--flow_watermark=5" },
 	};
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
@@ -605,6 +668,8 @@ TEST(queue_values_refused)
 		{ "--numa_mem_policy=prefer:0-1", "one node" },
 		{ "--numa_mem_policy=spread:0", "numa_mem_policy" },
 		{ "--numa_cpu_nodes=999", "does not exist" },
+		{ "--flow=-1", "flow" },
+		{ "--flow_sleep=x", "flow_sleep" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -178,6 +178,10 @@ static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
 				aio_prep(w, a, s, idx);
 				slot_issued(s, bq_now_ns());
 			} else {
+				/* flow: held back until the flow's other threads catch up */
+				if (w->flow && !*w->stop && (!w->end_ns || now < w->end_ns) &&
+				    bq_flow_held(w, inflight + queued))
+					break;
 				idx = a->free_slots[a->nr_free - 1];
 				s = &w->slots[idx];
 				if (!worker_next(w, s, now)) {

@@ -472,6 +472,10 @@ static __attribute__((noinline)) int uring_loop_rules(struct bq_worker *w, struc
 					unsent = 0;
 				continue;
 			}
+			/* flow: held back until the flow's other threads catch up */
+			if (w->flow && !*w->stop && (!w->end_ns || now < w->end_ns) &&
+			    bq_flow_held(w, inflight))
+				break;
 			idx = u->free_slots[u->nr_free - 1];
 			s = &w->slots[idx];
 			if (!worker_next(w, s, now)) {

@@ -375,6 +375,9 @@ struct bq_job {
 	char numa_cpu_nodes[64];	/* run on these nodes' CPUs; empty: placed */
 	int numa_mem_mode;		/* enum bq_numa_mem: numa_mem_policy's mode */
 	char numa_mem_nodes[64];	/* its node list */
+	unsigned int flow_id;		/* jobs sharing it share flow control */
+	unsigned int flow;		/* weight in the flow; 0: not in one */
+	uint64_t flow_sleep_ns;		/* pause when held back; 0: keep trying */
 };
 
 /* numa_mem_policy: unset keeps the buffers on the thread's node. */

@@ -252,6 +252,8 @@ struct bq_worker {
 	struct bq_queue q;
 	bool cpu_shared;		/* cpus_allowed_policy=shared: runs anywhere in @cpuset */
 	cpu_set_t cpuset;
+	struct bq_flow *flow;		/* flow=: its flow (flow.c); NULL: none */
+	uint64_t flow_count;		/* its I/Os counted in the flow */
 };
 
 /* queue.c: iodepth_batch, iodepth_low, iodepth_batch_complete_max, serialize_overlap */
@@ -260,6 +262,10 @@ bool bq_queue_overlaps(const struct bq_worker *w, const struct bq_slot *s);
 int bq_ioprio_apply(struct bq_worker *w);	/* ioprio.c: prio, prioclass */
 int bq_numa_apply(struct bq_worker *w);		/* numa_policy.c */
 void *bq_numa_alloc(struct bq_worker *w, size_t len);
+struct bq_flow;
+int bq_flow_join(struct bq_worker *w);		/* flow.c: flow_id, flow, flow_sleep */
+void bq_flow_leave(struct bq_worker *w);
+bool bq_flow_held(struct bq_worker *w, unsigned int inflight);
 uint16_t bq_queue_cmdprio(struct bq_worker *w, int dir);
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */

@@ -58,7 +58,7 @@ void bq_queue_init(struct bq_worker *w)
 	/* Any odd number; the thread's index keeps the threads' draws apart. */
 	q->prio_rng = (j->randseed ^ 0x9e3779b97f4a7c15ULL) * (2 * (uint64_t)w->index + 1) | 1;
 	w->queue_rules = q->submit || q->low < w->depth || q->reap_max || q->serialize ||
-			 q->cmdprio;
+			 q->cmdprio || j->flow;
 }
 
 /**

@@ -61,6 +61,8 @@ static int worker_prepare(struct bq_worker *w)
 	bq_queue_init(w);
 	if (bq_ioprio_apply(w) || bq_numa_apply(w))
 		return -errno;
+	if (bq_flow_join(w))
+		return -ENOMEM;
 	w->buf_total = (w->buf_len * w->depth + page - 1) / page * page;
 	if (!w->buf_total)
 		return 0;
@@ -171,6 +173,7 @@ int worker_run(struct bq_worker *w)
 			e->end(w);
 	}
 	worker_finish(w);
+	bq_flow_leave(w);
 	bq_rate_free(w);
 	if (e->teardown)
 		e->teardown(w);

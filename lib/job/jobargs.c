@@ -302,6 +302,11 @@ static int add_queue(struct bq_strv *args, const struct bq_job *j)
 		ret = ret ?: add(args, "--numa_mem_policy=%s%s%s", modes[j->numa_mem_mode],
 				 j->numa_mem_nodes[0] ? ":" : "", j->numa_mem_nodes);
 	}
+	if (j->flow) {
+		ret = ret ?: add(args, "--flow_id=%u", j->flow_id);
+		ret = ret ?: add(args, "--flow=%u", j->flow);
+		ret = ret ?: add(args, "--flow_sleep=%" PRIu64, j->flow_sleep_ns / 1000);
+	}
 	if (j->ioprio_set) {
 		ret = ret ?: add(args, "--prioclass=%u", j->ioprio_class);
 		ret = ret ?: add(args, "--prio=%u", j->ioprio);

@@ -1104,6 +1104,10 @@ static const struct job_opt job_opts[] = {
 	OPT("cpus_allowed_policy", OPT_VALUE, bq_opt_set_cpus_policy),
 	OPT("numa_cpu_nodes", OPT_VALUE, bq_opt_set_numa),
 	OPT("numa_mem_policy", OPT_VALUE, bq_opt_set_numa),
+	OPT_AT("flow_id", OPT_VALUE, set_uint, flow_id, 0, UINT32_MAX),
+	OPT_AT("flow", OPT_VALUE, set_uint, flow, 0, UINT32_MAX),
+	OPT("flow_sleep", OPT_VALUE, bq_opt_set_flow_sleep),
+	OPT("flow_watermark", OPT_VALUE, bq_opt_set_flow_sleep),
 };
 
 static const struct job_opt *find_opt(const char *key)

@@ -197,6 +197,25 @@ int bq_opt_set_numa(const struct job_opt *o, const char *key, const char *val,
 	return 0;
 }
 
+/*
+ * flow_sleep: microseconds, as fio counts them.  flow_watermark is
+ * deprecated in fio, which accepts and ignores it: so does blkqual.
+ */
+int bq_opt_set_flow_sleep(const struct job_opt *o, const char *key, const char *val,
+			  struct bq_job *job, struct bq_parse_error *err)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(val, &end, 10);
+	if (!*val || *val == '-' || *end || errno || v > UINT32_MAX)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: not a whole number", key, val);
+	if (!strcmp(key, "flow_sleep"))
+		job->flow_sleep_ns = v * 1000;
+	return 0;
+}
+
 /* fio has per-command priorities in its io_uring and libaio engines only. */
 int bq_job_check_queue(const struct bq_job *job, struct bq_parse_error *err)
 {
@@ -205,5 +224,9 @@ int bq_job_check_queue(const struct bq_job *job, struct bq_parse_error *err)
 	if (cmdprio && job->engine != BQ_ENGINE_IO_URING && job->engine != BQ_ENGINE_LIBAIO)
 		return bq_parse_fail(err, -EINVAL, "cmdprio_percentage needs ioengine=io_uring "
 				     "or libaio");
+	/* Flow control is checked in the queueing engines' loop (queue.c). */
+	if (job->flow && job->engine != BQ_ENGINE_IO_URING && job->engine != BQ_ENGINE_LIBAIO &&
+	    job->engine != BQ_ENGINE_NOP)
+		return bq_parse_fail(err, -EINVAL, "flow needs ioengine=io_uring, libaio or null");
 	return 0;
 }

@@ -24,6 +24,8 @@ int bq_opt_set_cpus_policy(const struct job_opt *o, const char *key, const char 
 			   struct bq_job *job, struct bq_parse_error *err);
 int bq_opt_set_numa(const struct job_opt *o, const char *key, const char *val,
 		    struct bq_job *job, struct bq_parse_error *err);
+int bq_opt_set_flow_sleep(const struct job_opt *o, const char *key, const char *val,
+			  struct bq_job *job, struct bq_parse_error *err);
 int bq_job_check_queue(const struct bq_job *job, struct bq_parse_error *err);
 
 #endif /* BLKQUAL_JOBOPT_QUEUE_H */

@@ -43,8 +43,6 @@ static const struct refused_group refused[] = {
 	      "ignore_zone_limits", "zone_reset_threshold", "zone_reset_frequency"),
 	GROUP("blkqual allocates its own aligned buffers on the device's NUMA node",
 	      "iomem", "mem", "iomem_align", "mem_align", "hugepage-size", "lockmem"),
-	GROUP("flow control between jobs is not implemented",
-	      "flow_id", "flow", "flow_watermark", "flow_sleep"),
 	GROUP("cgroups are not implemented", "cgroup", "cgroup_weight", "cgroup_nodelete"),
 	GROUP("blkqual keeps the verify state in --verify-state FILE (see verify.rst)",
 	      "verify_state_save", "verify_state_load"),
