@@ -5,9 +5,11 @@
  *
  * blkqual pins each thread to one CPU of its cpus_allowed list, the least
  * loaded near the device.  A job that names the policy is left out of
- * that placement (run.c) and gets fio's meaning instead: with shared every thread may run on the whole list; with split
- * the run's thread N (counted over all jobs, from 0, as fio numbers its
- * threads) gets the list's CPU N modulo the list's length.
+ * that placement (run.c) and gets fio's meaning instead: with shared
+ * every thread may run on the whole list; with split the run's thread N
+ * (counted over all jobs, from 0, as fio numbers its threads) gets the
+ * list's CPU N modulo the list's length.  A job with numa_cpu_nodes is
+ * left unpinned: its threads set their affinity themselves.
  */
 #include <errno.h>
 #include <numa.h>
