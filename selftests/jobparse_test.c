@@ -782,13 +782,13 @@ TEST(description_and_buffered_as_in_fio)
 TEST(unsupported_versus_unknown)
 {
 	static const char *const fio_only[] = {
-		"verify_state_load", "verify_state_save", "cgroup", "flow", "lockmem",
+		"verify_state_load", "verify_state_save", "cgroup", "lockmem",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "fadvise_hint",
-		"iodepth_batch", "iodepth_batch_complete_max", "iodepth_low", "numa_cpu_nodes",
-		"numa_mem_policy", "cpumask", "cpus_allowed_policy", "percentile_list",
+		"cmdprio_bssplit",
+		"percentile_list",
 		"clat_percentiles", "lat_percentiles", "output-format", "trim_percentage",
 		"fadvise_hint", "sync_file_range",
-		"allow_mounted_write", "serialize_overlap", "unified_rw_reporting",
+		"allow_mounted_write", "unified_rw_reporting",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
 		"readonly",
 	};

@@ -10,6 +10,11 @@
 
 #include "io/engine.h"
 
+/* The kernel's (linux/aio_abi.h, which clashes with libaio.h): aio_reqprio is valid. */
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO	(1 << 1)
+#endif
+
 struct aio_state {
 	io_context_t ctx;
 	struct iocb *iocbs;
@@ -19,6 +24,36 @@ struct aio_state {
 	unsigned int nr_free;
 	unsigned int batch_wait;
 };
+
+/* Submit queue[0, n), retrying what the kernel did not take. */
+static int aio_submit(struct aio_state *a, unsigned int n)
+{
+	unsigned int sent = 0;
+
+	while (sent < n) {
+		int ret = io_submit(a->ctx, (long)(n - sent), a->queue + sent);
+
+		if (ret == -EAGAIN || ret == -EINTR)
+			continue;
+		if (ret < 0)
+			return ret;
+		sent += (unsigned int)ret;
+	}
+	return 0;
+}
+
+static void aio_prep(struct bq_worker *w, struct aio_state *a, const struct bq_slot *s,
+		     unsigned int idx)
+{
+	void *buf = w->bufs + (size_t)idx * w->buf_len;
+
+	if (s->dir == BQ_READ)
+		io_prep_pread(&a->iocbs[idx], w->fds[s->file], buf, s->len, (long long)s->offset);
+	else
+		io_prep_pwrite(&a->iocbs[idx], w->fds[s->file], buf, s->len,
+			       (long long)s->offset);
+	a->iocbs[idx].data = (void *)(uintptr_t)idx;
+}
 
 static int aio_loop(struct bq_worker *w)
 {
@@ -104,6 +139,127 @@ static int aio_loop(struct bq_worker *w)
 	}
 }
 
+/*
+ * aio_loop() under fio's refill rules (queue.c), for the jobs that set
+ * them: a loop of its own, out of line, so that the default one is
+ * compiled exactly as it was.
+ */
+static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
+{
+	struct aio_state *a = w->engine;
+	bool issuing = true, stamps = !w->job->gtod_reduce;
+	unsigned int inflight = 0;
+	uint64_t now = bq_now_ns();
+	struct bq_queue *q = &w->q;
+	int n;
+
+	for (;;) {
+		unsigned int free_before = a->nr_free;
+		uint64_t done_t;
+		unsigned int queued = 0;
+
+		while (issuing && (a->nr_free || q->held >= 0)) {
+			unsigned int idx;
+			struct bq_slot *s;
+
+			if (!worker_may_start(w, inflight + queued, now))
+				break;
+			/* iodepth_low: a full queue drains to the mark first. */
+			if (q->draining && inflight + queued > q->low)
+				break;
+			q->draining = false;
+			if (q->held >= 0) {
+				/* serialize_overlap: picked in an earlier round, stamped alone */
+				idx = (unsigned int)q->held;
+				s = &w->slots[idx];
+				if (bq_queue_overlaps(w, s))
+					break;
+				q->held = -1;
+				aio_prep(w, a, s, idx);
+				slot_issued(s, bq_now_ns());
+			} else {
+				/* flow: held back until the flow's other threads catch up */
+				if (w->flow && !*w->stop && (!w->end_ns || now < w->end_ns) &&
+				    bq_flow_held(w, inflight + queued))
+					break;
+				idx = a->free_slots[a->nr_free - 1];
+				s = &w->slots[idx];
+				if (!worker_next(w, s, now)) {
+					issuing = false;
+					break;
+				}
+				a->nr_free--;
+				if (q->serialize && inflight + queued && bq_queue_overlaps(w, s)) {
+					q->held = (int)idx;
+					break;
+				}
+				slot_queued(s);
+				aio_prep(w, a, s, idx);
+			}
+			if (q->cmdprio) {
+				a->iocbs[idx].aio_reqprio = (short)bq_queue_cmdprio(w, s->dir);
+				a->iocbs[idx].u.c.flags |= IOCB_FLAG_IOPRIO;
+			}
+			a->queue[queued++] = &a->iocbs[idx];
+			/* iodepth_batch_submit: each batch goes as soon as it is complete. */
+			if (q->submit && queued == q->submit) {
+				slots_stamp_batch(w, a->free_slots, a->nr_free, free_before, now);
+				free_before = a->nr_free;
+				n = aio_submit(a, queued);
+				if (n < 0)
+					return n;
+				/* a->queue is reused from its start for the next batch */
+				inflight += queued;
+				queued = 0;
+			}
+			if (inflight + queued == w->depth)
+				q->draining = q->low < w->depth;
+		}
+		if (queued) {
+			slots_stamp_batch(w, a->free_slots, a->nr_free, free_before, now);
+			n = aio_submit(a, queued);
+			if (n < 0)
+				return n;
+			inflight += queued;
+		}
+		if (!inflight) {
+			if (!issuing)
+				return 0;
+			if (now < w->next_submit_ns)
+				worker_sleep_until(w->next_submit_ns);
+			now = bq_now_ns();
+			continue;
+		}
+		worker_depth_sample(w, inflight);
+		n = io_getevents(a->ctx, inflight < a->batch_wait ? 1 : a->batch_wait,
+				 q->reap_max ? (long)q->reap_max : (long)w->depth,
+				 a->events, NULL);
+		if (n == -EINTR) {
+			now = bq_now_ns();
+			continue;
+		}
+		if (n < 0)
+			return n;
+		done_t = stamps ? bq_now_ns() : 0;
+		for (int i = 0; i < n; i++) {
+			unsigned int idx = (unsigned int)(uintptr_t)a->events[i].data;
+			long res = (long)a->events[i].res;
+
+			worker_complete(w, &w->slots[idx], (int)res, done_t);
+			slot_done(&w->slots[idx]);
+			a->free_slots[a->nr_free++] = (uint16_t)idx;
+		}
+		inflight -= (unsigned int)n;
+		worker_depth_sample(w, inflight);
+		now = stamps ? done_t : bq_now_ns();
+	}
+}
+
+static int aio_run_loop(struct bq_worker *w)
+{
+	return w->queue_rules ? aio_loop_rules(w) : aio_loop(w);
+}
+
 static int aio_setup(struct bq_worker *w)
 {
 	struct aio_state *a = calloc(1, sizeof(*a));
@@ -150,6 +306,6 @@ static void aio_teardown(struct bq_worker *w)
 const struct bq_engine_ops bq_engine_libaio = {
 	.name = "libaio",
 	.setup = aio_setup,
-	.loop = aio_loop,
+	.loop = aio_run_loop,
 	.teardown = aio_teardown,
 };

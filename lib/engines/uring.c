@@ -153,8 +153,14 @@ static void register_resources(struct bq_worker *w, struct uring_state *u)
 	}
 }
 
+/*
+ * The preparation functions are forced inline: each loop instance
+ * (uring_loop_with()) gets its own copy, as the one loop had before.
+ */
+#define PREP_INLINE static __attribute__((always_inline)) inline
+
 /* nop and io_uring_cmd; returns the SQE's user_data. */
-static uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
+PREP_INLINE uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 			   const struct bq_slot *s, unsigned int idx, int fd, void *buf)
 {
 #ifdef HAVE_PASSTHRU
@@ -192,7 +198,7 @@ static uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 }
 
 /* readv and writev of one iovec: what fio's nonvectored=0 issues. */
-static void prep_vectored(struct uring_state *u, struct io_uring_sqe *sqe,
+PREP_INLINE void prep_vectored(struct uring_state *u, struct io_uring_sqe *sqe,
 			  const struct bq_slot *s, unsigned int idx, int fd, void *buf)
 {
 	struct iovec *iov = &u->iov[idx];
@@ -211,7 +217,7 @@ static void prep_rw(struct uring_state *u, struct io_uring_sqe *sqe, const struc
 		    unsigned int idx, int fd, void *buf);
 
 /* Everything but plain reads and writes: nop, commands, readv, force_async. */
-static void prep_special(struct uring_state *u, struct io_uring_sqe *sqe,
+PREP_INLINE void prep_special(struct uring_state *u, struct io_uring_sqe *sqe,
 			 const struct bq_slot *s, unsigned int idx, int fd, void *buf)
 {
 	if (u->kind != URING_RW)
@@ -227,8 +233,8 @@ static void prep_special(struct uring_state *u, struct io_uring_sqe *sqe,
 	}
 }
 
-static void prep(struct bq_worker *w, struct uring_state *u, struct io_uring_sqe *sqe,
-		 const struct bq_slot *s, unsigned int idx)
+PREP_INLINE void prep(struct bq_worker *w, struct uring_state *u, struct io_uring_sqe *sqe,
+		  const struct bq_slot *s, unsigned int idx)
 {
 	int fd = u->fixed_files ? s->file : w->fds[s->file];
 	void *buf = w->bufs + (size_t)idx * w->buf_len;
@@ -296,6 +302,53 @@ static uint64_t sqpoll_cpu_ns(pid_t tid)
 	return total;
 }
 
+/*
+ * serialize_overlap: the I/O held back goes first once nothing in flight
+ * overlaps it.  It was picked, and taken off the free list, in an earlier
+ * round, so it is stamped on its own.
+ */
+static bool queue_held(struct bq_worker *w, struct uring_state *u)
+{
+	struct bq_slot *s = &w->slots[w->q.held];
+	struct io_uring_sqe *sqe;
+
+	if (bq_queue_overlaps(w, s))
+		return false;
+	sqe = io_uring_get_sqe(&u->ring);
+	if (!sqe)
+		return false;
+	prep(w, u, sqe, s, (unsigned int)w->q.held);
+	if (w->q.cmdprio)
+		sqe->ioprio = bq_queue_cmdprio(w, s->dir);
+	slot_issued(s, bq_now_ns());
+	w->q.held = -1;
+	return true;
+}
+
+/*
+ * After each I/O queued under fio's rules: iodepth_batch_submit submits
+ * every batch as soon as it is complete, and a queue that became full
+ * starts draining to iodepth_low.
+ */
+static int queue_rules_after(struct bq_worker *w, struct uring_state *u, unsigned int unsent,
+			     unsigned int *free_before, uint64_t now, unsigned int inflight)
+{
+	struct bq_queue *q = &w->q;
+
+	if (inflight == w->depth)
+		q->draining = q->low < w->depth;
+	if (q->submit && unsent == q->submit) {
+		int ret;
+
+		slots_stamp_batch(w, u->free_slots, u->nr_free, *free_before, now);
+		*free_before = u->nr_free;
+		ret = io_uring_submit(&u->ring);
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+			return ret;
+	}
+	return 0;
+}
+
 static int uring_loop(struct bq_worker *w, struct uring_state *u)
 {
 	bool issuing = true, stamps = !w->job->gtod_reduce;
@@ -355,6 +408,123 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			struct bq_slot *s = &w->slots[idx];
 			int res = cqe->res;
 
+			if (__builtin_expect(u->kind != URING_RW, 0))
+				res = other_res(cqe->user_data, res, s);
+			worker_complete(w, s, res, done_t);
+			slot_done(s);
+			u->free_slots[u->nr_free++] = (uint16_t)idx;
+			seen++;
+		}
+		io_uring_cq_advance(&u->ring, seen);
+		inflight -= seen;
+		/* Sampled at the top and the bottom of each sawtooth. */
+		worker_depth_sample(w, inflight);
+		/* The next batch is picked at the time its slots came free. */
+		now = stamps ? done_t : bq_now_ns();
+	}
+	return 0;
+}
+
+/*
+ * uring_loop() under fio's refill rules (queue.c), for the jobs that set
+ * them: a loop of its own, out of line, so that the default one is
+ * compiled exactly as it was.
+ */
+static __attribute__((noinline)) int uring_loop_rules(struct bq_worker *w, struct uring_state *u)
+{
+	bool issuing = true, stamps = !w->job->gtod_reduce;
+	unsigned int inflight = 0;
+	uint64_t now = bq_now_ns();
+	struct bq_queue *q = &w->q;
+
+	for (;;) {
+		unsigned int free_before = u->nr_free, unsent = 0;
+		uint64_t done_t;
+		struct io_uring_cqe *cqe;
+		unsigned int head, seen = 0, wait_nr;
+		int ret;
+
+		/*
+		 * A picked I/O is already counted against the job, so pick only
+		 * when the SQ has room (with SQPOLL it can be full even with
+		 * free slots: the kernel thread has not consumed it yet).
+		 */
+		while (issuing && (u->nr_free || q->held >= 0) &&
+		       io_uring_sq_space_left(&u->ring)) {
+			struct io_uring_sqe *sqe;
+			struct bq_slot *s;
+			unsigned int idx;
+
+			if (!worker_may_start(w, inflight, now))
+				break;
+			/* iodepth_low: a full queue drains to the mark first. */
+			if (q->draining && inflight > q->low)
+				break;
+			q->draining = false;
+			if (q->held >= 0) {
+				if (!queue_held(w, u))
+					break;
+				inflight++;
+				ret = queue_rules_after(w, u, ++unsent, &free_before, now, inflight);
+				if (ret)
+					return ret;
+				if (unsent == q->submit)
+					unsent = 0;
+				continue;
+			}
+			/* flow: held back until the flow's other threads catch up */
+			if (w->flow && !*w->stop && (!w->end_ns || now < w->end_ns) &&
+			    bq_flow_held(w, inflight))
+				break;
+			idx = u->free_slots[u->nr_free - 1];
+			s = &w->slots[idx];
+			if (!worker_next(w, s, now)) {
+				issuing = false;
+				break;
+			}
+			if (q->serialize && inflight && bq_queue_overlaps(w, s)) {
+				u->nr_free--;
+				q->held = (int)idx;
+				break;
+			}
+			sqe = io_uring_get_sqe(&u->ring);
+			if (!sqe)
+				break;
+			u->nr_free--;
+			slot_queued(s);
+			prep(w, u, sqe, s, idx);
+			if (q->cmdprio)
+				sqe->ioprio = bq_queue_cmdprio(w, s->dir);
+			inflight++;
+			ret = queue_rules_after(w, u, ++unsent, &free_before, now, inflight);
+			if (ret)
+				return ret;
+			if (unsent == q->submit)
+				unsent = 0;
+		}
+		if (!inflight) {
+			if (!issuing)
+				break;
+			if (now < w->next_submit_ns)
+				worker_sleep_until(w->next_submit_ns);
+			now = bq_now_ns();
+			continue;
+		}
+		slots_stamp_batch(w, u->free_slots, u->nr_free, free_before, now);
+		wait_nr = inflight < u->batch_wait ? 1 : u->batch_wait;
+		worker_depth_sample(w, inflight);
+		ret = io_uring_submit_and_wait(&u->ring, wait_nr);
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY && ret != -ETIME)
+			return ret;
+		done_t = stamps ? bq_now_ns() : 0;
+		io_uring_for_each_cqe(&u->ring, head, cqe) {
+			unsigned int idx = (unsigned int)cqe->user_data;
+			struct bq_slot *s = &w->slots[idx];
+			int res = cqe->res;
+
+			/* iodepth_batch_complete_max: the rest waits for the next round. */
+			if (q->reap_max && seen == q->reap_max)
+				break;
 			if (__builtin_expect(u->kind != URING_RW, 0))
 				res = other_res(cqe->user_data, res, s);
 			worker_complete(w, s, res, done_t);
@@ -603,6 +773,12 @@ static int options_init(struct bq_worker *w, struct uring_state *u)
 			 "--stripe: nonvectored=0 and force_async are not supported");
 		return -EOPNOTSUPP;
 	}
+	if (w->stripe && w->queue_rules) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg),
+			 "--stripe: iodepth_batch, iodepth_low, iodepth_batch_complete_max and "
+			 "serialize_overlap are not supported");
+		return -EOPNOTSUPP;
+	}
 	if (j->vectored && u->kind != URING_NOP) {
 		u->iov = calloc(w->depth, sizeof(*u->iov));
 		if (!u->iov)
@@ -675,7 +851,9 @@ static int uring_run_loop(struct bq_worker *w)
 {
 	struct uring_state *u = w->engine;
 
-	return u->stripe ? stripe_loop(w, u) : uring_loop(w, u);
+	if (u->stripe)
+		return stripe_loop(w, u);
+	return w->queue_rules ? uring_loop_rules(w, u) : uring_loop(w, u);
 }
 
 static void uring_ramp_end(struct bq_worker *w)

@@ -394,6 +394,41 @@ struct bq_job {
 	double zone_reset_frequency;	/* reset every 1/this writes past the threshold */
 	/* SCSI through fio's sg engine (issue 19; lib/engines/sg.c) */
 	int sg_write_mode;		/* enum bq_sg_write_mode (io/scsi.h) */
+	/* queueing, priorities and placement (issue 19; lib/io/queue.c) */
+	unsigned int iodepth_batch;	/* submit every this many I/Os; 0: once a round */
+	unsigned int iodepth_low;	/* refill once in flight falls to this; 0: iodepth */
+	unsigned int batch_complete_max;	/* completions reaped at once; 0: all ready */
+	bool serialize_overlap;		/* hold an I/O that overlaps one in flight */
+	bool ioprio_set;		/* prio= or prioclass= given: ioprio_set() each thread */
+	unsigned int ioprio;		/* prio=, 0 (highest) to 7 */
+	unsigned int ioprio_class;	/* prioclass=, 0 (none: best effort) to 3 */
+	uint8_t cmdprio_pct[BQ_NR_DIRS];	/* I/Os given cmdprio_class/cmdprio, percent */
+	uint8_t cmdprio_class[BQ_NR_DIRS];	/* 0: real time (1), as fio defaults it */
+	uint8_t cmdprio_level[BQ_NR_DIRS];	/* cmdprio=, 0 to 7 */
+	int cpus_policy;		/* enum bq_cpus_policy: cpus_allowed_policy */
+	char numa_cpu_nodes[64];	/* run on these nodes' CPUs; empty: placed */
+	int numa_mem_mode;		/* enum bq_numa_mem: numa_mem_policy's mode */
+	char numa_mem_nodes[64];	/* its node list */
+	unsigned int flow_id;		/* jobs sharing it share flow control */
+	unsigned int flow;		/* weight in the flow; 0: not in one */
+	uint64_t flow_sleep_ns;		/* pause when held back; 0: keep trying */
+};
+
+/* numa_mem_policy: unset keeps the buffers on the thread's node. */
+enum bq_numa_mem {
+	BQ_NUMA_MEM_UNSET,
+	BQ_NUMA_MEM_DEFAULT,
+	BQ_NUMA_MEM_PREFER,
+	BQ_NUMA_MEM_BIND,
+	BQ_NUMA_MEM_INTERLEAVE,
+	BQ_NUMA_MEM_LOCAL,
+};
+
+/* cpus_allowed_policy: unset keeps blkqual's one CPU per thread, placed. */
+enum bq_cpus_policy {
+	BQ_CPUS_PLACED,
+	BQ_CPUS_SHARED,		/* each thread may run on every CPU of the list */
+	BQ_CPUS_SPLIT,		/* thread N of the run gets the list's CPU N (modulo) */
 };
 
 /**

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -91,6 +92,34 @@ struct bq_file_state {
 	uint64_t zone_off;
 	uint64_t last_pos[BQ_NR_DIRS];
 	uint64_t last_start[BQ_NR_DIRS];
+};
+
+/**
+ * struct bq_queue - fio's queue refill rules (queue.c)
+ * @submit: submit every this many queued I/Os; 0: once per round
+ * @low: once the queue was full, refill only when in flight falls to this
+ * @reap_max: completions taken per reap; 0: every one that is ready
+ * @serialize: hold an I/O back while one in flight overlaps it
+ * @draining: the queue was full and has not yet fallen to @low
+ * @held: the slot held back by @serialize; -1: none
+ * @cmdprio: per-command priorities (cmdprio_percentage)
+ * @prio_pct: per direction, the share of I/Os given @prio_on
+ * @prio_on: per direction, cmdprio_class and cmdprio as an ioprio value
+ * @prio_off: every other I/O's: the job's prio/prioclass, or 0
+ * @prio_rng: draws for @prio_pct, apart from the workload's own
+ */
+struct bq_queue {
+	unsigned int submit;
+	unsigned int low;
+	unsigned int reap_max;
+	bool serialize;
+	bool draining;
+	int held;
+	bool cmdprio;
+	uint8_t prio_pct[BQ_NR_DIRS];
+	uint16_t prio_on[BQ_NR_DIRS];
+	uint16_t prio_off;
+	uint64_t prio_rng;
 };
 
 struct bq_worker;
@@ -235,6 +264,13 @@ struct bq_worker {
 	bool zbd_done;			/* no zone can take the next I/O: the job ends */
 	/* ioengine=sg: the failing command's sense (io/scsi.h), for the error report */
 	uint32_t sense;
+	/* queueing (issue 19; queue.c): fio's refill rules, when the job sets them */
+	bool queue_rules;		/* the engines run their loop with the rules below */
+	struct bq_queue q;
+	bool cpu_shared;		/* cpus_allowed_policy=shared: runs anywhere in @cpuset */
+	cpu_set_t cpuset;
+	struct bq_flow *flow;		/* flow=: its flow (flow.c); NULL: none */
+	uint64_t flow_count;		/* its I/Os counted in the flow */
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -247,6 +283,18 @@ void bq_iolog_record(struct bq_worker *w, const struct bq_slot *s);
 void bq_iolog_record_sync(struct bq_worker *w, bool data_only);
 void bq_iolog_worker_end(struct bq_worker *w);
 void bq_iolog_worker_free(struct bq_worker *w);
+
+/* queue.c: iodepth_batch, iodepth_low, iodepth_batch_complete_max, serialize_overlap */
+void bq_queue_init(struct bq_worker *w);
+bool bq_queue_overlaps(const struct bq_worker *w, const struct bq_slot *s);
+int bq_ioprio_apply(struct bq_worker *w);	/* ioprio.c: prio, prioclass */
+int bq_numa_apply(struct bq_worker *w);		/* numa_policy.c */
+void *bq_numa_alloc(struct bq_worker *w, size_t len);
+struct bq_flow;
+int bq_flow_join(struct bq_worker *w);		/* flow.c: flow_id, flow, flow_sleep */
+void bq_flow_leave(struct bq_worker *w);
+bool bq_flow_held(struct bq_worker *w, unsigned int inflight);
+uint16_t bq_queue_cmdprio(struct bq_worker *w, int dir);
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */
 uint64_t worker_order_start(struct bq_worker *w, uint64_t t0);

@@ -364,8 +364,11 @@ static int place_threads(struct run_state *st, struct bq_parse_error *err)
 				  strerror(-ret));
 	ret = place_group(st, &topo, NULL, err);
 	for (size_t k = 0; !ret && k < st->res->nr; k++)
-		if (st->res->jobs[k].job.cpus_allowed[0])
+		if (st->res->jobs[k].job.cpus_allowed[0] &&
+		    st->res->jobs[k].job.cpus_policy == BQ_CPUS_PLACED)
 			ret = place_group(st, &topo, &st->res->jobs[k], err);
+	if (!ret)
+		ret = run_place_policy(st, err);
 	for (size_t k = 0; !ret && k < st->res->nr; k++)
 		ret = pin_sqpoll(st, &topo, k, err);
 	bq_topology_free(&topo);

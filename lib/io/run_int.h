@@ -103,4 +103,7 @@ void run_record_stall(void *arg, int i, uint64_t now, uint64_t since);
 bool run_worker_stuck(void *arg, int i, uint64_t now, uint64_t since);
 void run_abandon_stuck(struct run_state *st);
 
+/* placement_policy.c: cpus_allowed_policy (cpumask, cpus_allowed) */
+int run_place_policy(struct run_state *st, struct bq_parse_error *err);
+
 #endif /* BLKQUAL_RUN_INT_H */

@@ -40,6 +40,12 @@ static int worker_prepare(struct bq_worker *w)
 	/* "bq:JOB.N" shows in top and lets tests find the worker threads. */
 	snprintf(name, sizeof(name), "bq:%.8s.%d", w->job->name, w->index);
 	pthread_setname_np(pthread_self(), name);
+	/* cpus_allowed_policy=shared: the whole list, as fio sets it (w->cpu is -1) */
+	if (w->cpu_shared && pthread_setaffinity_np(pthread_self(), sizeof(w->cpuset),
+						    &w->cpuset)) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg), "cannot set the CPU affinity");
+		return -EINVAL;
+	}
 	if (w->cpu >= 0) {
 		CPU_ZERO(&set);
 		CPU_SET(w->cpu, &set);
@@ -52,11 +58,19 @@ static int worker_prepare(struct bq_worker *w)
 		snprintf(w->setup_msg, sizeof(w->setup_msg), "cannot allocate the rate state");
 		return -ENOMEM;
 	}
+	bq_queue_init(w);
+	if (bq_ioprio_apply(w) || bq_numa_apply(w))
+		return -errno;
+	if (bq_flow_join(w))
+		return -ENOMEM;
 	w->buf_total = (w->buf_len * w->depth + page - 1) / page * page;
 	if (!w->buf_total)
 		return 0;
+	/* numa_mem_policy: plain pages, which follow the thread's policy */
+	if (w->job->numa_mem_mode)
+		w->bufs = bq_numa_alloc(w, w->buf_total);
 	/* numa_alloc_onnode() maps fresh pages bound to the node. */
-	if (w->node >= 0 && numa_available() >= 0)
+	else if (w->node >= 0 && numa_available() >= 0)
 		w->bufs = numa_alloc_onnode(w->buf_total, w->node);
 	else
 		w->bufs = numa_alloc_local(w->buf_total);
@@ -160,6 +174,7 @@ int worker_run(struct bq_worker *w)
 			e->end(w);
 	}
 	worker_finish(w);
+	bq_flow_leave(w);
 	bq_rate_free(w);
 	if (e->teardown)
 		e->teardown(w);

@@ -275,6 +275,48 @@ static int add_ordering(struct bq_strv *args, const struct bq_job *j)
 	return ret;
 }
 
+/* queueing (issue 19): fio's refill rules, at their defaults when unset */
+static int add_queue(struct bq_strv *args, const struct bq_job *j)
+{
+	int ret;
+
+	ret = add(args, "--iodepth_batch=%u", j->iodepth_batch);
+	ret = ret ?: add(args, "--iodepth_low=%u", j->iodepth_low);
+	ret = ret ?: add(args, "--iodepth_batch_complete_max=%u", j->batch_complete_max);
+	ret = ret ?: add(args, "--serialize_overlap=%d", j->serialize_overlap);
+	if (j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE]) {
+		ret = ret ?: add(args, "--cmdprio_percentage=%u,%u", j->cmdprio_pct[BQ_READ],
+				 j->cmdprio_pct[BQ_WRITE]);
+		ret = ret ?: add(args, "--cmdprio_class=%u,%u",
+				 j->cmdprio_class[BQ_READ] ? j->cmdprio_class[BQ_READ] : 1,
+				 j->cmdprio_class[BQ_WRITE] ? j->cmdprio_class[BQ_WRITE] : 1);
+		ret = ret ?: add(args, "--cmdprio=%u,%u", j->cmdprio_level[BQ_READ],
+				 j->cmdprio_level[BQ_WRITE]);
+	}
+	if (j->cpus_policy != BQ_CPUS_PLACED)
+		ret = ret ?: add(args, "--cpus_allowed_policy=%s",
+				 j->cpus_policy == BQ_CPUS_SHARED ? "shared" : "split");
+	if (j->numa_cpu_nodes[0])
+		ret = ret ?: add(args, "--numa_cpu_nodes=%s", j->numa_cpu_nodes);
+	if (j->numa_mem_mode) {
+		static const char *const modes[] = { "", "default", "prefer", "bind",
+						     "interleave", "local" };
+
+		ret = ret ?: add(args, "--numa_mem_policy=%s%s%s", modes[j->numa_mem_mode],
+				 j->numa_mem_nodes[0] ? ":" : "", j->numa_mem_nodes);
+	}
+	if (j->flow) {
+		ret = ret ?: add(args, "--flow_id=%u", j->flow_id);
+		ret = ret ?: add(args, "--flow=%u", j->flow);
+		ret = ret ?: add(args, "--flow_sleep=%" PRIu64, j->flow_sleep_ns / 1000);
+	}
+	if (j->ioprio_set) {
+		ret = ret ?: add(args, "--prioclass=%u", j->ioprio_class);
+		ret = ret ?: add(args, "--prio=%u", j->ioprio);
+	}
+	return ret;
+}
+
 int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 {
 	const struct bq_job *j = job;
@@ -373,5 +415,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add_ordering(args, j);
 	ret = ret ?: bq_iolog_to_args(j, args);
 	ret = ret ?: bq_zbd_to_args(j, args);
+	ret = ret ?: add_queue(args, j);
 	return ret;
 }

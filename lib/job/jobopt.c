@@ -22,6 +22,7 @@
 #include "jobopt_groups.h"
 #include "io/iolog.h"
 #include "jobopt_zbd.h"
+#include "jobopt_queue.h"
 #include "internal.h"
 #include "verify/verify_int.h"
 
@@ -1118,6 +1119,26 @@ static const struct job_opt job_opts[] = {
 	OPT("zone_reset_frequency", OPT_VALUE, bq_job_set_zbd),
 	/* SCSI through fio's sg engine (issue 19; jobopt_sg.c) */
 	OPT("sg_write_mode", OPT_VALUE, bq_set_sg_write_mode),
+	/* queueing, priorities and placement (issue 19; lib/job/jobopt_queue.c) */
+	OPT_AT("iodepth_batch", OPT_VALUE, set_uint, iodepth_batch, 0, 65536),
+	OPT_AT("iodepth_batch_submit", OPT_VALUE, set_uint, iodepth_batch, 0, 65536),
+	OPT_AT("iodepth_batch_complete_max", OPT_VALUE, set_uint, batch_complete_max, 0, 65536),
+	OPT_AT("iodepth_low", OPT_VALUE, set_uint, iodepth_low, 0, 65536),
+	OPT_AT("serialize_overlap", OPT_FLAG, set_bool, serialize_overlap, 0, 0),
+	OPT("io_submit_mode", OPT_VALUE, bq_opt_set_submit_mode),
+	OPT("prio", OPT_VALUE, bq_opt_set_ioprio),
+	OPT("prioclass", OPT_VALUE, bq_opt_set_ioprio),
+	OPT("cmdprio_percentage", OPT_VALUE, bq_opt_set_cmdprio),
+	OPT("cmdprio_class", OPT_VALUE, bq_opt_set_cmdprio),
+	OPT("cmdprio", OPT_VALUE, bq_opt_set_cmdprio),
+	OPT("cpumask", OPT_VALUE, bq_opt_set_cpumask),
+	OPT("cpus_allowed_policy", OPT_VALUE, bq_opt_set_cpus_policy),
+	OPT("numa_cpu_nodes", OPT_VALUE, bq_opt_set_numa),
+	OPT("numa_mem_policy", OPT_VALUE, bq_opt_set_numa),
+	OPT_AT("flow_id", OPT_VALUE, set_uint, flow_id, 0, UINT32_MAX),
+	OPT_AT("flow", OPT_VALUE, set_uint, flow, 0, UINT32_MAX),
+	OPT("flow_sleep", OPT_VALUE, bq_opt_set_flow_sleep),
+	OPT("flow_watermark", OPT_VALUE, bq_opt_set_flow_sleep),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1406,6 +1427,9 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
 	ret = bq_job_check_sync(job, err) ?: bq_job_check_sg(job, err);
+	if (ret)
+		return ret;
+	ret = bq_job_check_queue(job, err);
 	if (ret)
 		return ret;
 	ret = bq_fileset_check(job, err);

@@ -22,9 +22,10 @@ struct refused_group {
 #define GROUP(why, ...) { .reason = (why), .names = (const char *const[]){ __VA_ARGS__, NULL } }
 
 static const struct refused_group refused[] = {
-	GROUP("blkqual does not change process or I/O priorities",
-	      "uid", "gid", "nice", "prio", "prioclass", "cmdprio", "cmdprio_percentage",
-	      "cmdprio_class", "cmdprio_bssplit"),
+	GROUP("blkqual does not change its user, group or CPU priority",
+	      "uid", "gid", "nice"),
+	GROUP("per-block-size command priorities are not implemented yet (cmdprio_percentage, "
+	      "cmdprio_class and cmdprio are)", "cmdprio_bssplit"),
 	GROUP("filling a device or filesystem to ENOSPC is not implemented yet",
 	      "fill_device", "fill_fs"),
 	GROUP("unlink_each_loop is not implemented yet", "unlink_each_loop"),
@@ -39,14 +40,6 @@ static const struct refused_group refused[] = {
 	      "sync_file_range", "end_syncfs"),
 	GROUP("blkqual allocates its own aligned buffers on the device's NUMA node",
 	      "iomem", "mem", "iomem_align", "mem_align", "hugepage-size", "lockmem"),
-	GROUP("this queueing option is not implemented yet (iodepth and "
-	      "iodepth_batch_complete_min are)",
-	      "iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete_max",
-	      "iodepth_low", "serialize_overlap", "io_submit_mode"),
-	GROUP("flow control between jobs is not implemented",
-	      "flow_id", "flow", "flow_watermark", "flow_sleep"),
-	GROUP("blkqual places threads itself near the device: use cpus_allowed",
-	      "cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy"),
 	GROUP("cgroups are not implemented", "cgroup", "cgroup_weight", "cgroup_nodelete"),
 	GROUP("blkqual keeps the verify state in --verify-state FILE (see verify.rst)",
 	      "verify_state_save", "verify_state_load"),

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * queue.c - fio's queue refill rules: iodepth_batch_submit, iodepth_low,
+ * iodepth_batch_complete_max and serialize_overlap; and the per-command
+ * priorities (cmdprio_percentage), set as each I/O is prepared
+ *
+ * blkqual's own loop fills every free slot, submits them at once and
+ * takes every completion that is ready.  A job that sets one of these
+ * options gets fio's rules instead, from a second instance of the
+ * engine's loop (uring.c, libaio.c), so that the default loop pays
+ * nothing for them.
+ */
+#include <string.h>
+
+#include "engine.h"
+
+#define IOPRIO_CLASS_SHIFT	13
+#define IOPRIO_CLASS_RT		1
+#define IOPRIO_CLASS_BE		2
+
+/**
+ * bq_queue_init() - the refill rules of a worker, from its job
+ * @w: the worker; its depth is known
+ *
+ * Values are settled as fio settles them: a batch or a low mark above
+ * the depth is the depth, a reap limit below the completions waited for
+ * is that number, and serialize_overlap is off for a job that does not
+ * write or has one I/O in flight at most.
+ */
+void bq_queue_init(struct bq_worker *w)
+{
+	const struct bq_job *j = w->job;
+	struct bq_queue *q = &w->q;
+	bool writes = j->rw != BQ_RW_READ && j->rw != BQ_RW_RANDREAD;
+
+	memset(q, 0, sizeof(*q));
+	q->held = -1;
+	/* A batch of the whole depth is what blkqual's loop does anyway. */
+	if (j->iodepth_batch && j->iodepth_batch < w->depth)
+		q->submit = j->iodepth_batch;
+	q->low = j->iodepth_low && j->iodepth_low < w->depth ? j->iodepth_low : w->depth;
+	if (j->batch_complete_max && j->batch_complete_max < w->depth) {
+		q->reap_max = j->batch_complete_max;
+		if (q->reap_max < worker_batch(w))
+			q->reap_max = worker_batch(w);
+	}
+	q->serialize = j->serialize_overlap && writes && w->depth > 1;
+	q->cmdprio = j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE];
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		unsigned int class = j->cmdprio_class[d] ? j->cmdprio_class[d] : IOPRIO_CLASS_RT;
+
+		q->prio_pct[d] = j->cmdprio_pct[d];
+		q->prio_on[d] = (uint16_t)(class << IOPRIO_CLASS_SHIFT | j->cmdprio_level[d]);
+	}
+	if (j->ioprio_set)
+		q->prio_off = (uint16_t)((j->ioprio_class ? j->ioprio_class : IOPRIO_CLASS_BE) <<
+					 IOPRIO_CLASS_SHIFT | j->ioprio);
+	/* Any odd number; the thread's index keeps the threads' draws apart. */
+	q->prio_rng = (j->randseed ^ 0x9e3779b97f4a7c15ULL) * (2 * (uint64_t)w->index + 1) | 1;
+	w->queue_rules = q->submit || q->low < w->depth || q->reap_max || q->serialize ||
+			 q->cmdprio || j->flow;
+}
+
+/**
+ * bq_queue_cmdprio() - the priority of the next I/O of a cmdprio job
+ * @w: the worker
+ * @dir: its direction
+ *
+ * As in fio, each I/O draws whether it is one of cmdprio_percentage
+ * percent; those get cmdprio_class and cmdprio, the others the job's
+ * own priority (0, the thread's, without prio and prioclass).
+ *
+ * Return: the ioprio value for the SQE or iocb.
+ */
+uint16_t bq_queue_cmdprio(struct bq_worker *w, int dir)
+{
+	struct bq_queue *q = &w->q;
+	uint64_t x = q->prio_rng;
+
+	/* xorshift64 */
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	q->prio_rng = x;
+	return (x >> 11) % 100 < q->prio_pct[dir] ? q->prio_on[dir] : q->prio_off;
+}
+
+/**
+ * bq_queue_overlaps() - whether an I/O in flight overlaps @s
+ * @w: the worker
+ * @s: the I/O about to be queued, one of @w->slots
+ *
+ * Return: true when another busy slot of the same file shares a byte
+ * with @s: serialize_overlap then holds @s back until none does.
+ */
+bool bq_queue_overlaps(const struct bq_worker *w, const struct bq_slot *s)
+{
+	for (unsigned int i = 0; i < w->depth; i++) {
+		const struct bq_slot *o = &w->slots[i];
+
+		if (o == s || !__atomic_load_n(&o->busy, __ATOMIC_RELAXED) || o->file != s->file)
+			continue;
+		if (o->offset < s->offset + s->len && s->offset < o->offset + o->len)
+			return true;
+	}
+	return false;
+}
