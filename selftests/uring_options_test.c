@@ -72,7 +72,7 @@ TEST(values_as_in_fio)
 	EXPECT_EQ(-EINVAL, set1("cmd_type", "scsi", NULL, &err));
 	/* Engine options of fio's io_uring engines mean nothing elsewhere. */
 	EXPECT_EQ(-EINVAL, set1("readfua", NULL, NULL, &err));
-	EXPECT_STREQ("readfua needs ioengine=io_uring_cmd", err.msg);
+	EXPECT_STREQ("readfua needs ioengine=io_uring_cmd or sg", err.msg);
 	EXPECT_EQ(-EINVAL, set1("writefua", "1", NULL, &err));
 	{
 		struct bq_job j;

@@ -12,11 +12,11 @@
 
 void bq_group_sums_free(struct bq_group_sum *g, size_t nr)
 {
-	for (size_t i = 0; g && i < nr; i++)
+	for (size_t i = 0; g && i < nr; i++) {
 		for (int d = 0; d < BQ_NR_DIRS; d++)
 			bq_hist_free(&g[i].sum.d[d].lat);
-	for (size_t i = 0; g && i < nr; i++)
 		bq_hist_free(&g[i].sum.trim.lat);
+	}
 	free(g);
 }
 
@@ -113,6 +113,7 @@ int bq_group_sums(const struct bq_results *res, struct bq_group_sum **out, size_
 		}
 		for (int d = 0; d < BQ_NR_DIRS; d++)
 			bq_hist_free(&g[e].sum.d[d].lat);
+		bq_hist_free(&g[e].sum.trim.lat);
 	}
 	free(reporting);
 	*out = g;

@@ -989,6 +989,11 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("stall_timeout", OPT_VALUE, set_time, stall_timeout_ns, NS_PER_S, 0),
 	/* blkqual always runs jobs as threads. */
 	OPT("thread", OPT_FLAG, set_ignored),
+	/*
+	 * fio registers its tiobench profile's "threads" for every job, where
+	 * it does nothing; fio's own steadystate.fio and waitfor.fio set it.
+	 */
+	OPT("threads", OPT_VALUE, set_ignored),
 	OPT("verify", OPT_VALUE, set_verify),
 	OPT_AT("do_verify", OPT_FLAG, set_bool, do_verify, 0, 0),
 	OPT("verify_interval", OPT_VALUE, set_verify_interval),
