@@ -355,6 +355,16 @@ TEST_F(fsets, implicit_names_in_cwd)
 	SAME_AS_FIO("--name=seq", "--rw=read", "--bs=4k", "--size=1m", "--nrfiles=3");
 }
 
+/*
+ * loops=: every file is done again in each loop, as in fio's fsx.fio
+ * (whose random read/write mix splits differently in each tool).
+ */
+TEST_F(fsets, loops_do_every_file_again)
+{
+	SAME_AS_FIO("--name=file", "--rw=randwrite", "--bs=4k", "--size=256k", "--nrfiles=2",
+		    "--norandommap", "--loops=3", "--direct=1");
+}
+
 /* Each numjobs clone its own files, its directory the list's next entry. */
 TEST_F(fsets, numjobs_over_directory_list)
 {

@@ -16,7 +16,14 @@
 #include "engine.h"
 #include "fileset.h"
 
-static void new_pass(struct bq_worker *w)
+/**
+ * bq_fsrv_new_pass() - every file of the thread to be done again
+ * @w: the worker, its file service set up
+ *
+ * A new pass over the files, as at the start, and as each of fio's loops
+ * begins.
+ */
+void bq_fsrv_new_pass(struct bq_worker *w)
 {
 	struct bq_fsrv *s = w->fsrv;
 	unsigned int open = w->job->openfiles;
@@ -56,7 +63,7 @@ int bq_fsrv_init(struct bq_worker *w)
 	w->fsrv = calloc(1, sizeof(*w->fsrv));
 	if (!w->fsrv)
 		return -ENOMEM;
-	new_pass(w);
+	bq_fsrv_new_pass(w);
 	if (j->file_service != BQ_FSRV_ZIPF && j->file_service != BQ_FSRV_PARETO)
 		return 0;
 	/* Drawn from the thread's stream only here, so other jobs' draws stay as they were. */
@@ -116,7 +123,7 @@ int bq_fsrv_next(struct bq_worker *w, uint32_t *len)
 		if (!s->nr_open) {
 			if ((!j->time_based && !j->io_size) || renewed)
 				return -1;
-			new_pass(w);
+			bq_fsrv_new_pass(w);
 			renewed = true;
 		}
 		if (s->cur < 0 || s->cur >= s->nr_open || (per && s->ios >= per)) {

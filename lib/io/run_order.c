@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "fileset.h"
 #include "run_int.h"
 
 /* A thread not yet started looks at its stop flags this often. */
@@ -75,6 +76,9 @@ static bool next_loop(struct bq_worker *w, unsigned int *done)
 	    (w->end_ns && bq_now_ns() >= w->end_ns))
 		return false;
 	w->bytes_left = w->loop_bytes;
+	/* A file set's files are each done again, as in fio's next loop. */
+	if (w->fsrv)
+		bq_fsrv_new_pass(w);
 	for (int i = 0; i < w->nr_files; i++) {
 		struct bq_file_state *f = &w->files[i];
 

@@ -89,7 +89,7 @@ rewrite()
 	}
 	function cap_time(v,    n, u, s) {
 		n = v; sub(/[^0-9.].*$/, "", n); u = tolower(substr(v, length(n) + 1))
-		s = (u == "" || u == "s") ? n : (u == "m") ? n * 60 : (u == "h") ? n * 3600 : \
+		s = (u == "" || u == "s") ? n + 0 : (u == "m") ? n * 60 : (u == "h") ? n * 3600 : \
 		    (u == "ms") ? n / 1000 : (u == "us") ? n / 1e6 : 2
 		return s > 2 ? "2" : v
 	}
