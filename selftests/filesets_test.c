@@ -356,6 +356,28 @@ TEST_F(fsets, implicit_names_in_cwd)
 }
 
 /*
+ * Several block sizes and the random map: the files' bytes are all done,
+ * as fio does them (the map cuts I/Os short differently, so their
+ * count is not fio's; fio's iometer-file-access-server.fio).
+ */
+TEST_F(fsets, bssplit_does_every_byte)
+{
+	const char *const opts[] = { "--name=mix", "--rw=randread", "--direct=1",
+				     "--bssplit=512/10:4k/60:16k/20:64k/10", "--size=4m",
+				     "--nrfiles=2", NULL };
+	struct counts f = { 0 }, b = { 0 };
+
+	PREP_READY(&self->p);
+	if (need_program("fio"))
+		SKIP(return, "fio is not installed");
+	ASSERT_EQ(0, run_fio(_metadata, self->fdir, opts, &f));
+	ASSERT_EQ(0, run_bq(_metadata, self->bdir, opts, &b));
+	EXPECT_EQ(4 << 20, f.bytes[0]);
+	EXPECT_EQ(f.bytes[0], b.bytes[0]);
+	EXPECT_STREQ(f.files, b.files);
+}
+
+/*
  * loops=: every file is done again in each loop, as in fio's fsx.fio
  * (whose random read/write mix splits differently in each tool).
  */

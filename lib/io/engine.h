@@ -329,6 +329,7 @@ static inline uint32_t worker_pick_len(struct bq_worker *w, int dir)
 
 uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, uint32_t *len);
 int bq_fsrv_next(struct bq_worker *w, uint32_t *len);	/* fileset_service.c */
+void bq_fsrv_done(struct bq_worker *w, int f, uint32_t len);
 
 /* zbd.c: an I/O of a zonemode=zbd job completed */
 void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off);
@@ -417,6 +418,8 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 			len = (uint32_t)w->bytes_left;
 		w->bytes_left -= len;
 	}
+	if (__builtin_expect(w->fsrv != NULL, 0))
+		bq_fsrv_done(w, s->file, len);
 	s->len = len;
 	s->dir = (uint8_t)dir;
 	return true;

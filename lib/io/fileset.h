@@ -72,5 +72,6 @@ struct bq_fsrv {
 int bq_fsrv_init(struct bq_worker *w);
 void bq_fsrv_new_pass(struct bq_worker *w);
 int bq_fsrv_next(struct bq_worker *w, uint32_t *len);
+void bq_fsrv_done(struct bq_worker *w, int f, uint32_t len);
 
 #endif /* BLKQUAL_FILESET_H */

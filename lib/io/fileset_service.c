@@ -101,7 +101,7 @@ static void close_done(struct bq_fsrv *s, int pos, int nr_files)
 }
 
 /**
- * bq_fsrv_next() - the file of the next I/O, and its bytes taken off
+ * bq_fsrv_next() - the file of the next I/O (bq_fsrv_done() takes its bytes off)
  * @w: the worker
  * @len: the I/O's length
  *
@@ -147,12 +147,35 @@ int bq_fsrv_next(struct bq_worker *w, uint32_t *len)
 		f = s->open[s->cur];
 		if (s->left[f] >= *len)
 			break;
+		/*
+		 * With several block sizes fio picks a smaller one that fits the
+		 * rest; the rest in whole smallest blocks does the same bytes.
+		 */
+		if (s->left[f] >= w->unit) {
+			*len = (uint32_t)(s->left[f] / w->unit * w->unit);
+			break;
+		}
 		s->left[f] = 0;
 		close_done(s, s->cur, w->nr_files);
 	}
-	s->left[f] -= *len;
 	s->ios++;
+	return f;
+}
+
+/**
+ * bq_fsrv_done() - take an I/O's bytes off its file
+ * @w: the worker
+ * @f: the file bq_fsrv_next() gave
+ * @len: the I/O's length, after the random map may have cut it short
+ *
+ * Taken once the length is final: an I/O the map cut short leaves the
+ * rest of its file to do, as in fio.
+ */
+void bq_fsrv_done(struct bq_worker *w, int f, uint32_t len)
+{
+	struct bq_fsrv *s = w->fsrv;
+
+	s->left[f] -= len < s->left[f] ? len : s->left[f];
 	if (!s->left[f])
 		close_done(s, s->cur, w->nr_files);
-	return f;
 }
