@@ -17,7 +17,7 @@ static const struct subcommand subcommands[] = {
 	{ "list", cmd_list, "list block devices with the facts a tester needs" },
 	{ "info", cmd_info, "everything known about one device, NVMe health, the host" },
 	{ "guard", cmd_guard, "say whether blkqual may write to a device or file" },
-	{ "run", cmd_run, "fio-compatible jobs: io_uring, libaio, psync, sync, pvsync(2), sg, nop" },
+	{ "run", cmd_run, "fio-compatible jobs: io_uring, libaio, the sync engines, sg, nop" },
 	{ "options", cmd_options, "every fio job option: supported, or refused and why" },
 	{ "stripe-tune", cmd_stripe_tune, "the same workload at each RAID0 chunk size: which is best" },
 	{ "fs", cmd_fs, "make (and remove) an aligned XFS on a device and mount it" },
