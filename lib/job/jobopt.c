@@ -1380,6 +1380,13 @@ static int check_verify(const struct bq_job *job, struct bq_parse_error *err)
 	return check_verify_opts(job, vb, err);
 }
 
+/* Each option family's own rules, in the order their refusals are reported. */
+static int (*const family_checks[])(const struct bq_job *, struct bq_parse_error *) = {
+	bq_job_check_sync, bq_job_check_sg, bq_job_check_queue, bq_fileset_check,
+	bq_job_check_patterns, bq_job_check_rates, bq_job_check_zbd, check_verify,
+	bq_job_check_trim, bq_bufopt_check,
+};
+
 /**
  * bq_job_check() - the whole job is consistent
  * @job: the job
@@ -1431,31 +1438,12 @@ int bq_job_check(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "size %u%% is over 100%%", job->size_pct);
 	if (job->time_based && !job->runtime_ns)
 		return bq_parse_fail(err, -EINVAL, "time_based needs runtime");
-	ret = bq_job_check_sync(job, err) ?: bq_job_check_sg(job, err);
-	if (ret)
-		return ret;
-	ret = bq_job_check_queue(job, err);
-	if (ret)
-		return ret;
-	ret = bq_fileset_check(job, err);
-	if (ret)
-		return ret;
-	ret = bq_job_check_patterns(job, err);
-	if (ret)
-		return ret;
-	ret = bq_job_check_rates(job, err);
-	if (ret)
-		return ret;
-	ret = bq_job_check_zbd(job, err);
-	if (ret)
-		return ret;
-	ret = check_verify(job, err);
-	if (ret)
-		return ret;
-	ret = bq_job_check_trim(job, err);
-	if (ret)
-		return ret;
-	return bq_bufopt_check(job, err);
+	for (size_t i = 0; i < ARRAY_SIZE(family_checks); i++) {
+		ret = family_checks[i](job, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /**
