@@ -4,7 +4,7 @@
 # fio-examples.sh - run every job file of a fio source tree's examples/
 # through blkqual and through fio, side by side, on scratch loop devices.
 #
-# usage: tools/compat/fio-examples.sh [-b BLKQUAL] [-f FIO] [-k] FIO_SOURCE_TREE
+# usage: tools/compat/fio-examples.sh [-b BLKQUAL] [-f FIO] [-k] [-e NAME]... FIO_SOURCE_TREE
 #
 # Each example is copied with its targets pointed at scratch (a raw loop
 # device for /dev/ paths, a directory on a loop-backed XFS for files) and
@@ -15,22 +15,30 @@
 #               differently) and bytes equal fio's ("same as fio"), or
 #               its bytes do when block sizes are drawn at random
 #   differs     blkqual ran it but its counts are not fio's (which job, what)
-#   refused     blkqual refused it, with every reason it gave
-#   failed      blkqual accepted it but the run failed (exit status, why)
+#   refused     blkqual refused it, with every reason it gave; "fio
+#               refuses it too" when fio cannot run the same copy either
+#               (an example that expects a file to exist already)
+#   failed      blkqual accepted it but the run failed (exit status, why;
+#               "fio fails too" when fio fails on the same copy)
 # and "in scope" when every engine the file names is one blkqual has.
-# Needs root (loop devices, mount).  -k keeps the rewritten copies.
+# Needs root (loop devices, mount).  -k keeps the rewritten copies; -e
+# runs only the named examples (foo or foo.fio; repeatable).  Examples
+# that read their settings from the environment (xnvme-*.fio) get
+# FIO_RW=randread FIO_BS=4k FIO_IODEPTH=1 unless already set.
 
 set -u
 
 blkqual=${BLKQUAL:-$(dirname "$0")/../../blkqual}
 fio=fio
 keep=
-while getopts b:f:k opt; do
+only=
+while getopts b:f:ke: opt; do
 	case $opt in
 	b) blkqual=$OPTARG ;;
 	f) fio=$OPTARG ;;
 	k) keep=1 ;;
-	*) echo "usage: $0 [-b BLKQUAL] [-f FIO] [-k] FIO_SOURCE_TREE" >&2; exit 2 ;;
+	e) only="$only ${OPTARG%.fio}.fio " ;;
+	*) echo "usage: $0 [-b BLKQUAL] [-f FIO] [-k] [-e NAME]... FIO_SOURCE_TREE" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -43,6 +51,7 @@ tree=$1
 command -v "$fio" >/dev/null || { echo "$0: $fio not found" >&2; exit 1; }
 [ -x "$blkqual" ] || { echo "$0: $blkqual is not executable" >&2; exit 1; }
 blkqual=$(realpath "$blkqual")
+export FIO_RW=${FIO_RW:-randread} FIO_BS=${FIO_BS:-4k} FIO_IODEPTH=${FIO_IODEPTH:-1}
 
 # The engines blkqual has, by fio's names; a file naming no engine gets
 # fio's default (psync).
@@ -77,6 +86,13 @@ mount "$fsdev" "$work/mnt" || exit 1
 # Point targets at scratch and cap what would take long or fill the disk.
 rewrite()
 {
+	# A rate-capped example with no runtime would read its capped size
+	# at a few KiB/s: bound it as the runtime cap bounds the others (a
+	# [global] section only reaches the jobs after it).
+	if grep -Eq '^[ \t]*(rate|rate_iops)[ \t]*=' "$1" &&
+	   ! grep -Eq '^[ \t]*(runtime|timeout)[ \t]*=' "$1"; then
+		printf '[global]\nruntime=2\n'
+	fi
 	awk -v dev="$rawdev" -v dir="$work/mnt/run" '
 	function cap_size(v, lim,    n, u, m) {
 		if (v ~ /%$/ || v ~ /-/ || v ~ /\$/) return v
@@ -104,6 +120,10 @@ rewrite()
 			v = dir
 		} else if (k == "size" || k == "filesize" || k == "io_size" || k == "io_limit") {
 			v = cap_size(v, 67108864)
+		} else if (k == "offset" || k == "offset_increment") {
+			# Past the scratch device: keep the shape, not the distance.
+			v = cap_size(v, 16777216)
+			if (v == "64m") v = (k == "offset") ? "0" : "16m"
 		} else if (k == "runtime" || k == "timeout") {
 			v = cap_time(v)
 		} else if (k == "ramp_time" || k == "startdelay") {
@@ -158,10 +178,29 @@ for name in sorted(out):
 PY
 }
 
-n=0; ran=0; same=0; differs=0; refused=0; failed=0
-scope=0; scope_ran=0
+# True when fio cannot run the same copy either: it exits non-zero or a
+# job of its JSON reports an error.
+fio_refuses()
+{
+	{ (cd "$work/mnt/run" && timeout -s INT 60 "$fio" --output-format=json \
+		--output="$work/out/fio.json" "$1" >/dev/null 2>"$work/out/fio.err"); } 2>/dev/null ||
+		return 0
+	python3 - "$work/out/fio.json" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+try:
+    doc = json.loads(text[text.index('{'):])
+except ValueError:
+    sys.exit(0)
+sys.exit(0 if any(j.get("error") for j in doc.get("jobs", [])) else 1)
+PY
+}
+
+n=0; ran=0; same=0; differs=0; refused=0; failed=0; both=0
+scope=0; scope_ran=0; scope_both=0
 for f in "$tree"/examples/*.fio; do
 	base=$(basename "$f")
+	[ -z "$only" ] || [[ "$only" == *" $base "* ]] || continue
 	job="$work/jobs/$base"
 	rewrite "$f" > "$job"
 	n=$((n + 1))
@@ -183,11 +222,24 @@ for f in "$tree"/examples/*.fio; do
 	2)
 		refused=$((refused + 1))
 		reasons=$(sed "s|^[a-z]*: ||; s|$work/jobs/||" "$work/out/bq.err" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
-		echo "$base: refused$tag: $reasons"
+		rm -rf "$work/mnt/run"; mkdir -p "$work/mnt/run"
+		if fio_refuses "$job"; then
+			both=$((both + 1))
+			[ -n "$inscope" ] && scope_both=$((scope_both + 1))
+			echo "$base: refused$tag, fio refuses it too ($(grep -m 1 . "$work/out/fio.err")): $reasons"
+		else
+			echo "$base: refused$tag: $reasons"
+		fi
 		continue ;;
 	*)
 		failed=$((failed + 1))
-		echo "$base: failed$tag (exit $rc): $(head -n 1 "$work/out/bq.err")"
+		why=$(head -n 1 "$work/out/bq.err")
+		rm -rf "$work/mnt/run"; mkdir -p "$work/mnt/run"
+		if fio_refuses "$job"; then
+			echo "$base: failed$tag (exit $rc), fio fails too ($(grep -m 1 . "$work/out/fio.err")): $why"
+		else
+			echo "$base: failed$tag (exit $rc): $why"
+		fi
 		continue ;;
 	esac
 	ran=$((ran + 1))
@@ -199,8 +251,8 @@ for f in "$tree"/examples/*.fio; do
 		continue
 	fi
 	rm -rf "$work/mnt/run"; mkdir -p "$work/mnt/run"
-	if ! (cd "$work/mnt/run" && timeout -s INT 60 "$fio" --output-format=json \
-		--output="$work/out/fio.json" "$job" >/dev/null 2>&1); then
+	if ! { (cd "$work/mnt/run" && timeout -s INT 60 "$fio" --output-format=json \
+		--output="$work/out/fio.json" "$job" >/dev/null 2>&1); } 2>/dev/null; then
 		echo "$base: ran$tag (fio failed on it: not compared)"
 		continue
 	fi
@@ -220,4 +272,4 @@ for f in "$tree"/examples/*.fio; do
 	fi
 done
 
-echo "$n files: $ran ran ($same same as fio, $differs differ), $refused refused, $failed failed; in scope (engines blkqual has): $scope_ran of $scope ran"
+echo "$n files: $ran ran ($same same as fio, $differs differ), $refused refused ($both refused by fio too), $failed failed; in scope (engines blkqual has): $scope_ran of $scope ran, $scope_both refused by both"
