@@ -952,14 +952,19 @@ TEST_F(frozen, stalled_verify_run_leaves_a_usable_state)
 	run_result_free(&r);
 }
 
-/* Wait up to @ms for @path to hold @what; the time it took, or -1. */
+/*
+ * Wait up to @ms for @path to hold a whole line with @what; the time it
+ * took, or -1.  The line's end is waited for too: stderr is written in
+ * pieces, and the rest of the line is what the caller checks.
+ */
 static long long wait_text(const char *path, const char *what, long long ms)
 {
 	long long t0 = now_ms();
 
 	while (now_ms() - t0 < ms) {
 		char *text = slurp(path);
-		bool found = text && strstr(text, what);
+		char *at = text ? strstr(text, what) : NULL;
+		bool found = at && strchr(at, '\n');
 
 		free(text);
 		if (found)
