@@ -10,7 +10,19 @@
 #include "rates_report.h"
 
 static const char *const dir_word[] = { "read", "write" };
-static const char *const ss_names[] = { "iops", "iops_slope", "bw", "bw_slope" };
+static const char *ss_name(int ss)
+{
+	static const char *const names[] = { "iops", "iops_slope", "bw", "bw_slope", "lat",
+					     "lat_slope" };
+
+	return ss >= 0 && ss < (int)(sizeof(names) / sizeof(names[0])) ? names[ss] : "?";
+}
+
+/* An absolute latency criterion and its limit are in nanoseconds. */
+static const char *ss_unit(const struct bq_job *j)
+{
+	return j->ss_pct ? "%" : j->ss >= BQ_SS_LAT ? " ns" : "";
+}
 
 bool rates_used(const struct bq_job *j)
 {
@@ -67,12 +79,12 @@ json_object *rates_options_json(const struct bq_job *j)
 		json_object_object_add(o, "latency_run", json_object_new_boolean(j->latency_run));
 	}
 	if (j->ss_dur_ns) {
-		json_object_object_add(o, "steadystate", json_object_new_string(
-			j->ss >= 0 && j->ss < 4 ? ss_names[j->ss] : "?"));
+		json_object_object_add(o, "steadystate", json_object_new_string(ss_name(j->ss)));
 		json_object_object_add(o, "steadystate_limit", json_dbl(j->ss_limit));
 		json_object_object_add(o, "steadystate_pct", json_object_new_boolean(j->ss_pct));
 		json_object_object_add(o, "steadystate_duration_ns", json_u64(j->ss_dur_ns));
 		json_object_object_add(o, "steadystate_ramp_ns", json_u64(j->ss_ramp_ns));
+		json_object_object_add(o, "steadystate_interval_ns", json_u64(j->ss_interval_ns));
 	}
 	if (!json_object_object_length(o)) {
 		json_object_put(o);
@@ -115,8 +127,7 @@ json_object *rates_json(const struct bq_job *j, const struct bq_rate_result *r)
 	if (j->ss_dur_ns) {
 		json_object *s = json_object_new_object();
 
-		json_object_object_add(s, "criterion", json_object_new_string(
-			j->ss >= 0 && j->ss < 4 ? ss_names[j->ss] : "?"));
+		json_object_object_add(s, "criterion", json_object_new_string(ss_name(j->ss)));
 		json_object_object_add(s, "limit", json_dbl(j->ss_limit));
 		json_object_object_add(s, "pct", json_object_new_boolean(j->ss_pct));
 		json_object_object_add(s, "duration_ns", json_u64(j->ss_dur_ns));
@@ -125,6 +136,7 @@ json_object *rates_json(const struct bq_job *j, const struct bq_rate_result *r)
 		json_object_object_add(s, "value", json_dbl(r->ss_criterion));
 		json_object_object_add(s, "iops_mean", json_dbl(r->ss_iops_mean));
 		json_object_object_add(s, "bw_mean", json_dbl(r->ss_bw_mean));
+		json_object_object_add(s, "lat_mean_ns", json_dbl(r->ss_lat_mean));
 		json_object_object_add(o, "steadystate", s);
 	}
 	return o;
@@ -150,8 +162,7 @@ void rates_print(FILE *out, const struct bq_job_result *jr)
 		if (j->ss_dur_ns)
 			fprintf(out, "  steadystate%s: %s (%s %.4g%s, limit %.4g%s)\n", who,
 				r->ss_attained ? "attained, the job was ended" : "not attained",
-				j->ss >= 0 && j->ss < 4 ? ss_names[j->ss] : "?", r->ss_criterion,
-				j->ss_pct ? "%" : "", j->ss_limit, j->ss_pct ? "%" : "");
+				ss_name(j->ss), r->ss_criterion, ss_unit(j), j->ss_limit, ss_unit(j));
 		if (r->fail == BQ_RATE_MIN_FAILED)
 			fprintf(out, "  error%s: %s rate_min not met: %" PRIu64 " < %" PRIu64
 				" (%s), the job was ended\n", who, dir_word[r->fail_dir & 1],

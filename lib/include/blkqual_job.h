@@ -353,6 +353,7 @@ struct bq_job {
 	bool ss_pct;				/* ss_limit is a percentage of the mean */
 	uint64_t ss_dur_ns;			/* 0: no steady state detection */
 	uint64_t ss_ramp_ns;
+	uint64_t ss_interval_ns;		/* one sample per interval (fio's ss_interval) */
 	/* job ordering and groups (issue 19): fio's stonewall, wait_for, loops, exitall */
 	bool stonewall;			/* start once every earlier job has ended */
 	bool new_group;			/* start a new reporting group */
@@ -483,12 +484,17 @@ enum bq_fallocate {
  * @BQ_SS_IOPS_SLOPE: the least squares slope of IOPS under the limit
  * @BQ_SS_BW: every bandwidth sample within the limit of the mean
  * @BQ_SS_BW_SLOPE: the slope of bandwidth under the limit
+ * @BQ_SS_LAT: every sample's mean completion latency within the limit of
+ *	the window's mean (newer fio)
+ * @BQ_SS_LAT_SLOPE: the slope of the mean completion latency under the limit
  */
 enum bq_ss {
 	BQ_SS_IOPS,
 	BQ_SS_IOPS_SLOPE,
 	BQ_SS_BW,
 	BQ_SS_BW_SLOPE,
+	BQ_SS_LAT,
+	BQ_SS_LAT_SLOPE,
 };
 
 /**

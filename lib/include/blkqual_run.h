@@ -130,6 +130,7 @@ enum bq_rate_fail {
  * @ss_samples: one-second samples taken (after ss_ramp)
  * @ss_iops_mean: mean IOPS over the last full window
  * @ss_bw_mean: mean bandwidth over it, bytes/s
+ * @ss_lat_mean: mean of its samples' mean completion latencies, ns
  */
 struct bq_rate_result {
 	int fail;
@@ -143,6 +144,7 @@ struct bq_rate_result {
 	uint64_t ss_samples;
 	double ss_iops_mean;
 	double ss_bw_mean;
+	double ss_lat_mean;
 };
 
 /**

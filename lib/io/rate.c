@@ -508,7 +508,7 @@ void bq_rate_completed(struct bq_worker *w, const struct bq_slot *s, uint64_t no
 	if (j->latency_target_ns)
 		lat_window(w, r, t);
 	if (r->ss) {
-		bq_ss_done(r->ss, s->len);
+		bq_ss_done(r->ss, s->len, now ? now - s->start_ns : 0);
 		if (bq_ss_check(r->ss, t))
 			w->stopping = true;
 	}

@@ -141,11 +141,12 @@ void bq_ss_ramp_end(struct bq_ss_window *ss, uint64_t now);
  * bq_ss_done() - count a completed I/O
  * @ss: the window
  * @len: its bytes
+ * @lat_ns: its completion latency
  */
-void bq_ss_done(struct bq_ss_window *ss, uint32_t len);
+void bq_ss_done(struct bq_ss_window *ss, uint32_t len, uint64_t lat_ns);
 
 /**
- * bq_ss_check() - take the second's sample when it is due, judge the window
+ * bq_ss_check() - take the interval's sample when it is due, judge the window
  * @ss: the window
  * @now: the time
  *

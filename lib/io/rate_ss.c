@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rate_ss.c - fio's steadystate: once a second, the IOPS and bandwidth of
- * that second; over a window of ss_dur seconds, the largest deviation
- * from the mean or the least squares slope, against the limit
+ * rate_ss.c - fio's steadystate: once an interval (ss_interval, a second by
+ * default), the IOPS, bandwidth and mean completion latency of that
+ * interval; over a window of ss_dur, the largest deviation from the mean
+ * or the least squares slope, against the limit
  *
  * A thread has a window of its own; with group_reporting the threads of a
  * job share one, over their summed figures, and all end when it is met,
@@ -19,8 +20,6 @@
 #include "io/rate.h"
 
 #define NS_PER_S 1000000000ULL
-/* fio samples steady state once a second. */
-#define SS_INTERVAL_NS NS_PER_S
 
 struct bq_ss_window {
 	struct bq_ss_window *next;	/* in the list of shared windows */
@@ -31,16 +30,18 @@ struct bq_ss_window {
 
 	uint64_t ios;		/* added to by every member, atomically */
 	uint64_t bytes;
+	uint64_t lat_ns;	/* completion latencies summed */
 	uint64_t next_t;	/* the next sample is due then (read without the lock) */
 	bool attained;		/* read without the lock */
 
 	bool started;
 	bool ramp_over;
-	uint64_t t0, prev_t, prev_ios, prev_bytes;
+	uint64_t interval;
+	uint64_t t0, prev_t, prev_ios, prev_bytes, prev_lat;
 	unsigned int n, count, head;
-	uint64_t *iops, *bw;
+	uint64_t *iops, *bw, *lat;
 	uint64_t samples;
-	double crit, iops_mean, bw_mean;
+	double crit, iops_mean, bw_mean, lat_mean;
 };
 
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -51,6 +52,7 @@ static void ss_free(struct bq_ss_window *ss)
 	pthread_mutex_destroy(&ss->lock);
 	free(ss->iops);
 	free(ss->bw);
+	free(ss->lat);
 	free(ss);
 }
 
@@ -63,12 +65,15 @@ static struct bq_ss_window *ss_new(const struct bq_job *j, const void *key)
 	ss->key = key;
 	ss->refs = 1;
 	ss->job = j;
-	ss->n = (unsigned int)(j->ss_dur_ns / SS_INTERVAL_NS);
+	ss->interval = j->ss_interval_ns;
+	ss->n = (unsigned int)(j->ss_dur_ns / ss->interval);
 	ss->iops = calloc(ss->n, sizeof(*ss->iops));
 	ss->bw = calloc(ss->n, sizeof(*ss->bw));
-	if (!ss->iops || !ss->bw || pthread_mutex_init(&ss->lock, NULL)) {
+	ss->lat = calloc(ss->n, sizeof(*ss->lat));
+	if (!ss->iops || !ss->bw || !ss->lat || pthread_mutex_init(&ss->lock, NULL)) {
 		free(ss->iops);
 		free(ss->bw);
+		free(ss->lat);
 		free(ss);
 		return NULL;
 	}
@@ -80,7 +85,7 @@ int bq_ss_get(const struct bq_job *j, const void *key, struct bq_ss_window **out
 	struct bq_ss_window *ss;
 
 	*out = NULL;
-	if (j->ss_dur_ns < SS_INTERVAL_NS)
+	if (!j->ss_interval_ns || j->ss_dur_ns < j->ss_interval_ns)
 		return 0;
 	if (!key) {
 		*out = ss_new(j, NULL);
@@ -133,9 +138,10 @@ static void ss_restart(struct bq_ss_window *ss, uint64_t now)
 	ss->prev_t = now;
 	ss->prev_ios = __atomic_load_n(&ss->ios, __ATOMIC_RELAXED);
 	ss->prev_bytes = __atomic_load_n(&ss->bytes, __ATOMIC_RELAXED);
+	ss->prev_lat = __atomic_load_n(&ss->lat_ns, __ATOMIC_RELAXED);
 	ss->ramp_over = !ss->job->ss_ramp_ns;
 	ss->count = ss->head = 0;
-	__atomic_store_n(&ss->next_t, now + SS_INTERVAL_NS, __ATOMIC_RELAXED);
+	__atomic_store_n(&ss->next_t, now + ss->interval, __ATOMIC_RELAXED);
 }
 
 void bq_ss_start(struct bq_ss_window *ss, uint64_t now)
@@ -160,28 +166,45 @@ void bq_ss_ramp_end(struct bq_ss_window *ss, uint64_t now)
 	pthread_mutex_unlock(&ss->lock);
 }
 
-void bq_ss_done(struct bq_ss_window *ss, uint32_t len)
+void bq_ss_done(struct bq_ss_window *ss, uint32_t len, uint64_t lat_ns)
 {
 	__atomic_fetch_add(&ss->ios, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&ss->bytes, len, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ss->lat_ns, lat_ns, __ATOMIC_RELAXED);
+}
+
+static const uint64_t *ss_series(const struct bq_ss_window *ss)
+{
+	switch (ss->job->ss) {
+	case BQ_SS_IOPS:
+	case BQ_SS_IOPS_SLOPE:
+		return ss->iops;
+	case BQ_SS_BW:
+	case BQ_SS_BW_SLOPE:
+		return ss->bw;
+	default:
+		return ss->lat;
+	}
 }
 
 static void ss_judge(struct bq_ss_window *ss)
 {
 	const struct bq_job *j = ss->job;
-	const uint64_t *y = j->ss == BQ_SS_IOPS || j->ss == BQ_SS_IOPS_SLOPE ? ss->iops : ss->bw;
+	const uint64_t *y = ss_series(ss);
 	unsigned int n = ss->n;
-	double sum = 0, mean, crit, iops = 0, bw = 0;
+	double sum = 0, mean, crit, iops = 0, bw = 0, lat = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
 		sum += (double)y[i];
 		iops += (double)ss->iops[i];
 		bw += (double)ss->bw[i];
+		lat += (double)ss->lat[i];
 	}
 	mean = sum / n;
 	ss->iops_mean = iops / n;
 	ss->bw_mean = bw / n;
-	if (j->ss == BQ_SS_IOPS_SLOPE || j->ss == BQ_SS_BW_SLOPE) {
+	ss->lat_mean = lat / n;
+	if (j->ss == BQ_SS_IOPS_SLOPE || j->ss == BQ_SS_BW_SLOPE || j->ss == BQ_SS_LAT_SLOPE) {
 		/* Least squares over x = 0..n-1, oldest first; n = 1 gives NaN, never met. */
 		double sx = 0, sxx = 0, sxy = 0;
 
@@ -212,18 +235,24 @@ static void ss_sample(struct bq_ss_window *ss, uint64_t now)
 {
 	uint64_t ios = __atomic_load_n(&ss->ios, __ATOMIC_RELAXED);
 	uint64_t bytes = __atomic_load_n(&ss->bytes, __ATOMIC_RELAXED);
+	uint64_t lat = __atomic_load_n(&ss->lat_ns, __ATOMIC_RELAXED);
 	uint64_t spent = now > ss->prev_t ? now - ss->prev_t : 0, next = ss->next_t;
 
 	while (next <= now)
-		next += SS_INTERVAL_NS;
+		next += ss->interval;
 	__atomic_store_n(&ss->next_t, next, __ATOMIC_RELAXED);
 	/* Collection starts one interval after ss_ramp, as in fio. */
-	if (!ss->ramp_over && now >= ss->t0 + ss->job->ss_ramp_ns + SS_INTERVAL_NS)
+	if (!ss->ramp_over && now >= ss->t0 + ss->job->ss_ramp_ns + ss->interval)
 		ss->ramp_over = true;
 	if (ss->ramp_over && spent) {
 		ss->iops[ss->head] = (ios - ss->prev_ios) * NS_PER_S / spent;
 		ss->bw[ss->head] = (uint64_t)((unsigned __int128)(bytes - ss->prev_bytes) *
 					      NS_PER_S / spent);
+		/* The interval's mean completion latency; none completed: as the last. */
+		if (ios > ss->prev_ios)
+			ss->lat[ss->head] = (lat - ss->prev_lat) / (ios - ss->prev_ios);
+		else
+			ss->lat[ss->head] = ss->lat[(ss->head + ss->n - 1) % ss->n];
 		ss->head = (ss->head + 1) % ss->n;
 		if (ss->count < ss->n)
 			ss->count++;
@@ -234,6 +263,7 @@ static void ss_sample(struct bq_ss_window *ss, uint64_t now)
 	ss->prev_t = now;
 	ss->prev_ios = ios;
 	ss->prev_bytes = bytes;
+	ss->prev_lat = lat;
 }
 
 bool bq_ss_check(struct bq_ss_window *ss, uint64_t now)
@@ -261,5 +291,6 @@ void bq_ss_result(struct bq_ss_window *ss, struct bq_rate_result *out)
 	out->ss_samples = ss->samples;
 	out->ss_iops_mean = ss->iops_mean;
 	out->ss_bw_mean = ss->bw_mean;
+	out->ss_lat_mean = ss->lat_mean;
 	pthread_mutex_unlock(&ss->lock);
 }

@@ -148,7 +148,8 @@ static int add_verify(struct bq_strv *args, const struct bq_job *j)
 /* The rate family (jobopt_rates.c), every option, so that nothing is left to defaults. */
 static int add_rates(struct bq_strv *args, const struct bq_job *j)
 {
-	static const char *const ss[] = { "iops", "iops_slope", "bw", "bw_slope" };
+	static const char *const ss[] = { "iops", "iops_slope", "bw", "bw_slope", "lat",
+					  "lat_slope" };
 	int ret;
 
 	ret = add(args, "--rate=%" PRIu64 ",%" PRIu64, j->rate[BQ_READ], j->rate[BQ_WRITE]);
@@ -174,9 +175,10 @@ static int add_rates(struct bq_strv *args, const struct bq_job *j)
 	ret = ret ?: add(args, "--latency_run=%d", j->latency_run);
 	if (j->ss >= 0 && j->ss < (int)ARRAY_SIZE(ss))
 		ret = ret ?: add(args, "--steadystate=%s:%.17g%s", ss[j->ss], j->ss_limit,
-				 j->ss_pct ? "%" : "");
+				 j->ss_pct ? "%" : j->ss >= BQ_SS_LAT ? "ns" : "");
 	ret = ret ?: add(args, "--ss_dur=%" PRIu64 "ns", j->ss_dur_ns);
 	ret = ret ?: add(args, "--ss_ramp=%" PRIu64 "ns", j->ss_ramp_ns);
+	ret = ret ?: add(args, "--ss_interval=%" PRIu64 "ns", j->ss_interval_ns);
 	return ret;
 }
 

@@ -1092,6 +1092,8 @@ static const struct job_opt job_opts[] = {
 	OPT("ss_dur", OPT_VALUE, bq_job_set_rates),
 	OPT("steadystate_ramp_time", OPT_VALUE, bq_job_set_rates),
 	OPT("ss_ramp", OPT_VALUE, bq_job_set_rates),
+	OPT("steadystate_check_interval", OPT_VALUE, bq_job_set_rates),
+	OPT("ss_interval", OPT_VALUE, bq_job_set_rates),
 	/* job ordering and groups (issue 19) */
 	OPT_AT("stonewall", OPT_FLAG, set_bool, stonewall, 0, 0),
 	OPT_AT("wait_for_previous", OPT_FLAG, set_bool, stonewall, 0, 0),

@@ -18,6 +18,7 @@
 #include "internal.h"
 
 #define NS_PER_US 1000ull
+#define NS_PER_MS 1000000ull
 #define NS_PER_S 1000000000ull
 #define DIR_VALUE_MAX 256
 
@@ -162,6 +163,7 @@ static int set_steadystate(const char *key, const char *val, struct bq_job *job,
 	} crit[] = {
 		{ "iops", BQ_SS_IOPS }, { "iops_slope", BQ_SS_IOPS_SLOPE },
 		{ "bw", BQ_SS_BW }, { "bw_slope", BQ_SS_BW_SLOPE },
+		{ "lat", BQ_SS_LAT }, { "lat_slope", BQ_SS_LAT_SLOPE },
 	};
 	const char *colon = strchr(val, ':'), *lim;
 	size_t len = colon ? (size_t)(colon - val) : strlen(val), n;
@@ -173,14 +175,9 @@ static int set_steadystate(const char *key, const char *val, struct bq_job *job,
 	for (size_t i = 0; i < ARRAY_SIZE(crit); i++)
 		if (strlen(crit[i].name) == len && !strncmp(val, crit[i].name, len))
 			found = (int)i;
-	if (found < 0) {
-		/* Newer fio's latency criteria. */
-		if ((len == 3 && !strncmp(val, "lat", 3)) || (len == 9 && !strncmp(val, "lat_slope", 9)))
-			return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s: the lat criteria are not "
-					     "supported (use iops, iops_slope, bw or bw_slope)", key, val);
-		return bq_parse_fail(err, -EINVAL, "%s=%s: use iops, iops_slope, bw or bw_slope, "
-				     "then :LIMIT", key, val);
-	}
+	if (found < 0)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: use iops, iops_slope, bw, bw_slope, lat "
+				     "or lat_slope, then :LIMIT", key, val);
 	if (!colon || !colon[1])
 		return bq_parse_fail(err, -EINVAL, "%s=%s: a limit is needed (like %.*s:1%%)", key,
 				     val, (int)len, val);
@@ -201,6 +198,14 @@ static int set_steadystate(const char *key, const char *val, struct bq_job *job,
 			return bq_parse_fail(err, -EINVAL, "%s=%s: limit is not a size or a "
 					     "percentage", key, val);
 		v = (double)b;
+	} else if (!pct && crit[found].ss >= BQ_SS_LAT) {
+		/* An absolute latency limit is a time; a bare number is in microseconds, as in fio. */
+		uint64_t ns;
+
+		if (bq_parse_time(num, 1000, &ns))
+			return bq_parse_fail(err, -EINVAL, "%s=%s: limit is not a time or a "
+					     "percentage", key, val);
+		v = (double)ns;
 	} else {
 		errno = 0;
 		v = strtod(num, &end);
@@ -271,6 +276,8 @@ int bq_job_set_rates(const struct job_opt *o, const char *key, const char *val,
 		ret = set_time(key, val, NS_PER_S, &j.ss_dur_ns, err);
 	else if (!strcmp(key, "steadystate_ramp_time") || !strcmp(key, "ss_ramp"))
 		ret = set_time(key, val, NS_PER_S, &j.ss_ramp_ns, err);
+	else if (!strcmp(key, "steadystate_check_interval") || !strcmp(key, "ss_interval"))
+		ret = set_time(key, val, NS_PER_S, &j.ss_interval_ns, err);
 	else
 		ret = bq_parse_fail(err, -ENOENT, "unknown option '%s'", key);
 	/* The older single field, for reports: the larger of the two caps. */
@@ -290,6 +297,7 @@ void bq_job_rates_defaults(struct bq_job *job)
 	job->ss = BQ_SS_IOPS_SLOPE;
 	job->ss_limit = 0.01;
 	job->ss_pct = true;
+	job->ss_interval_ns = NS_PER_S;
 }
 
 int bq_job_check_rates(const struct bq_job *job, struct bq_parse_error *err)
@@ -318,7 +326,15 @@ int bq_job_check_rates(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "thinktime_blocks must be at least 1");
 	if (job->latency_percentile < 0 || job->latency_percentile > 100)
 		return bq_parse_fail(err, -EINVAL, "latency_percentile is outside 0..100");
-	if (job->ss < BQ_SS_IOPS || job->ss > BQ_SS_BW_SLOPE)
+	if (job->ss < BQ_SS_IOPS || job->ss > BQ_SS_LAT_SLOPE)
 		return bq_parse_fail(err, -EINVAL, "steadystate: unknown criterion");
+	if (job->ss_dur_ns && job->ss >= BQ_SS_LAT && job->gtod_reduce)
+		return bq_parse_fail(err, -EINVAL, "steadystate=%s needs completion latencies: "
+				     "not with gtod_reduce", job->ss == BQ_SS_LAT ? "lat" : "lat_slope");
+	if (job->ss_interval_ns < NS_PER_MS)
+		return bq_parse_fail(err, -EINVAL, "steadystate_check_interval must be at least 1 ms");
+	if (job->ss_dur_ns && job->ss_dur_ns < job->ss_interval_ns)
+		return bq_parse_fail(err, -EINVAL, "steadystate_duration is shorter than "
+				     "steadystate_check_interval: the window would hold no sample");
 	return 0;
 }
