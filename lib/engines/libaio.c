@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/atomic.h"
 #include "io/engine.h"
 
 /* The kernel's (linux/aio_abi.h, which clashes with libaio.h): aio_reqprio is valid. */
@@ -23,6 +24,7 @@ struct aio_state {
 	uint16_t *free_slots;
 	unsigned int nr_free;
 	unsigned int batch_wait;
+	int write_flags;		/* RWF_ATOMIC with atomic=1 */
 };
 
 /* Submit queue[0, n), retrying what the kernel did not take. */
@@ -49,9 +51,11 @@ static void aio_prep(struct bq_worker *w, struct aio_state *a, const struct bq_s
 
 	if (s->dir == BQ_READ)
 		io_prep_pread(&a->iocbs[idx], w->fds[s->file], buf, s->len, (long long)s->offset);
-	else
+	else {
 		io_prep_pwrite(&a->iocbs[idx], w->fds[s->file], buf, s->len,
 			       (long long)s->offset);
+		a->iocbs[idx].aio_rw_flags = (unsigned int)a->write_flags;
+	}
 	a->iocbs[idx].data = (void *)(uintptr_t)idx;
 }
 
@@ -87,9 +91,11 @@ static int aio_loop(struct bq_worker *w)
 			if (s->dir == BQ_READ)
 				io_prep_pread(&a->iocbs[idx], w->fds[s->file], buf, s->len,
 					      (long long)s->offset);
-			else
+			else {
 				io_prep_pwrite(&a->iocbs[idx], w->fds[s->file], buf, s->len,
 					       (long long)s->offset);
+				a->iocbs[idx].aio_rw_flags = (unsigned int)a->write_flags;
+			}
 			a->iocbs[idx].data = (void *)(uintptr_t)idx;
 			a->queue[queued++] = &a->iocbs[idx];
 		}
@@ -280,6 +286,7 @@ static int aio_setup(struct bq_worker *w)
 		a->free_slots[i] = (uint16_t)(w->depth - 1 - i);
 	a->nr_free = w->depth;
 	a->batch_wait = worker_batch(w);
+	a->write_flags = w->job->atomic ? RWF_ATOMIC : 0;
 	ret = io_setup((int)w->depth, &a->ctx);
 	if (ret)
 		snprintf(w->setup_msg, sizeof(w->setup_msg), "io_setup: %s (fs.aio-max-nr?)",

@@ -19,6 +19,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "io/atomic.h"
 #include "sync_loop.h"
 
 /* Headers older than Linux 6.14 lack it; the kernel's value is fixed. */
@@ -29,12 +30,14 @@
 /**
  * struct pvsync2_state - one thread's flags
  * @flags: set on every I/O
+ * @write_flags: set on writes too (RWF_ATOMIC with atomic=1)
  * @hipri_pct: share of I/Os, in percent, that also get RWF_HIPRI
  * @rng: the draws for @hipri_pct, apart from the workload's, so that a
  *       job picks the same offsets whatever its hipri_percentage
  */
 struct pvsync2_state {
 	int flags;
+	int write_flags;
 	unsigned int hipri_pct;
 	struct bq_offgen rng;
 };
@@ -88,6 +91,7 @@ static int pvsync2_setup(struct bq_worker *w)
 			return ret;
 		st->flags |= RWF_NOWAIT;
 	}
+	st->write_flags = j->atomic ? RWF_ATOMIC : 0;
 	st->hipri_pct = w->polled ? j->hipri_percentage : 0;
 	bq_offgen_init(&st->rng, &p);
 	return 0;
@@ -103,7 +107,7 @@ static ssize_t pvsync2_io(struct bq_worker *w, const struct bq_slot *s, void *bu
 		flags |= RWF_HIPRI;
 	if (s->dir == BQ_READ)
 		return preadv2(w->fds[s->file], &iov, 1, (off_t)s->offset, flags);
-	return pwritev2(w->fds[s->file], &iov, 1, (off_t)s->offset, flags);
+	return pwritev2(w->fds[s->file], &iov, 1, (off_t)s->offset, flags | st->write_flags);
 }
 
 static int pvsync2_loop(struct bq_worker *w)

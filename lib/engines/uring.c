@@ -21,7 +21,9 @@
 #include <unistd.h>
 
 #include "../../raid/raid_int.h"
+#include "io/atomic.h"
 #include "io/engine.h"
+#include "io/target.h"
 
 #if defined(HAVE_IORING_OP_URING_CMD) && defined(HAVE_IORING_SETUP_SQE128) && \
 	defined(HAVE_NVME_URING_CMD)
@@ -66,6 +68,7 @@ struct uring_state {
 	unsigned int async_every;	/* force_async */
 	unsigned int async_count;
 	bool fua[BQ_NR_DIRS];		/* readfua, writefua */
+	int write_flags;		/* RWF_ATOMIC with atomic=1 */
 };
 
 static const unsigned int optional_flags[] = {
@@ -135,9 +138,11 @@ static void register_resources(struct bq_worker *w, struct uring_state *u)
 	/*
 	 * Fixed buffers need IORING_URING_CMD_FIXED (Linux 6.1); commands carry
 	 * plain addresses.  nonvectored=0 asks for readv and writev, which
-	 * take no fixed buffers.
+	 * take no fixed buffers.  Nor do atomic writes: Linux 6.18 fails
+	 * every RWF_ATOMIC write from a registered buffer with EINVAL.
 	 */
-	if (w->job->fixedbufs && w->bufs && u->kind != URING_CMD && !u->iov) {
+	if (w->job->fixedbufs && w->bufs && u->kind != URING_CMD && !u->iov &&
+	    !(w->job->atomic && bq_job_writes(w->job))) {
 		struct iovec *iov = calloc(w->depth, sizeof(*iov));
 
 		if (!iov)
@@ -226,6 +231,8 @@ PREP_INLINE void prep_special(struct uring_state *u, struct io_uring_sqe *sqe,
 		prep_vectored(u, sqe, s, idx, fd, buf);
 	else
 		prep_rw(u, sqe, s, idx, fd, buf);
+	if (u->kind == URING_RW && s->dir == BQ_WRITE)
+		sqe->rw_flags |= u->write_flags;
 	/* fio's force_async=N: every Nth I/O goes to io_uring's worker threads. */
 	if (u->async_every && ++u->async_count == u->async_every) {
 		u->async_count = 0;
@@ -773,6 +780,11 @@ static int options_init(struct bq_worker *w, struct uring_state *u)
 			 "--stripe: nonvectored=0 and force_async are not supported");
 		return -EOPNOTSUPP;
 	}
+	if (w->stripe && j->atomic) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg),
+			 "--stripe: atomic=1 is not supported (a striped write is several writes)");
+		return -EOPNOTSUPP;
+	}
 	if (w->stripe && w->queue_rules) {
 		snprintf(w->setup_msg, sizeof(w->setup_msg),
 			 "--stripe: iodepth_batch, iodepth_low, iodepth_batch_complete_max and "
@@ -787,7 +799,8 @@ static int options_init(struct bq_worker *w, struct uring_state *u)
 	u->async_every = j->force_async;
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		u->fua[d] = j->fua[d];
-	u->plain = u->kind == URING_RW && !u->iov && !u->async_every;
+	u->write_flags = j->atomic ? RWF_ATOMIC : 0;
+	u->plain = u->kind == URING_RW && !u->iov && !u->async_every && !u->write_flags;
 	return 0;
 }
 

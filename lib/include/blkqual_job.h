@@ -256,6 +256,7 @@ struct bq_job {
 	unsigned int hipri_percentage;	/* pvsync2: share of I/Os with RWF_HIPRI; 100 */
 	unsigned int uncached;		/* pvsync2: RWF_DONTCACHE on buffered I/O */
 	bool nowait;			/* pvsync2: RWF_NOWAIT */
+	bool atomic;			/* RWF_ATOMIC on writes (newer fio's atomic=1) */
 	/*
 	 * Buffer contents (zero_buffers, refill_buffers, scramble_buffers,
 	 * buffer_pattern, buffer_compress_*, dedupe_*): lib/job/bufopt.c sets

@@ -22,6 +22,7 @@
 #include "device/device_int.h"
 #include "guard/guard_int.h"
 #include "internal.h"
+#include "atomic.h"
 #include "target.h"
 
 bool bq_job_writes(const struct bq_job *j)
@@ -631,7 +632,8 @@ static int open_held(struct bq_ctx *ctx, const struct bq_job *j, const char *pat
 			bq_device_release(&dev);
 		}
 	}
-	return h;
+	ret = bq_atomic_check(*fd, j, path, err);
+	return ret ? ret : h;
 }
 
 /*

@@ -401,6 +401,8 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--end_fsync=%d", j->end_fsync);
 	ret = ret ?: add(args, "--fsync_on_close=%d", j->fsync_on_close);
 	ret = ret ?: add(args, "--write_barrier=%u", j->write_barrier);
+	if (j->atomic)
+		ret = ret ?: add(args, "--atomic=1");
 	/* pvsync2's own options; any other engine has them at their defaults. */
 	if (j->engine == BQ_ENGINE_PVSYNC2) {
 		ret = ret ?: add(args, "--hipri_percentage=%u", j->hipri_percentage);

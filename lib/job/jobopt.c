@@ -1011,6 +1011,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("hipri_percentage", OPT_VALUE, set_uint, hipri_percentage, 0, 100),
 	OPT_AT("uncached", OPT_VALUE, set_uint, uncached, 0, UINT32_MAX),
 	OPT_AT("nowait", OPT_VALUE, set_bool, nowait, 0, 0),
+	OPT_AT("atomic", OPT_FLAG, set_bool, atomic, 0, 0),
 	/* buffer contents (issue 19): bufopt.c */
 	OPT("zero_buffers", OPT_FLAG, set_buffers),
 	OPT("refill_buffers", OPT_FLAG, set_buffers),

@@ -5,11 +5,14 @@
  * hipri_percentage, uncached and nowait are pvsync2's own options in
  * fio; fio also has uncached and nowait for io_uring (and nowait for
  * libaio), which blkqual does not do yet: refused there by name rather
- * than dropped.  The flushes need a descriptor that has fsync.
+ * than dropped.  The flushes need a descriptor that has fsync.  atomic=1
+ * is RWF_ATOMIC, which only the engines that pass per-I/O flags carry, as
+ * in fio; a job that does not write ignores it, as fio does.
  */
 #include <errno.h>
 
 #include "internal.h"
+#include "io/target.h"
 #include "jobopt.h"
 
 /**
@@ -32,6 +35,10 @@ int bq_job_check_sync(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EOPNOTSUPP,
 				     "uncached=%u is not supported with ioengine=%s (only pvsync2)",
 				     job->uncached, engine);
+	if (job->atomic && bq_job_writes(job) && !pvsync2 &&
+	    job->engine != BQ_ENGINE_IO_URING && job->engine != BQ_ENGINE_LIBAIO)
+		return bq_parse_fail(err, -EOPNOTSUPP, "atomic=1 is not supported with ioengine=%s "
+				     "(io_uring, libaio and pvsync2 issue atomic writes)", engine);
 	if (!pvsync2 && job->hipri_percentage != 100)
 		return bq_parse_fail(err, -EOPNOTSUPP,
 				     "hipri_percentage=%u is not supported with ioengine=%s "

@@ -64,7 +64,7 @@ static const struct refused_group refused[] = {
 	GROUP("blkqual runs no programs around a job", "exec_prerun", "exec_postrun"),
 	GROUP("blkqual does not change the device's I/O scheduler", "ioscheduler"),
 	GROUP("this engine option is not implemented yet",
-	      "atomic", "userspace_reap", "md_per_io_size", "pi_act",
+	      "userspace_reap", "md_per_io_size", "pi_act",
 	      "pi_chk", "apptag", "apptag_mask", "write_hint"),
 	GROUP("sg's WRITE STREAM (sg_write_mode=write_stream) is not implemented",
 	      "stream_id"),
