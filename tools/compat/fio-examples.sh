@@ -51,6 +51,7 @@ tree=$1
 command -v "$fio" >/dev/null || { echo "$0: $fio not found" >&2; exit 1; }
 [ -x "$blkqual" ] || { echo "$0: $blkqual is not executable" >&2; exit 1; }
 blkqual=$(realpath "$blkqual")
+fio_version=$("$fio" --version 2>/dev/null || echo fio)
 export FIO_RW=${FIO_RW:-randread} FIO_BS=${FIO_BS:-4k} FIO_IODEPTH=${FIO_IODEPTH:-1}
 
 # The engines blkqual has, by fio's names; a file naming no engine gets
@@ -226,7 +227,7 @@ for f in "$tree"/examples/*.fio; do
 		if fio_refuses "$job"; then
 			both=$((both + 1))
 			[ -n "$inscope" ] && scope_both=$((scope_both + 1))
-			echo "$base: refused$tag, fio refuses it too ($(grep -m 1 . "$work/out/fio.err")): $reasons"
+			echo "$base: refused$tag, $fio_version refuses it too ($(grep -m 1 . "$work/out/fio.err")): $reasons"
 		else
 			echo "$base: refused$tag: $reasons"
 		fi
@@ -236,7 +237,7 @@ for f in "$tree"/examples/*.fio; do
 		why=$(head -n 1 "$work/out/bq.err")
 		rm -rf "$work/mnt/run"; mkdir -p "$work/mnt/run"
 		if fio_refuses "$job"; then
-			echo "$base: failed$tag (exit $rc), fio fails too ($(grep -m 1 . "$work/out/fio.err")): $why"
+			echo "$base: failed$tag (exit $rc), $fio_version fails too ($(grep -m 1 . "$work/out/fio.err")): $why"
 		else
 			echo "$base: failed$tag (exit $rc): $why"
 		fi
