@@ -306,6 +306,7 @@ struct bq_job {
 	int fallocate;			/* enum bq_fallocate */
 	bool pre_read;
 	bool unlink;
+	bool unlink_each_loop;		/* each loop after the first starts on emptied files */
 	bool create_fsync;
 	bool create_serialize;
 	bool file_append;		/* each file's region starts at its end */

@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fileset.h"
 #include "run_int.h"
@@ -61,6 +63,30 @@ uint64_t worker_order_start(struct bq_worker *w, uint64_t t0)
 }
 
 /*
+ * unlink_each_loop: fio unlinks the job's files before each loop after
+ * the first, and the loop creates them anew, empty; the last loop's are
+ * left.  The guard's rule is one judged descriptor per target for the
+ * whole run, so blkqual empties each file through the descriptor it holds
+ * instead (cut to 0 bytes, then back to its size as a hole): the
+ * filesystem frees the blocks as for an unlink and the loop allocates
+ * afresh.  Only the thread's own files get here (bq_fileset_check()).
+ */
+static void empty_files(struct bq_worker *w)
+{
+	for (int i = 0; i < w->nr_files; i++) {
+		struct stat st;
+
+		if (fstat(w->fds[i], &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (ftruncate(w->fds[i], 0) || ftruncate(w->fds[i], st.st_size)) {
+			struct bq_slot s = { .file = (uint8_t)i, .dir = BQ_WRITE };
+
+			worker_record_error(w, &s, errno);
+		}
+	}
+}
+
+/*
  * loops=N: set up the job's next loop, if it has one; true to run it.
  * As in fio, each loop starts its sequential offsets and its random map
  * afresh and moves io_size (or size) bytes again; time_based jobs run
@@ -76,6 +102,8 @@ static bool next_loop(struct bq_worker *w, unsigned int *done)
 	    (w->end_ns && bq_now_ns() >= w->end_ns))
 		return false;
 	w->bytes_left = w->loop_bytes;
+	if (j->unlink_each_loop)
+		empty_files(w);
 	/* A file set's files are each done again, as in fio's next loop. */
 	if (w->fsrv)
 		bq_fsrv_new_pass(w);

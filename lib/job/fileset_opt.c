@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "io/target.h"
 #include "jobopt.h"
 
 static int fs_bool(const char *key, const char *val, bool *b, struct bq_parse_error *err)
@@ -185,6 +186,7 @@ int bq_fileset_opt(const char *key, const char *val, struct bq_job *job,
 		{ "overwrite", offsetof(struct bq_job, overwrite) },
 		{ "pre_read", offsetof(struct bq_job, pre_read) },
 		{ "unlink", offsetof(struct bq_job, unlink) },
+		{ "unlink_each_loop", offsetof(struct bq_job, unlink_each_loop) },
 		{ "create_fsync", offsetof(struct bq_job, create_fsync) },
 		{ "create_serialize", offsetof(struct bq_job, create_serialize) },
 		{ "file_append", offsetof(struct bq_job, file_append) },
@@ -282,6 +284,17 @@ int bq_fileset_check(const struct bq_job *job, struct bq_parse_error *err)
 
 	if (job->verify && job->file_append)
 		return bq_parse_fail(err, -EOPNOTSUPP, "verify with file_append is not supported");
+	/*
+	 * Each loop empties the thread's own files in place (see run_order.c):
+	 * files another thread or job may use, or that the job only reads,
+	 * would lose what they are there for.
+	 */
+	if (job->unlink_each_loop && (!implicit || !bq_job_writes(job) ||
+				      (job->numjobs > 1 && job->filename_format[0] &&
+				       !strcasestr(job->filename_format, "$jobnum"))))
+		return bq_parse_fail(err, -EOPNOTSUPP, "unlink_each_loop is supported for jobs "
+				     "that write files of their own (no filename=, each thread "
+				     "its own names)");
 	if (!implicit)
 		return 0;
 	if (bq_engine_has(job->engine, BQ_ENGINE_PASSTHRU))
@@ -343,6 +356,7 @@ int bq_fileset_to_args(const struct bq_job *job, struct bq_strv *args)
 	ADD("--fallocate=%s", falloc[job->fallocate]);
 	ADD("--pre_read=%d", job->pre_read);
 	ADD("--unlink=%d", job->unlink);
+	ADD("--unlink_each_loop=%d", job->unlink_each_loop);
 	ADD("--create_fsync=%d", job->create_fsync);
 	ADD("--create_serialize=%d", job->create_serialize);
 	ADD("--file_append=%d", job->file_append);

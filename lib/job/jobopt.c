@@ -1049,6 +1049,7 @@ static const struct job_opt job_opts[] = {
 	OPT("fallocate", OPT_VALUE, set_fileset),
 	OPT("pre_read", OPT_FLAG, set_fileset),
 	OPT("unlink", OPT_FLAG, set_fileset),
+	OPT("unlink_each_loop", OPT_FLAG, set_fileset),
 	OPT("create_fsync", OPT_FLAG, set_fileset),
 	OPT("create_serialize", OPT_FLAG, set_fileset),
 	OPT("file_append", OPT_FLAG, set_fileset),

@@ -28,7 +28,6 @@ static const struct refused_group refused[] = {
 	      "cmdprio_class and cmdprio are)", "cmdprio_bssplit"),
 	GROUP("filling a device or filesystem to ENOSPC is not implemented yet",
 	      "fill_device", "fill_fs"),
-	GROUP("unlink_each_loop is not implemented yet", "unlink_each_loop"),
 	GROUP("adding every file below a directory is not implemented yet: use directory= "
 	      "and nrfiles=", "opendir"),
 	GROUP("locking a file between jobs is not implemented", "lockfile"),
