@@ -218,12 +218,7 @@ static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
 		uint32_t fit = worker_fit_len(w, ld, f->limit - at < f->span - off ?
 						  f->limit - at : f->span - off);
 
-		/* fio ends a sequential file there; time or io_size go round. */
-		if (!fit && !is_random && (j->time_based || j->io_size)) {
-			off = 0;
-			at = f->zone_off;
-			fit = worker_fit_len(w, ld, f->limit - at < f->span ? f->limit - at : f->span);
-		}
+		/* fio ends a sequential file there (worker_pattern_pick() may go round). */
 		if (!fit && !is_random)
 			return false;
 		if (fit)
