@@ -20,6 +20,7 @@
 #include "core/threads.h"
 #include "io/buffers.h"
 #include "io/rate.h"
+#include "io/bsmap.h"
 
 /**
  * struct bq_slot - one I/O in flight
@@ -85,8 +86,8 @@ struct bq_file_state {
 	uint64_t span;
 	uint64_t seq_pos;
 	struct bq_offgen gen;
-	uint64_t *map;
-	uint64_t mapped;
+	struct bq_bsmap *map;		/* several block sizes, random map: bsmap.c */
+	uint64_t mapped;		/* units of @map done this pass */
 	/* I/O patterns (pattern.c) */
 	uint64_t limit;
 	uint64_t zone_off;
@@ -271,6 +272,8 @@ struct bq_worker {
 	cpu_set_t cpuset;
 	struct bq_flow *flow;		/* flow=: its flow (flow.c); NULL: none */
 	uint64_t flow_count;		/* its I/Os counted in the flow */
+	/* block sizes drawn per I/O (issue 19; bsmap.c): bssplit, bsrange */
+	bool varbs;			/* offset first, then a size that fits, as fio */
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -327,7 +330,10 @@ static inline uint32_t worker_pick_len(struct bq_worker *w, int dir)
 	return j->bs[dir];
 }
 
-uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, uint32_t *len);
+uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, int dir, uint32_t *len);
+uint64_t worker_varbs_offset(struct bq_worker *w, struct bq_file_state *f, int dir,
+			     uint32_t *len);
+uint32_t worker_fit_len(struct bq_worker *w, int dir, uint64_t room);
 int bq_fsrv_next(struct bq_worker *w, uint32_t *len);	/* fileset_service.c */
 void bq_fsrv_done(struct bq_worker *w, int f, uint32_t len);
 
@@ -398,8 +404,12 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 	f = &w->files[s->file];
 	if (len > f->span)
 		len = (uint32_t)f->span;
-	if (__builtin_expect(f->map != NULL, 0)) {
-		s->offset = f->base + worker_map_pick(w, f, &len);
+	if (__builtin_expect(w->varbs, 0)) {
+		uint64_t off = worker_varbs_offset(w, f, dir, &len);
+
+		if (off == UINT64_MAX)
+			return false;
+		s->offset = f->base + off;
 	} else if (w->random) {
 		uint64_t off = bq_offgen_next(&f->gen) * w->unit;
 
@@ -414,9 +424,14 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 		f->seq_pos += len;
 	}
 	if (!j->time_based) {
-		if (len > w->bytes_left)
-			len = (uint32_t)w->bytes_left;
-		w->bytes_left -= len;
+		if (__builtin_expect(len >= w->bytes_left, 0)) {
+			/* fio issues a drawn size whole while it is short of the size. */
+			if (!w->varbs)
+				len = (uint32_t)w->bytes_left;
+			w->bytes_left = 0;
+		} else {
+			w->bytes_left -= len;
+		}
 	}
 	if (__builtin_expect(w->fsrv != NULL, 0))
 		bq_fsrv_done(w, s->file, len);

@@ -83,7 +83,7 @@ static uint64_t zoned_block(struct bq_worker *w, struct bq_file_state *f, int di
 
 /* A random offset from the zone's start (the whole region without zones). */
 static uint64_t rand_offset(struct bq_worker *w, struct bq_file_state *f, int dir,
-			    uint32_t *len)
+			    uint32_t *len, bool *mapped)
 {
 	const struct bq_job *j = w->job;
 
@@ -92,8 +92,11 @@ static uint64_t rand_offset(struct bq_worker *w, struct bq_file_state *f, int di
 		*len = worker_pick_len(w, BQ_WRITE);
 	if (j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS)
 		return zoned_block(w, f, dir) * w->unit;
-	if (f->map)
-		return worker_map_pick(w, f, len);
+	/* The map's size is drawn after the offset, to fit, as fio does (bsmap.c). */
+	if (f->map) {
+		*mapped = true;
+		return worker_map_pick(w, f, j->bs_is_seq_rand ? BQ_WRITE : dir, len);
+	}
 	return bq_offgen_next(&f->gen) * w->unit;
 }
 
@@ -131,7 +134,7 @@ static void restart_files(struct bq_worker *w)
 
 /* The offset from the zone's start, or false: no more offsets. */
 static bool next_offset(struct bq_worker *w, struct bq_file_state *f, int dir, uint64_t *off,
-			bool *is_random, uint32_t *len)
+			bool *is_random, uint32_t *len, bool *mapped)
 {
 	const struct bq_job *j = w->job;
 	bool hit = true;
@@ -149,12 +152,12 @@ static bool next_offset(struct bq_worker *w, struct bq_file_state *f, int dir, u
 		if (!j->pct_seq[dir] ||
 		    1 + bq_bounded(&w->rng, 100) <= 100 - (uint64_t)j->pct_seq[dir]) {
 			*is_random = true;
-			*off = rand_offset(w, f, dir, len);
+			*off = rand_offset(w, f, dir, len, mapped);
 			return true;
 		}
 		if (seq_offset(w, f, dir, off))
 			return true;
-		*off = rand_offset(w, f, dir, len);
+		*off = rand_offset(w, f, dir, len, mapped);
 		return true;
 	}
 	if (j->rw_seq_identical) {
@@ -163,7 +166,7 @@ static bool next_offset(struct bq_worker *w, struct bq_file_state *f, int dir, u
 	}
 	if (seq_offset(w, f, dir, off))
 		return true;
-	*off = rand_offset(w, f, dir, len);
+	*off = rand_offset(w, f, dir, len, mapped);
 	return true;
 }
 
@@ -193,7 +196,7 @@ static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
 	const struct bq_job *j = w->job;
 	struct bq_file_state *f = &w->files[w->next_file];
 	uint64_t off, at;
-	bool is_random;
+	bool is_random, mapped = false;
 	uint32_t len;
 
 	if (bq_job_strided(j))
@@ -202,13 +205,25 @@ static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
 		bq_zbd_seq_jump(w->zbd, f->base, dir, &f->last_pos[dir]);
 	/* bs_is_seq_rand: the read size is the sequential one, the write size the random. */
 	len = worker_pick_len(w, j->bs_is_seq_rand ? BQ_READ : dir);
-	if (!next_offset(w, f, dir, &off, &is_random, &len))
+	if (!next_offset(w, f, dir, &off, &is_random, &len, &mapped))
 		return false;
 	if (off >= f->span)
 		return false;
 	at = f->zone_off + off;
 	if (at >= f->limit)
 		return false;
+	/* Several sizes: one that fits from the offset, drawn after it as fio does. */
+	if (w->varbs && !mapped) {
+		int ld = j->bs_is_seq_rand ? (is_random ? BQ_WRITE : BQ_READ) : dir;
+		uint32_t fit = worker_fit_len(w, ld, f->limit - at < f->span - off ?
+						  f->limit - at : f->span - off);
+
+		/* fio ends a sequential file there (worker_pattern_pick() may go round). */
+		if (!fit && !is_random)
+			return false;
+		if (fit)
+			len = fit;
+	}
 	if (len > f->limit - at) {
 		/* A random block at the end slides back inside, as in worker_pick(). */
 		if (!is_random || len > f->limit)
@@ -223,9 +238,14 @@ static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
 	f->last_pos[dir] = at + len;
 	w->zone_bytes += len;
 	if (!j->time_based) {
-		if (len > w->bytes_left)
-			len = (uint32_t)w->bytes_left;
-		w->bytes_left -= len;
+		if (len >= w->bytes_left) {
+			/* fio issues a drawn size whole while it is short of the size. */
+			if (!w->varbs)
+				len = (uint32_t)w->bytes_left;
+			w->bytes_left = 0;
+		} else {
+			w->bytes_left -= len;
+		}
 	}
 	s->len = len;
 	s->dir = (uint8_t)dir;

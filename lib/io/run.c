@@ -415,6 +415,8 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	w->buf_len = ((size_t)hi + 4095) & ~(size_t)4095;
 	w->unit = random_unit(j);
 	w->random = j->rw == BQ_RW_RANDREAD || j->rw == BQ_RW_RANDWRITE || j->rw == BQ_RW_RANDRW;
+	for (int d = 0; d < BQ_NR_DIRS; d++)
+		w->varbs |= j->nr_bssplit[d] || j->bs_min[d] != j->bs_max[d];
 	w->slots = calloc(w->depth, sizeof(*w->slots));
 	if (!w->slots)
 		return -ENOMEM;
@@ -493,7 +495,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 			return ret;
 		/* Several block sizes need a map to cover each unit once (see worker_map_pick()). */
 		if (f->gen.randommap && lo != hi && !lfsr) {
-			f->map = calloc((p.nblocks + 63) / 64, sizeof(*f->map));
+			f->map = bq_bsmap_new(p.nblocks);
 			/* softrandommap: go on without the map, as fio does. */
 			if (!f->map && !j->softrandommap)
 				return -ENOMEM;

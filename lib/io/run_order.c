@@ -112,7 +112,7 @@ static bool next_loop(struct bq_worker *w, unsigned int *done)
 
 		f->seq_pos = 0;
 		if (f->map) {
-			memset(f->map, 0, (f->gen.nblocks + 63) / 64 * sizeof(*f->map));
+			bq_bsmap_reset(f->map);
 			f->mapped = 0;
 		}
 	}

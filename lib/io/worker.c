@@ -181,44 +181,6 @@ int worker_run(struct bq_worker *w)
 	return ret;
 }
 
-/**
- * worker_map_pick() - a random I/O of a job with several block sizes
- * @w: the worker
- * @f: the file
- * @len: the block size drawn; shortened so that the I/O covers no unit
- *       already done this pass, and stays inside the region
- *
- * A permutation alone visits every unit once as a start, but an I/O of
- * 64 KiB starting at a 4 KiB unit also covers the next fifteen: with
- * mixed sizes a third of the region was never written.  As fio's random
- * map does, units already covered are skipped as starts and cut an I/O
- * short, so each unit is done exactly once per pass.  A full map starts
- * the next pass.
- *
- * Return: the byte offset within the region.
- */
-uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, uint32_t *len)
-{
-	uint64_t nblocks = f->gen.nblocks, u, n, want;
-
-	do
-		u = bq_offgen_next(&f->gen);
-	while (f->map[u / 64] & (1ULL << (u % 64)));
-	want = (*len + w->unit - 1) / w->unit;
-	if (want > nblocks - u)
-		want = nblocks - u;
-	for (n = 0; n < want && !(f->map[(u + n) / 64] & (1ULL << ((u + n) % 64))); n++)
-		f->map[(u + n) / 64] |= 1ULL << ((u + n) % 64);
-	if (n * w->unit < *len)
-		*len = (uint32_t)(n * w->unit);
-	f->mapped += n;
-	if (f->mapped == nblocks) {
-		memset(f->map, 0, (nblocks + 63) / 64 * sizeof(*f->map));
-		f->mapped = 0;
-	}
-	return u * w->unit;
-}
-
 #define GIVE_UP_NS 1000000000ULL
 
 /*
