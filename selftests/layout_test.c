@@ -101,6 +101,7 @@ FIXTURE_TEARDOWN(lay)
 struct side {
 	long long ios[2];
 	long long bytes[2];
+	long long job_ios[4];	/* per job, in the file's order: reads and writes */
 	long long size;		/* -1: no file */
 	bool allocated;		/* all of it has blocks */
 	bool zeros;		/* its first 64 KiB read as zeros */
@@ -133,6 +134,17 @@ static long long sum_jobs(json_object *root, const char *path)
 	for (size_t i = 0; i < json_object_array_length(jobs); i++)
 		sum += json_int(json_object_array_get_idx(jobs, i), path, 0);
 	return sum;
+}
+
+static void per_job(json_object *root, const char *rd, const char *wr, long long *ios)
+{
+	json_object *jobs = json_object_object_get(root, "jobs");
+
+	for (size_t i = 0; i < json_object_array_length(jobs) && i < 4; i++) {
+		json_object *j = json_object_array_get_idx(jobs, i);
+
+		ios[i] = json_int(j, rd, 0) + json_int(j, wr, 0);
+	}
 }
 
 static void file_state(const char *dir, struct side *s)
@@ -192,12 +204,14 @@ static int run_side(struct __test_metadata *_metadata, bool fio, const char *dir
 		s->ios[1] = sum_jobs(root, "write.total_ios");
 		s->bytes[0] = sum_jobs(root, "read.io_bytes");
 		s->bytes[1] = sum_jobs(root, "write.io_bytes");
+		per_job(root, "read.total_ios", "write.total_ios", s->job_ios);
 		json_object_put(root);
 	} else {
 		s->ios[0] = sum_jobs(root, "total.read.ios");
 		s->ios[1] = sum_jobs(root, "total.write.ios");
 		s->bytes[0] = sum_jobs(root, "total.read.bytes");
 		s->bytes[1] = sum_jobs(root, "total.write.bytes");
+		per_job(root, "total.read.ios", "total.write.ios", s->job_ios);
 		s->root = root;
 	}
 	run_result_free(&r);
@@ -375,6 +389,27 @@ TEST_F(lay, clones_with_offset_increment)
 	json_object_put(b.root);
 }
 
+/*
+ * stonewall phases: with create_serialize=0 each job lays its file out as
+ * it starts, the second replacing what the first read by a longer file.
+ */
+TEST_F(lay, create_serialize_0_per_phase)
+{
+	struct side f, b;
+	const char *note;
+
+	READY();
+	same_as_fio(_metadata, self, "[global]\nfilename=@/f\nrw=read\nbs=4k\n"
+		    "create_serialize=0\n[r1]\nsize=1m\n[r2]\nstonewall\nsize=2m\n", 0, &f, &b);
+	EXPECT_EQ(768, b.ios[0]);
+	EXPECT_EQ(2 << 20, b.size);
+	EXPECT_TRUE(laid_out(b.root, "r1", &note));
+	EXPECT_NE(NULL, strstr(note, "1 MiB written")) TH_LOG("%s", note);
+	EXPECT_TRUE(laid_out(b.root, "r2", &note));
+	EXPECT_NE(NULL, strstr(note, "2 MiB written")) TH_LOG("%s", note);
+	json_object_put(b.root);
+}
+
 /* wait_for phases, as in fio's waitfor.fio: each job starts when the one it names ended. */
 TEST_F(lay, wait_for_phases)
 {
@@ -399,6 +434,38 @@ TEST_F(lay, wait_for_phases)
 		EXPECT_LE(prev_end, json_int(j, "start_unix_ns", 0)) TH_LOG("%s", names[i]);
 		prev_end = json_int(j, "end_unix_ns", 0);
 	}
+	json_object_put(b.root);
+}
+
+/*
+ * fio's flow.fio, shortened: a writer (flow=1, first: it reserves the
+ * file) and a reader (flow=8) of one file keep their I/O counts 1:8, in
+ * fio and here.  Both end by time, so the ratios are compared, not the
+ * counts.
+ */
+TEST_F(lay, flow_keeps_one_to_eight)
+{
+	static const char job[] = "[global]\nfilename=@/f\nsize=16m\nbs=8k\ndirect=1\n"
+		"ioengine=libaio\niodepth=16\nnorandommap\ntime_based\nruntime=1\n"
+		"flow_sleep=1000\n[w]\nrw=write\nflow=1\n[r]\nrw=randread\nflow=8\n";
+	struct side f, b;
+	double rf, rb;
+
+	READY();
+	ASSERT_EQ(0, run_side(_metadata, true, self->fdir, job, &f));
+	ASSERT_EQ(0, run_side(_metadata, false, self->bdir, job, &b));
+	ASSERT_LT(0, f.job_ios[0]);
+	ASSERT_LT(0, b.job_ios[0]);
+	rf = (double)f.job_ios[1] / (double)f.job_ios[0];
+	rb = (double)b.job_ios[1] / (double)b.job_ios[0];
+	TH_LOG("fio w %lld r %lld (%.2f), blkqual w %lld r %lld (%.2f)", f.job_ios[0],
+	       f.job_ios[1], rf, b.job_ios[0], b.job_ios[1], rb);
+	EXPECT_GT(rf, 7.2);
+	EXPECT_LT(rf, 8.8);
+	EXPECT_GT(rb, 7.2);
+	EXPECT_LT(rb, 8.8);
+	/* Only the writer's reservation: no layout write, and the file is its size. */
+	EXPECT_EQ(16 << 20, b.size);
 	json_object_put(b.root);
 }
 

@@ -303,6 +303,14 @@ static uint64_t region_end(const struct bq_job *j, const char *path, uint64_t of
 	return end;
 }
 
+static bool pinned(const struct bq_run_opts *opts, const char *name)
+{
+	for (int i = 0; i < opts->nr_pinned; i++)
+		if (opts->pinned[i].name && !strcmp(opts->pinned[i].name, name))
+			return true;
+	return false;
+}
+
 /* Whether fio's setup_files() would lay out this job's named files. */
 static bool lays_out(const struct bq_job *j)
 {
@@ -320,7 +328,8 @@ static bool lays_out(const struct bq_job *j)
  * @serialized: true: the jobs with create_serialize=1 (all of them, before
  *	the run's first phase); false: those with create_serialize=0 (a
  *	phase's, as it starts)
- * @gopts: guard overrides
+ * @opts: the run's options: guard overrides, and the targets its caller
+ *	opened already (left alone: the caller's descriptor is the target)
  * @tally: per job of @set, what was done (added to)
  * @err: why not
  *
@@ -330,7 +339,7 @@ static bool lays_out(const struct bq_job *j)
  * Return: 0 or -errno.
  */
 int bq_layout_jobs(struct bq_ctx *ctx, const struct bq_jobset *set, size_t a, size_t b,
-		   bool serialized, const struct bq_guard_opts *gopts,
+		   bool serialized, const struct bq_run_opts *opts,
 		   struct bq_layout_tally *tally, struct bq_parse_error *err)
 {
 	for (size_t k = a; k < b; k++) {
@@ -345,11 +354,11 @@ int bq_layout_jobs(struct bq_ctx *ctx, const struct bq_jobset *set, size_t a, si
 		if (ret < 0)
 			continue;
 		for (int i = 0; i < j->nr_files; i++) {
-			if (!span[i])
+			if (!span[i] || pinned(opts, j->filenames[i]))
 				continue;
 			ret = lay_out_file(ctx, j, j->filenames[i],
-					   region_end(j, j->filenames[i], off[i], span[i]), gopts,
-					   &tally[k], err);
+					   region_end(j, j->filenames[i], off[i], span[i]),
+					   opts->guard, &tally[k], err);
 			if (ret)
 				return ret;
 		}

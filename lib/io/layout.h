@@ -33,7 +33,7 @@ struct bq_layout_tally {
 int bq_layout_reserve(const struct bq_job *j, int fd, uint64_t len);
 int bq_layout_fill(const struct bq_job *j, int fd, uint64_t len);
 int bq_layout_jobs(struct bq_ctx *ctx, const struct bq_jobset *set, size_t a, size_t b,
-		   bool serialized, const struct bq_guard_opts *gopts,
+		   bool serialized, const struct bq_run_opts *opts,
 		   struct bq_layout_tally *tally, struct bq_parse_error *err);
 void bq_layout_mark(const struct bq_layout_tally *t, struct bq_job_result *jr);
 

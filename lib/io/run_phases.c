@@ -170,7 +170,7 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 		order.exitall |= set->jobs[k].exitall;
 	order.groupid = groupid;
 	/* fio's create_serialize=1: every job's files, in order, before the first job. */
-	ret = bq_layout_jobs(ctx, set, 0, set->nr, true, opts->guard, layout, err);
+	ret = bq_layout_jobs(ctx, set, 0, set->nr, true, opts, layout, err);
 	if (ret)
 		goto out_free;
 	while (a < set->nr) {
@@ -194,7 +194,7 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 		order.groupid = groupid + a;
 		order.layout = layout + a;
 		/* create_serialize=0: a job lays its files out as it starts. */
-		ret = bq_layout_jobs(ctx, set, a, b, false, opts->guard, layout, err);
+		ret = bq_layout_jobs(ctx, set, a, b, false, opts, layout, err);
 		if (ret) {
 			bq_results_free(res);
 			memset(res, 0, sizeof(*res));
