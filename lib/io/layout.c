@@ -246,10 +246,13 @@ static int lay_out_file(struct bq_ctx *ctx, const struct bq_job *j, const char *
 		}
 		close(gfd);
 	}
-	if (!exists)
+	if (!exists) {
 		fd = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0)
+			fd = -errno;
+	}
 	if (fd < 0) {
-		ret = fd == -1 ? -errno : fd;
+		ret = fd;
 		close(dfd);
 		return bq_fail_at(err, path, ret == -EEXIST ? -EBUSY : ret, "%s",
 				  ret == -EEXIST ? "refusing to lay it out: something appeared "
