@@ -176,10 +176,11 @@ static const struct bad_input bad_inputs[] = {
 	    "run", "--name=x", "--filename=@T", "--rw=write", "--direct=1", "--bs=1000"),
 	ROW("must be multiples of", "@T", "run", "--name=x",
 	    "--filename=@T", "--rw=write", "--direct=1", "--bs=4k", "--offset=100"),
+	/* A reader's short file is laid out first, as fio does, unless create_on_open. */
 	ROW("shorter than offset+size", "@T", "run", "--name=x", "--filename=@T", "--rw=read",
-	    "--size=1g"),
+	    "--size=1g", "--create_on_open=1"),
 	ROW("shorter than offset+size", "@T", "run", "--name=x", "--filename=@T", "--rw=read",
-	    "--offset=3m", "--size=2m"),
+	    "--offset=3m", "--size=2m", "--create_on_open=1"),
 	ROW("neither a block device", "/dev/null", "run", "--filename=/dev/null", "--rw=read",
 	    "--name=x"),
 	ROW("is a directory", "@D", "run", "--filename=@D", "--rw=read", "--name=x"),

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "fileset.h"
+#include "layout.h"
 #include "guard/guard_int.h"
 #include "internal.h"
 #include "run_int.h"
@@ -177,33 +178,6 @@ static int walk_dirs(int top, char *name, char **base, const char **why)
 	return dfd;
 }
 
-static int reserve(const struct bq_job *j, int fd, uint64_t len)
-{
-	int ret = 0;
-
-	switch (j->fallocate) {
-	case BQ_FALLOC_NATIVE:
-		/* fio falls back to nothing where the filesystem cannot. */
-		if (fallocate(fd, 0, 0, (off_t)len) && errno != EOPNOTSUPP)
-			ret = -errno;
-		break;
-	case BQ_FALLOC_POSIX:
-		ret = -posix_fallocate(fd, 0, (off_t)len);
-		break;
-	case BQ_FALLOC_KEEP:
-		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)len))
-			ret = -errno;
-		break;
-	case BQ_FALLOC_TRUNCATE:
-		if (ftruncate(fd, (off_t)len))
-			ret = -errno;
-		break;
-	default:
-		break;
-	}
-	return ret;
-}
-
 struct fs_ctx {
 	struct run_state *st;
 	struct bq_job_result *jr;
@@ -294,11 +268,11 @@ static int open_one(struct fs_ctx *c, int dfd, const char *base, const char *pat
 					  "under its name while it was being made" : "%s",
 					  strerror(errno));
 		created = true;
-		ret = reserve(j, fd, need);
+		ret = bq_layout_reserve(j, fd, need);
 		if (!ret && layout && ftruncate(fd, (off_t)need))
 			ret = -errno;
 		if (!ret && layout)
-			ret = bq_target_lay_out(fd, 0, need);
+			ret = bq_layout_fill(j, fd, need);
 		if (!ret && j->create_fsync && fsync(fd))
 			ret = -errno;
 		if (ret) {
@@ -328,7 +302,7 @@ static int open_one(struct fs_ctx *c, int dfd, const char *base, const char *pat
 		return h;
 	/* file_append: the file stays; its new end is reserved through the judged descriptor. */
 	if (exists && append && (uint64_t)lst.st_size < need) {
-		ret = reserve(j, c->js->fds[idx], need);
+		ret = bq_layout_reserve(j, c->js->fds[idx], need);
 		if (ret)
 			return bq_fail_at(c->err, path, ret, "reserving %llu bytes: %s",
 					  (unsigned long long)need, strerror(-ret));
@@ -610,6 +584,51 @@ int bq_fileset_open(struct run_state *st, struct bq_job_result *jr, struct job_s
 }
 
 /**
+ * bq_fileset_regions() - where a filename= job's region of each of its
+ * files starts and how long it is, as fio shares size= over them
+ * @j: the job, with filename=
+ * @off: per file, where its region starts
+ * @span: per file, its bytes
+ * @bytes: the bytes a thread moves over all of them
+ *
+ * Sizes are read from the names now; nothing is opened.
+ *
+ * Return: 1 when the files' regions are fio's shares, 0 when the plain
+ * rules hold (one file without filesize=, size=N%, --stripe: @off and
+ * @span are then offset= and size=), -ERANGE when offset= is past
+ * filesize=.
+ */
+int bq_fileset_regions(const struct bq_job *j, uint64_t *off, uint64_t *span, uint64_t *bytes)
+{
+	struct bq_offgen_params rp = { .nblocks = 1, .seed = j->randseed ^ 0x66696c65 };
+	uint64_t real[BQ_MAX_FILES];
+	struct bq_offgen rng;
+
+	if (j->stripe || j->size_pct ||
+	    (!j->filesize_lo && !j->file_append && (j->nr_files == 1 || !j->size))) {
+		for (int i = 0; i < j->nr_files; i++) {
+			off[i] = j->offset;
+			span[i] = j->size_pct ? 0 : j->size;
+		}
+		*bytes = j->size;
+		return 0;
+	}
+	if (!j->randrepeat)
+		rp.seed ^= bq_now_ns();
+	bq_offgen_init(&rng, &rp);
+	for (int i = 0; i < j->nr_files; i++) {
+		struct stat sb;
+
+		/* Only sizes are read here; the target is opened (and judged) once, later. */
+		real[i] = !stat(j->filenames[i], &sb) && S_ISREG(sb.st_mode) ?
+			  (uint64_t)sb.st_size : 0;
+		/* file_append is for regular files; a device keeps offset=. */
+		off[i] = j->file_append && S_ISREG(sb.st_mode) ? real[i] : j->offset;
+	}
+	return plan_sizes(j, real, off, j->nr_files, min_bs(j), &rng, span, bytes) ?: 1;
+}
+
+/**
  * bq_fileset_plan() - the targets of a job with filename=, and how size=
  * is shared among them
  * @st: the run
@@ -628,36 +647,23 @@ int bq_fileset_plan(struct run_state *st, struct bq_job_result *jr, struct job_s
 		    struct bq_parse_error *err)
 {
 	const struct bq_job *j = &jr->job;
-	struct bq_offgen_params rp = { .nblocks = 1, .seed = j->randseed ^ 0x66696c65 };
-	uint64_t real[BQ_MAX_FILES];
-	struct bq_offgen rng;
+	uint64_t off[BQ_MAX_FILES], span[BQ_MAX_FILES], bytes;
 	int ret;
 
 	jr->targets = calloc((size_t)j->nr_files, sizeof(*jr->targets));
 	if (!jr->targets)
 		return -ENOMEM;
-	if (j->stripe || j->size_pct ||
-	    (!j->filesize_lo && !j->file_append && (j->nr_files == 1 || !j->size)))
-		return 0;
-	if (!j->randrepeat)
-		rp.seed ^= bq_now_ns();
-	bq_offgen_init(&rng, &rp);
+	ret = bq_fileset_regions(j, off, span, &bytes);
+	if (ret == -ERANGE)
+		return bq_fail_at(err, "offset", -EINVAL, "offset is past filesize");
+	if (ret <= 0)
+		return ret;
 	ret = alloc_set(&js->fset, j->numjobs);
 	if (ret)
 		return ret;
-	for (int i = 0; i < j->nr_files; i++) {
-		struct stat sb;
-
-		/* Only sizes are read here; the target is opened (and judged) once, later. */
-		real[i] = !stat(j->filenames[i], &sb) && S_ISREG(sb.st_mode) ?
-			  (uint64_t)sb.st_size : 0;
-		/* file_append is for regular files; a device keeps offset=. */
-		js->fset->off[i] = j->file_append && S_ISREG(sb.st_mode) ? real[i] : j->offset;
-	}
-	ret = plan_sizes(j, real, js->fset->off, j->nr_files, min_bs(j), &rng, js->fset->span,
-			 &js->fset->bytes[0]);
-	if (ret)
-		return bq_fail_at(err, "offset", -EINVAL, "offset is past filesize");
+	memcpy(js->fset->off, off, sizeof(off));
+	memcpy(js->fset->span, span, sizeof(span));
+	js->fset->bytes[0] = bytes;
 	js->fset->nr = j->nr_files;
 	for (unsigned int t = 0; t < j->numjobs; t++) {
 		js->fset->count[t] = j->nr_files;

@@ -43,6 +43,7 @@ int bq_fileset_open(struct run_state *st, struct bq_job_result *jr, struct job_s
 		    struct bq_parse_error *err);
 int bq_fileset_plan(struct run_state *st, struct bq_job_result *jr, struct job_state *js,
 		    struct bq_parse_error *err);
+int bq_fileset_regions(const struct bq_job *j, uint64_t *off, uint64_t *span, uint64_t *bytes);
 int bq_fileset_judge_unlink(struct run_state *st, struct bq_job_result *jr, int i,
 			    struct bq_parse_error *err);
 int bq_fileset_pre_read(int fd, uint64_t off, uint64_t len);

@@ -588,7 +588,7 @@ static bool target_shrank(struct run_state *st, uint64_t now)
 		for (int i = 0; i < jr->nr_targets; i++) {
 			const struct bq_target_info *ti = &jr->targets[i];
 			int fd = st->js[k].fds[i];
-			uint64_t size;
+			uint64_t size, was;
 			struct stat sb;
 
 			if (fd < 0)
@@ -601,12 +601,14 @@ static bool target_shrank(struct run_state *st, uint64_t now)
 					continue;
 				size = (uint64_t)sb.st_size;
 			}
-			if (size >= ti->size)
+			/* A file a job writes may be shorter than its region: the writes fill it. */
+			was = ti->is_blk ? ti->size : (uint64_t)ti->st.st_size;
+			if (size >= was)
 				continue;
 			if (!jr->fault[0])
 				snprintf(jr->fault, sizeof(jr->fault),
 					 "%.160s shrank from %llu to %llu bytes %.1fs into the run",
-					 ti->path, (unsigned long long)ti->size,
+					 ti->path, (unsigned long long)was,
 					 (unsigned long long)size, (double)(now - st->t0) / 1e9);
 			gone = true;
 		}
@@ -891,6 +893,8 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		ret = open_job_targets(st, jr, &st->js[k], err);
 		if (ret)
 			return ret;
+		if (st->order && st->order->layout)
+			bq_layout_mark(&st->order->layout[k], jr);
 		if (bq_engine_has(jr->job.engine, BQ_ENGINE_SYNC) && jr->job.iodepth > 1)
 			run_job_note(jr, "%s does one I/O at a time: iodepth=%u has no effect",
 				 bq_engine_name(jr->job.engine), jr->job.iodepth);

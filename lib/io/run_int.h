@@ -10,6 +10,7 @@
 #include "blkqual_raid.h"
 #include "core/threads.h"
 #include "engine.h"
+#include "layout.h"
 #include "target.h"
 
 struct bq_vjob;
@@ -47,6 +48,8 @@ struct job_state {
  * @first_t0_ns: the first phase's start line (intervals count from here)
  * @ios_before: I/Os of the phases before this one
  * @bytes_before: their bytes
+ * @layout: per job of the phase, what laying out its named files did
+ *	(lib/io/layout.c), or NULL
  */
 struct run_order {
 	bool exitall;
@@ -56,6 +59,7 @@ struct run_order {
 	uint64_t first_t0_ns;
 	uint64_t ios_before;
 	uint64_t bytes_before;
+	const struct bq_layout_tally *layout;
 };
 
 struct run_state {

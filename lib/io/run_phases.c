@@ -4,7 +4,9 @@
  * splits the jobs into phases run one after the other, each through
  * run_phase(), their results put together in the jobs' order; stonewall
  * and new_group number fio's reporting groups; exit_what=all ends the
- * run before the next phase.
+ * run before the next phase.  Named files are laid out first
+ * (lib/io/layout.c): all of them before the first phase, as fio's
+ * create_serialize=1 does, or a job's as its phase starts.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -144,6 +146,7 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 	   struct bq_results *res, struct bq_parse_error *err)
 {
 	struct run_order order = { 0 };
+	struct bq_layout_tally *layout;
 	struct bq_job *sub;
 	uint64_t genesis = bq_now_ns();
 	int *groupid, ret = 0;
@@ -156,7 +159,8 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 		return ret;
 	groupid = calloc(set->nr ? set->nr : 1, sizeof(*groupid));
 	sub = calloc(set->nr ? set->nr : 1, sizeof(*sub));
-	if (!groupid || !sub) {
+	layout = calloc(set->nr ? set->nr : 1, sizeof(*layout));
+	if (!groupid || !sub || !layout) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
@@ -165,6 +169,10 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 	for (size_t k = 0; k < set->nr; k++)
 		order.exitall |= set->jobs[k].exitall;
 	order.groupid = groupid;
+	/* fio's create_serialize=1: every job's files, in order, before the first job. */
+	ret = bq_layout_jobs(ctx, set, 0, set->nr, true, opts, layout, err);
+	if (ret)
+		goto out_free;
 	while (a < set->nr) {
 		size_t b = phase_end(set, a);
 		struct bq_jobset phase = { .jobs = sub + a, .nr = b - a };
@@ -184,6 +192,14 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 							   sub[k].startdelay_max_ns - spent : 0;
 		}
 		order.groupid = groupid + a;
+		order.layout = layout + a;
+		/* create_serialize=0: a job lays its files out as it starts. */
+		ret = bq_layout_jobs(ctx, set, a, b, false, opts, layout, err);
+		if (ret) {
+			bq_results_free(res);
+			memset(res, 0, sizeof(*res));
+			goto out_free;
+		}
 		ret = run_phase(ctx, &phase, opts, &order, &one, err);
 		if (ret) {
 			/* The phase could not start: nothing of the run is reported. */
@@ -219,6 +235,7 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 		}
 	}
 out_free:
+	free(layout);
 	free(groupid);
 	free(sub);
 	return ret;

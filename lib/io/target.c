@@ -544,7 +544,9 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 		if (ret <= 0)
 			return ret;
 	}
-	ret = open_held(ctx, j, path, -1, j->offset + j->size, gopts, held, ti, fd, err);
+	ret = open_held(ctx, j, path, -1, j->offset + j->size +
+			(j->offset_increment_pct ? 0 : (uint64_t)(j->numjobs ? j->numjobs - 1 : 0) *
+			 j->offset_increment), gopts, held, ti, fd, err);
 	return ret < 0 ? ret : 0;
 }
 
@@ -592,12 +594,17 @@ static int open_held(struct bq_ctx *ctx, const struct bq_job *j, const char *pat
 	if (S_ISREG(ti->st.st_mode) && pfd >= 0) {
 		file_facts(ctx, held->fd[h], &ti->st, ti);
 	} else if (S_ISREG(ti->st.st_mode)) {
-		if ((uint64_t)ti->st.st_size < need || ti->created) {
-			if (!writes && !ti->created)
-				return bq_fail_at(err, path, -EINVAL,
-					    "%llu bytes, shorter than offset+size (%llu)",
-					    (unsigned long long)ti->st.st_size,
-					    (unsigned long long)need);
+		/*
+		 * The run laid the file out already where fio would
+		 * (lib/io/layout.c); a job that writes fills what is still
+		 * short, as fio's does, and one that reads cannot.
+		 */
+		if ((uint64_t)ti->st.st_size < need && !writes && !ti->created)
+			return bq_fail_at(err, path, -EINVAL,
+				    "%llu bytes, shorter than offset+size (%llu), and not laid "
+				    "out (create_on_open=1, or it changed since)",
+				    (unsigned long long)ti->st.st_size, (unsigned long long)need);
+		if (ti->created && !writes) {
 			ret = grow_file(held->fd[h], path, need, ti, err);
 			if (ret)
 				return ret;
@@ -605,6 +612,9 @@ static int open_held(struct bq_ctx *ctx, const struct bq_job *j, const char *pat
 				return bq_fail_at(err, path, -errno, "%s", strerror(errno));
 		}
 		file_facts(ctx, held->fd[h], &ti->st, ti);
+		/* fio's real_file_size: the region the writes will fill. */
+		if (writes && ti->size < need)
+			ti->size = need;
 	}
 	*fd = bq_fd_reopen(held->fd[h], open_flags(j));
 	if (*fd < 0) {
