@@ -20,6 +20,7 @@
 #include "core/threads.h"
 #include "io/buffers.h"
 #include "io/rate.h"
+#include "io/errfilter.h"
 
 /**
  * struct bq_slot - one I/O in flight
@@ -271,6 +272,8 @@ struct bq_worker {
 	cpu_set_t cpuset;
 	struct bq_flow *flow;		/* flow=: its flow (flow.c); NULL: none */
 	uint64_t flow_count;		/* its I/Os counted in the flow */
+	/* error filters and verify dumps (issue 19): the caller's callbacks */
+	const struct bq_run_opts *run_opts;
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -580,8 +583,11 @@ static inline bool worker_may_start(struct bq_worker *w, unsigned int busy, uint
 	if (worker_sync_due(w)) {
 		if (busy)
 			return false;
-		if (worker_sync(w))
-			w->stopping = !w->job->continue_on_error;
+		int ret = worker_sync(w);
+
+		/* A failed flush is a write error to fio's filters. */
+		if (ret && bq_error_verdict(w->job, BQ_WRITE, -ret) == BQ_ERR_FATAL)
+			w->stopping = true;
 	}
 	if (__builtin_expect(w->rate != NULL, 0))
 		return bq_rate_may_start(w, busy, now);
