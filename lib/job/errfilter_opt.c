@@ -166,7 +166,7 @@ int bq_set_ignore_error(const struct job_opt *o, const char *key, const char *va
 			*next++ = '\0';
 		if (t == BQ_ERR_NR_TYPES)
 			ret = bq_parse_fail(err, -EINVAL,
-					    "%s=%s: only three types: read, write, verify", key, buf);
+					    "%s=%s: only three types: read, write, verify", key, val);
 		else
 			ret = parse_type(job, t, p, key, val, err);
 	}
