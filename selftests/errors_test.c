@@ -428,6 +428,7 @@ TEST_F(dev, verify_dump_writes_both_images_once)
 	const char *base = strrchr(self->s.dev, '/') + 1;
 	struct run_result r;
 	struct stat st;
+	json_object *root;
 
 	PREP_READY(&self->p);
 	snprintf(devopt, sizeof(devopt), "--filename=%s", self->s.dev);
@@ -442,9 +443,9 @@ TEST_F(dev, verify_dump_writes_both_images_once)
 	ASSERT_NE(0, memcmp(orig, bad, sizeof(bad)));
 
 	ASSERT_EQ(0, chdir(self->cwd));
-	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", devopt, "--name=r", "--rw=read",
-				 "--bs=4k", "--size=1m", "--direct=1", "--verify=crc32c",
-				 "--verify_dump=1", NULL));
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "-o", "json", devopt, "--name=r",
+				 "--rw=read", "--bs=4k", "--size=1m", "--direct=1",
+				 "--verify=crc32c", "--verify_dump=1", NULL));
 	EXPECT_EQ(1, r.status);
 	snprintf(got_path, sizeof(got_path), "%s/%s.%lld.received", self->cwd, base, BAD_OFF);
 	snprintf(exp_path, sizeof(exp_path), "%s/%s.%lld.expected", self->cwd, base, BAD_OFF);
@@ -452,6 +453,13 @@ TEST_F(dev, verify_dump_writes_both_images_once)
 	EXPECT_NE(NULL, strstr(r.err, exp_path)) TH_LOG("%s", r.err);
 	EXPECT_EQ(1, file_equals(got_path, bad, sizeof(bad)));
 	EXPECT_EQ(1, file_equals(exp_path, orig, sizeof(orig)));
+	/* The report says how many were dumped, and where. */
+	root = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, root) TH_LOG("%s", r.out);
+	EXPECT_EQ(1, json_int(job0(root), "verify.bad_blocks", -1));
+	EXPECT_EQ(1, json_int(job0(root), "verify.dumped", -1));
+	EXPECT_STREQ(self->cwd, json_str(job0(root), "verify.dump_dir"));
+	json_object_put(root);
 	run_result_free(&r);
 
 	/* Again: the files are there, so nothing is written and the report says why. */

@@ -125,6 +125,8 @@ void bq_verify_dump(struct bq_worker *w, struct bq_vjob *vj, int file, const uin
 	if (!ret)
 		ret = dump_one(exp_name, img, p->block_size);
 	free(img);
+	if (!ret)
+		__atomic_fetch_add(&vj->dumped, 1, __ATOMIC_RELAXED);
 out_report:
 	if (o && o->verify_dumped)
 		o->verify_dumped(o->arg, jr, file, bad->offset, ret ? NULL : exp_path,

@@ -531,8 +531,9 @@ struct bq_vjob {
 	void (*io_done)(void *a, void *b);	/* the job's I/O is over: its disk stats */
 	void *io_done_a;
 	void *io_done_b;
-	/* verify_dump (issue 19; verify_dump.c): bad blocks dumped so far */
+	/* verify_dump (issue 19; verify_dump.c): bad blocks tried, and dumped */
 	unsigned int dumps;
+	unsigned int dumped;
 };
 
 int bq_vhist_push(struct bq_vhist *h, uint64_t offset, uint32_t len);

@@ -692,6 +692,10 @@ void bq_verify_job_end(struct bq_vjob *vj, struct bq_job_result *jr, bool ran)
 			bq_verify_report_merge(r, &vj->threads[i].rep);
 		if (vj->threads)
 			phase_sum(r, vj);
+		/* verify_dump wrote its files to the current directory. */
+		r->dumped = vj->dumped;
+		if (r->dumped && !getcwd(r->dump_dir, sizeof(r->dump_dir)))
+			r->dump_dir[0] = '\0';
 		jr->verify = r;
 	} else {
 		free(r);
