@@ -133,6 +133,19 @@ TEST(verdicts_are_fios)
 	/* EILSEQ is a verify error whatever the direction: that kind is off. */
 	EXPECT_EQ(BQ_ERR_FATAL, bq_error_verdict(&job, BQ_WRITE, EILSEQ));
 
+	/* run --continue-on-error goes on after any errno; listed ones stay expected. */
+	bq_job_defaults(&job);
+	job.continue_on_error = job.continue_any = true;
+	job.error_types = BQ_ERR_TYPES_ALL;
+	EXPECT_EQ(BQ_ERR_GO_ON, bq_error_verdict(&job, BQ_WRITE, ENOSPC));
+	EXPECT_EQ(BQ_ERR_GO_ON, bq_error_verdict(&job, BQ_READ, ENODATA));
+	ASSERT_EQ(0, bq_job_set(&job, "ignore_error", ",ENOSPC", &err));
+	EXPECT_EQ(BQ_ERR_IGNORED, bq_error_verdict(&job, BQ_WRITE, ENOSPC));
+	EXPECT_EQ(BQ_ERR_GO_ON, bq_error_verdict(&job, BQ_WRITE, EINVAL));
+
+	bq_job_defaults(&job);
+	ASSERT_EQ(0, bq_job_set(&job, "continue_on_error", "write", &err));
+	ASSERT_EQ(0, bq_job_set(&job, "ignore_error", ",ENOSPC", &err));
 	/* continue_on_error after ignore_error sets the kinds anew, as in fio. */
 	ASSERT_EQ(0, bq_job_set(&job, "continue_on_error", "read", &err));
 	EXPECT_EQ(BQ_ERR_FATAL, bq_error_verdict(&job, BQ_WRITE, ENOSPC));
@@ -329,6 +342,32 @@ TEST_F(full, enospc_without_ignore_error_is_fatal)
 	EXPECT_EQ(1, r.status);
 	EXPECT_EQ(FS_SIZE / (64 << 10), json_int(job0(root), "total.write.ios", -1));
 	EXPECT_EQ(1, json_int(job0(root), "total.write.errors", -1));
+	EXPECT_EQ(-1, json_int(job0(root), "ignored_errors", -1));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+/*
+ * blkqual's own run --continue-on-error goes on after any errno: every
+ * write is tried, the failures are counted and fail the run.
+ */
+TEST_F(full, cli_continue_on_error_goes_on_after_any_errno)
+{
+	const char *argv[] = { blkqual_path(), "run", "--no-status", "-o", "json",
+			       "--continue-on-error", self->jobfile, NULL };
+	struct run_result r;
+	json_object *root;
+
+	PREP_READY(&self->p);
+	ASSERT_EQ(0, write_job(self->jobfile, self->file, ""));
+	ASSERT_EQ(0, fresh_file(self->file));
+	ASSERT_EQ(0, run_argv(argv, &r));
+	EXPECT_EQ(1, r.status);
+	root = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, root) TH_LOG("%s", r.err);
+	EXPECT_EQ(FS_SIZE / (64 << 10), json_int(job0(root), "total.write.ios", -1));
+	EXPECT_EQ((FILE_SIZE - FS_SIZE) / (64 << 10),
+		  json_int(job0(root), "total.write.errors", -1));
 	EXPECT_EQ(-1, json_int(job0(root), "ignored_errors", -1));
 	json_object_put(root);
 	run_result_free(&r);

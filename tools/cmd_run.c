@@ -284,6 +284,7 @@ static int apply_run_options(struct run_cli *rc, struct bq_jobset *set)
 		if (rc->continue_on_error) {
 			j->continue_on_error = true;
 			j->error_types = BQ_ERR_TYPES_ALL;
+			j->continue_any = true;
 		}
 		if (rc->stall_timeout_set)
 			j->stall_timeout_ns = rc->stall_timeout_ns;

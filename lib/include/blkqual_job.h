@@ -434,6 +434,7 @@ struct bq_job {
 	int ignore[BQ_ERR_NR_TYPES][BQ_MAX_IGNORE];	/* positive errnos */
 	bool error_dump;		/* a line for every failed I/O, as it fails */
 	bool verify_dump;		/* a bad block's images to NAME.OFF.expected/.received */
+	bool continue_any;		/* run --continue-on-error: go on after any errno */
 };
 
 /* numa_mem_policy: unset keeps the buffers on the thread's node. */

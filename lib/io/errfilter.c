@@ -29,11 +29,14 @@ enum bq_err_verdict bq_error_verdict(const struct bq_job *j, int dir, int err)
 
 	if (!(j->error_types & (1u << t)))
 		return BQ_ERR_FATAL;
-	if (!j->ignore_set[t])
-		return err == EIO || err == EILSEQ ? BQ_ERR_GO_ON : BQ_ERR_FATAL;
-	for (int i = 0; i < j->nr_ignore[t]; i++)
+	for (int i = 0; j->ignore_set[t] && i < j->nr_ignore[t]; i++)
 		if (j->ignore[t][i] == err)
 			return BQ_ERR_IGNORED;
+	/* blkqual's own --continue-on-error: a bad sector may well say ENODATA. */
+	if (j->continue_any)
+		return BQ_ERR_GO_ON;
+	if (!j->ignore_set[t])
+		return err == EIO || err == EILSEQ ? BQ_ERR_GO_ON : BQ_ERR_FATAL;
 	return BQ_ERR_FATAL;
 }
 
