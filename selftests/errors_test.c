@@ -8,6 +8,7 @@
  * match; fio's own verify_dump names its files, and blkqual's must be
  * the same names with the bytes the block held and was meant to hold.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -396,14 +397,15 @@ FIXTURE_SETUP(dev)
 
 FIXTURE_TEARDOWN(dev)
 {
-	char path[512];
-	const char *base = strrchr(self->s.dev, '/');
+	/* The dumps, and the verify state blkqual keeps in the current directory. */
+	DIR *d = self->cwd[0] == '/' ? opendir(self->cwd) : NULL;
+	struct dirent *de;
 
-	for (int i = 0; base && i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s.%lld.%s", self->cwd, base + 1, BAD_OFF,
-			 i ? "expected" : "received");
-		unlink(path);
-	}
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	if (d)
+		closedir(d);
 	if (self->cwd[0] == '/')
 		rmdir(self->cwd);
 	scratch_destroy(&self->s);
@@ -470,6 +472,7 @@ TEST_F(dev, verify_dump_writes_both_images_once)
 	json_object *root;
 
 	PREP_READY(&self->p);
+	ASSERT_EQ(0, chdir(self->cwd));
 	snprintf(devopt, sizeof(devopt), "--filename=%s", self->s.dev);
 	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", devopt, "--name=w", "--rw=write",
 				 "--bs=4k", "--size=1m", "--direct=1", "--verify=crc32c",
@@ -481,7 +484,6 @@ TEST_F(dev, verify_dump_writes_both_images_once)
 	ASSERT_EQ(0, read_at(self->s.file, BAD_OFF, bad, sizeof(bad)));
 	ASSERT_NE(0, memcmp(orig, bad, sizeof(bad)));
 
-	ASSERT_EQ(0, chdir(self->cwd));
 	ASSERT_EQ(0, run_blkqual(&r, "run", "--no-status", "-o", "json", devopt, "--name=r",
 				 "--rw=read", "--bs=4k", "--size=1m", "--direct=1",
 				 "--verify=crc32c", "--verify_dump=1", NULL));
@@ -530,6 +532,7 @@ TEST_F(dev, fio_names_its_dumps_alike)
 	if (!have_fio())
 		SKIP(return, "fio is not installed: the dump names were not compared with fio's");
 	snprintf(fopt, sizeof(fopt), "--filename=%s", self->s.dev);
+	ASSERT_EQ(0, chdir(self->cwd));
 	{
 		const char *const w[] = { "fio", "--name=w", fopt, "--rw=write", "--bs=4k",
 					  "--size=1m", "--direct=1", "--verify=crc32c",
@@ -540,7 +543,6 @@ TEST_F(dev, fio_names_its_dumps_alike)
 		run_result_free(&r);
 	}
 	ASSERT_EQ(0, corrupt(self->s.file, BAD_OFF + 1000));
-	ASSERT_EQ(0, chdir(self->cwd));
 	{
 		const char *const rd[] = { "fio", "--name=r", fopt, "--rw=read", "--bs=4k",
 					   "--size=1m", "--direct=1", "--verify=crc32c",
