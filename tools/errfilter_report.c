@@ -3,11 +3,12 @@
  * errfilter_report.c - error_dump's and verify_dump's lines, and what
  * ignore_error's expected errors mean for the exit status
  *
- * Both callbacks run in the job's threads; each line is one fprintf(3)
- * call (through cli_error()), which stdio keeps whole.
+ * Both callbacks run in the job's threads, several at once: each holds
+ * standard error's lock for its whole line, so lines never interleave.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
@@ -28,9 +29,11 @@ static const char *target_path(const struct bq_job_result *jr, int file)
 void error_dump_line(const struct cli *cli, const struct bq_job_result *jr,
 		     const struct bq_io_error *e)
 {
+	flockfile(stderr);
 	cli_error(cli, "%s: %s of %s at offset %" PRIu64 ", length %" PRIu32 " failed: %s (%s)",
 		  jr->job.name, e->dir == BQ_READ ? "read" : "write", target_path(jr, e->file),
 		  e->offset, e->len, strerror(e->err), errno_name(e->err));
+	funlockfile(stderr);
 }
 
 /**
@@ -47,6 +50,7 @@ void error_dump_line(const struct cli *cli, const struct bq_job_result *jr,
 void verify_dump_line(const struct cli *cli, const struct bq_job_result *jr, int file,
 		      uint64_t offset, const char *expected, const char *received, int ret)
 {
+	flockfile(stderr);
 	if (ret)
 		cli_error(cli, "%s: verify_dump: bad block at offset %" PRIu64 " of %s not dumped: "
 			  "%s%s", jr->job.name, offset, target_path(jr, file), strerror(-ret),
@@ -55,6 +59,7 @@ void verify_dump_line(const struct cli *cli, const struct bq_job_result *jr, int
 		cli_error(cli, "%s: verify_dump: bad block at offset %" PRIu64 " of %s: expected "
 			  "data dumped as %s, received as %s", jr->job.name, offset,
 			  target_path(jr, file), expected, received);
+	funlockfile(stderr);
 }
 
 /**
