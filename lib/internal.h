@@ -112,6 +112,9 @@ int bq_device_name_devt(struct bq_ctx *ctx, dev_t devt, char *name, size_t len);
 /* identity.c: names blkqual composes inside a user's tree */
 int bq_openat_beneath(int dirfd, const char *path, int flags, mode_t mode);
 
+/* output.c: a new file beside a run's targets, never one that exists */
+int bq_guard_create_output(int dirfd, const char *name);
+
 /* loopstack.c: loop devices and their backing stores, by number */
 struct bq_loop {
 	char name[32];

@@ -301,9 +301,8 @@ TEST(verify_options)
 	/* Defaults accepted, what blkqual does not do refused with the reason. */
 	EXPECT_EQ(0, set1("verify_dump", "0", &job, &err));
 	EXPECT_EQ(0, set1("experimental_verify", "0", &job, &err));
-	EXPECT_EQ(-EOPNOTSUPP, set1("verify_dump", "1", &job, &err));
-	EXPECT_STREQ("verify_dump=1 is not supported: the report's first_bad blocks say where "
-		     "and how they differ", err.msg);
+	EXPECT_EQ(0, set1("verify_dump", "1", &job, &err));
+	EXPECT_TRUE(job.verify_dump);
 	EXPECT_EQ(-EOPNOTSUPP, set1("experimental_verify", NULL, &job, &err));
 	EXPECT_NE(NULL, strstr(err.msg, "experimental_verify=1 is not supported")) {
 		TH_LOG("%s", err.msg);
@@ -666,7 +665,6 @@ TEST(refused_values_are_one_line_and_status_2)
 {
 	static const char *const cases[][4] = {
 		{ "--verify=sha1024", NULL },
-		{ "--verify_dump=1", NULL },
 		{ "--experimental_verify=1", NULL },
 		{ "--verify=md5", "--verify_offset=16", NULL },
 		{ "--verify_state_load=1", NULL },

@@ -738,13 +738,13 @@ TEST(a_files_refusals_come_all_at_once)
 	struct bq_jobset set;
 	size_t n;
 
-	ASSERT_EQ(-EOPNOTSUPP, parse_text_at("[global]\nverify_dump=1\n[j]\nfilename=/dev/null\n"
+	ASSERT_EQ(-EOPNOTSUPP, parse_text_at("[global]\nexperimental_verify=1\n[j]\nfilename=/dev/null\n"
 					     "exec_prerun=x\nbs=4k\niodepht=4\n", path, &set, &err));
 	EXPECT_EQ(0, set.nr);
 	snprintf(want, sizeof(want), "%s:2", path);
 	EXPECT_STREQ(want, err.where);
-	EXPECT_STREQ("verify_dump=1 is not supported: the report's first_bad blocks say where "
-		     "and how they differ", err.msg);
+	EXPECT_STREQ("experimental_verify=1 is not supported: blkqual records each block's "
+		     "generation, it replays nothing", err.msg);
 	ASSERT_EQ(2, err.nr_more);
 	snprintf(want, sizeof(want), "%s:5: fio option 'exec_prerun' is not supported by "
 		 "blkqual: blkqual runs no programs around a job", path);
@@ -798,9 +798,9 @@ TEST(unsupported_versus_unknown)
 		EXPECT_EQ(-EOPNOTSUPP, set1(fio_only[i], "1", NULL, &err))
 			TH_LOG("%s", fio_only[i]);
 	}
-	EXPECT_EQ(-EOPNOTSUPP, set1("verify_dump", "1", NULL, &err));
-	EXPECT_STREQ("verify_dump=1 is not supported: the report's first_bad blocks say where "
-		     "and how they differ", err.msg);
+	EXPECT_EQ(-EOPNOTSUPP, set1("experimental_verify", "1", NULL, &err));
+	EXPECT_STREQ("experimental_verify=1 is not supported: blkqual records each block's "
+		     "generation, it replays nothing", err.msg);
 
 	EXPECT_EQ(-ENOENT, set1("iodpeth", "4", NULL, &err));
 	EXPECT_STREQ("unknown option 'iodpeth' (did you mean 'iodepth'?)", err.msg);
@@ -1037,8 +1037,8 @@ TEST(jobfile_errors_name_file_and_line)
 		{ "[a\nfilename=/dev/x\n", -EINVAL, 1, "closing ']'" },
 		{ "[]\n", -EINVAL, 1, "section without a name" },
 		{ "[a]\n=4k\n", -EINVAL, 2, "without an option name" },
-		{ "[a]\nfilename=/dev/x\nverify_dump=1\n", -EOPNOTSUPP, 3,
-		  "verify_dump=1 is not supported" },
+		{ "[a]\nfilename=/dev/x\nexperimental_verify=1\n", -EOPNOTSUPP, 3,
+		  "experimental_verify=1 is not supported" },
 		{ "[a]\nfilename=/dev/x\nblocksiz=4k\n", -ENOENT, 3, "did you mean 'blocksize'?" },
 		{ "[a]\nfilename=/dev/x\ndirect\n", -EINVAL, 3, "direct needs a value" },
 		{ "[global]\nfilename=/dev/x\n", -EINVAL, 0, "no job sections" },
@@ -1173,8 +1173,8 @@ TEST(args_errors_name_the_argument_as_typed)
 	EXPECT_EQ(-ENOENT, args(&set, &err, 2, "--blocksiz=4k", "--name=a"));
 	EXPECT_STREQ("--blocksiz=4k", err.where);
 	EXPECT_STREQ("unknown option 'blocksiz' (did you mean 'blocksize'?)", err.msg);
-	EXPECT_EQ(-EOPNOTSUPP, args(&set, &err, 2, "--name=a", "-verify_dump=1"));
-	EXPECT_STREQ("-verify_dump=1", err.where);
+	EXPECT_EQ(-EOPNOTSUPP, args(&set, &err, 2, "--name=a", "-experimental_verify=1"));
+	EXPECT_STREQ("-experimental_verify=1", err.where);
 	EXPECT_EQ(-EINVAL, args(&set, &err, 4, "--name=a", "--time_based", "--name=b",
 				"--filename=/dev/x"));
 	EXPECT_STREQ("--name=a", err.where);
@@ -1263,6 +1263,7 @@ TEST(job_to_args_round_trip)
 		"--random_distribution=zipf:1.2", "--rate_iops=5000", "--group_reporting",
 		"--ioengine=io_uring", "--poll=off", "--fixedbufs=0", "--registerfiles=0",
 		"--sqthread_poll", "--gtod_reduce=1", "--cpus_allowed=0-1", "--continue_on_error=io",
+		"--ignore_error=EAGAIN,ENOSPC:122", "--error_dump=1", "--verify_dump=1",
 		"--name=two", "--rw=read", "--ioengine=libaio", "--bsrange=512-8k", "--ba=512", "--size=1g",
 		"--random_distribution=pareto:0.2", "--rate=1m,512k", "--rate_min=100k",
 		"--rate_process=poisson", "--thinktime=50", "--thinktime_blocks=4",

@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "error_report.h"
+#include "errfilter_report.h"
 #include "inventory.h"
 #include "rates_report.h"
 #include "report_util.h"
@@ -280,8 +281,11 @@ static int apply_run_options(struct run_cli *rc, struct bq_jobset *set)
 						       "ioengine=io_uring", j->name);
 			j->sqpoll = true;
 		}
-		if (rc->continue_on_error)
+		if (rc->continue_on_error) {
 			j->continue_on_error = true;
+			j->error_types = BQ_ERR_TYPES_ALL;
+			j->continue_any = true;
+		}
 		if (rc->stall_timeout_set)
 			j->stall_timeout_ns = rc->stall_timeout_ns;
 		if (rc->stripe_files) {
@@ -392,8 +396,9 @@ static int status_of(const struct bq_results *res, int sig)
 		if (rates_failed(&res->jobs[k]))
 			return EXIT_REFUSED;
 		for (int i = 0; i < res->jobs[k].nr_threads; i++)
-			if (res->jobs[k].threads[i].d[BQ_READ].errors ||
-			    res->jobs[k].threads[i].d[BQ_WRITE].errors)
+			if ((res->jobs[k].threads[i].d[BQ_READ].errors ||
+			     res->jobs[k].threads[i].d[BQ_WRITE].errors) &&
+			    !errors_all_ignored(&res->jobs[k].threads[i]))
 				return EXIT_REFUSED;
 	}
 	return 0;
@@ -411,7 +416,7 @@ static void fault_lines(struct run_cli *rc, const struct bq_results *res)
 		struct bq_thread_result sum;
 		char line[160];
 
-		if (!job_total(jr, &sum))
+		if (!job_total(jr, &sum) && !errors_all_ignored(&sum))
 			io_error_line(&rc->cli, jr->job.name, &sum, jr->targets, jr->nr_targets,
 				      !jr->job.continue_on_error);
 		job_total_free(&sum);
@@ -442,6 +447,21 @@ static void fault_lines(struct run_cli *rc, const struct bq_results *res)
 					  s->outstanding);
 		}
 	}
+}
+
+static void io_error_cb(void *arg, const struct bq_job_result *jr, const struct bq_io_error *e)
+{
+	const struct live_report *lr = arg;
+
+	error_dump_line(&lr->rc->cli, jr, e);
+}
+
+static void verify_dumped_cb(void *arg, const struct bq_job_result *jr, int file,
+			     uint64_t offset, const char *expected, const char *received, int ret)
+{
+	const struct live_report *lr = arg;
+
+	verify_dump_line(&lr->rc->cli, jr, file, offset, expected, received, ret);
 }
 
 static void progress_cb(void *arg, const struct bq_progress *p)
@@ -633,6 +653,8 @@ int cmd_run(int argc, char **argv)
 	ropts.interval_ns = rc.interval_ns;
 	ropts.verify_state = rc.verify_state;
 	ropts.progress = progress_cb;
+	ropts.io_error = io_error_cb;
+	ropts.verify_dumped = verify_dumped_cb;
 	ropts.arg = &lr;
 	ret = run_repeated(&rc, ctx, &set, &ropts, &lr, &res, &ea.repetitions, &perr);
 	if (rc.status)

@@ -750,6 +750,9 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr,
 		json_object_object_add(o, "errors", errors_json(jr, &sum));
 		json_object_object_add(o, "error_groups",
 				       error_groups_json(&sum, jr->targets, jr->nr_targets));
+		/* ignore_error's: counted among the errors, but expected. */
+		if (sum.ignored_errors)
+			json_object_object_add(o, "ignored_errors", json_u64(sum.ignored_errors));
 		if (jr->stripe_size)
 			json_object_object_add(o, "stripe", stripe_json(jr, &sum));
 		job_total_free(&sum);

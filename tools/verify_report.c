@@ -158,6 +158,9 @@ void verify_print(FILE *out, const struct bq_verify_report *v, const char *inden
 		fprintf(out, "%s    ", indent);
 		verify_bad_line(out, &v->first_bad[i]);
 	}
+	if (v->dumped)
+		fprintf(out, "%s  verify_dump: %u bad block%s dumped to %s (NAME.OFFSET.expected, "
+			".received)\n", indent, v->dumped, v->dumped == 1 ? "" : "s", v->dump_dir);
 }
 
 static json_object *expected_json(const struct bq_vexpect *e)
@@ -281,5 +284,10 @@ json_object *verify_json(const struct bq_verify_report *v)
 		json_object_array_add(bad, verify_bad_json(&v->first_bad[i]));
 	json_object_object_add(o, "first_bad", bad);
 	json_object_object_add(o, "phase", v->phase_ran ? phase_json(v) : NULL);
+	/* verify_dump: how many bad blocks have their two files, and where. */
+	if (v->dumped) {
+		json_object_object_add(o, "dumped", json_u64(v->dumped));
+		json_object_object_add(o, "dump_dir", json_object_new_string(v->dump_dir));
+	}
 	return o;
 }

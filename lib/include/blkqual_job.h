@@ -158,6 +158,17 @@ enum bq_dir {
 #define BQ_MAX_FILES 64
 #define BQ_MAX_BSSPLIT 16
 
+/* fio's error types: what continue_on_error and ignore_error distinguish */
+enum bq_err_type {
+	BQ_ERR_READ,			/* a failed read */
+	BQ_ERR_WRITE,			/* a failed write, trim or flush */
+	BQ_ERR_VERIFY,			/* EILSEQ, whatever the direction */
+	BQ_ERR_NR_TYPES,
+};
+
+#define BQ_ERR_TYPES_ALL 0xffffu	/* continue_on_error=all, as fio's mask */
+#define BQ_MAX_IGNORE 32		/* errnos listed per type */
+
 /**
  * struct bq_bssplit - one entry of a block size split
  * @bs: block size in bytes
@@ -415,6 +426,18 @@ struct bq_job {
 	unsigned int flow_id;		/* jobs sharing it share flow control */
 	unsigned int flow;		/* weight in the flow; 0: not in one */
 	uint64_t flow_sleep_ns;		/* pause when held back; 0: keep trying */
+	/*
+	 * Error filters and verify dumps (issue 19; lib/job/errfilter_opt.c,
+	 * lib/io/errfilter.c, lib/verify/verify_dump.c): fio's continue_on_error
+	 * kinds and ignore_error lists, indexed by enum bq_err_type.
+	 */
+	unsigned int error_types;	/* kinds continued on: 1 << BQ_ERR_* bits */
+	bool ignore_set[BQ_ERR_NR_TYPES];	/* a list was given: it replaces EIO, EILSEQ */
+	uint8_t nr_ignore[BQ_ERR_NR_TYPES];
+	int ignore[BQ_ERR_NR_TYPES][BQ_MAX_IGNORE];	/* positive errnos */
+	bool error_dump;		/* a line for every failed I/O, as it fails */
+	bool verify_dump;		/* a bad block's images to NAME.OFF.expected/.received */
+	bool continue_any;		/* run --continue-on-error: go on after any errno */
 };
 
 /* numa_mem_policy: unset keeps the buffers on the thread's node. */

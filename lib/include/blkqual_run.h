@@ -197,6 +197,8 @@ struct bq_thread_result {
 	struct bq_dir_result trim;
 	/* zoned block devices (issue 19): zonemode=zbd */
 	uint64_t zone_resets;		/* zones reset (BLKRESETZONE, or emulated) */
+	/* error filters (issue 19): failed I/Os whose errno ignore_error lists */
+	uint64_t ignored_errors;
 };
 
 /**
@@ -363,6 +365,15 @@ struct bq_run_opts {
 	void (*progress)(void *arg, const struct bq_progress *p);
 	void *arg;
 	const char *verify_state;
+	/*
+	 * error_dump and verify_dump (issue 19): called from the job's
+	 * threads, with @arg, for each failed I/O of a job with error_dump=1
+	 * and each bad block a job with verify_dump=1 wrote to files
+	 * (@expected and @received, or NULL with -errno in @ret when not).
+	 */
+	void (*io_error)(void *arg, const struct bq_job_result *jr, const struct bq_io_error *e);
+	void (*verify_dumped)(void *arg, const struct bq_job_result *jr, int file, uint64_t offset,
+			      const char *expected, const char *received, int ret);
 };
 
 /**

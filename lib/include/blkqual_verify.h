@@ -231,6 +231,9 @@ struct bq_verify_report {
 	bool phase_ran;
 	uint64_t phase_runtime_ns;
 	struct bq_thread_result phase;
+	/* verify_dump (issue 19): bad blocks written to files, in this directory */
+	unsigned int dumped;
+	char dump_dir[1024];
 };
 
 /* ---- the state file, and checking a device against it ------------------- */

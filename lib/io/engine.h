@@ -21,6 +21,7 @@
 #include "io/buffers.h"
 #include "io/rate.h"
 #include "io/bsmap.h"
+#include "io/errfilter.h"
 
 /**
  * struct bq_slot - one I/O in flight
@@ -274,6 +275,8 @@ struct bq_worker {
 	uint64_t flow_count;		/* its I/Os counted in the flow */
 	/* block sizes drawn per I/O (issue 19; bsmap.c): bssplit, bsrange */
 	bool varbs;			/* offset first, then a size that fits, as fio */
+	/* error filters and verify dumps (issue 19): the caller's callbacks */
+	const struct bq_run_opts *run_opts;
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -595,8 +598,11 @@ static inline bool worker_may_start(struct bq_worker *w, unsigned int busy, uint
 	if (worker_sync_due(w)) {
 		if (busy)
 			return false;
-		if (worker_sync(w))
-			w->stopping = !w->job->continue_on_error;
+		int ret = worker_sync(w);
+
+		/* A failed flush is a write error to fio's filters. */
+		if (ret && bq_error_verdict(w->job, BQ_WRITE, -ret) == BQ_ERR_FATAL)
+			w->stopping = true;
 	}
 	if (__builtin_expect(w->rate != NULL, 0))
 		return bq_rate_may_start(w, busy, now);

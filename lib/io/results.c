@@ -28,6 +28,7 @@ static void thread_add(struct bq_thread_result *sum, const struct bq_thread_resu
 		bq_hist_merge(&sum->trim.lat, &t->trim.lat);
 	sum->syncs += t->syncs;
 	sum->zone_resets += t->zone_resets;
+	sum->ignored_errors += t->ignored_errors;
 	sum->usr_ns += t->usr_ns;
 	sum->sys_ns += t->sys_ns;
 	sum->vol_cs += t->vol_cs;

@@ -407,6 +407,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	w->polled = jr->polled;
 	w->stop = st->halt;
 	w->threads = st->threads;
+	w->run_opts = st->opts;
 	w->depth = j->iodepth ? j->iodepth : 1;
 	if (w->depth > 65535)
 		w->depth = 65535;

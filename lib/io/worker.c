@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "errfilter.h"
 #include "target.h"
 
 void worker_sleep_until(uint64_t t_ns)
@@ -216,6 +217,7 @@ static bool worker_device_gone(struct bq_worker *w, int err)
 void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err)
 {
 	struct bq_thread_result *r = w->res;
+	enum bq_err_verdict v;
 
 	struct bq_io_error e = {
 		.offset = s->offset, .len = s->len, .err = err, .dir = s->dir, .file = s->file,
@@ -226,9 +228,18 @@ void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err)
 	if (r->nr_errors < BQ_MAX_IO_ERRORS)
 		r->errors[r->nr_errors++] = e;
 	bq_io_error_count(r, &e);
-	if (!w->job->continue_on_error)
+	bq_error_dump(w, &e);
+	/*
+	 * fio's continue_on_error and ignore_error (errfilter.c).  An errno
+	 * the job lists is expected, ENOSPC on a full filesystem say: no
+	 * streak of them means the device is gone, only the kernel's word.
+	 */
+	v = bq_error_verdict(w->job, s->dir, err);
+	if (v == BQ_ERR_IGNORED)
+		r->ignored_errors++;
+	if (v == BQ_ERR_FATAL)
 		w->stopping = true;
-	else if (worker_device_gone(w, err))
+	else if ((v == BQ_ERR_GO_ON || err == ENXIO || err == ENODEV) && worker_device_gone(w, err))
 		w->stopping = r->gave_up = true;
 }
 

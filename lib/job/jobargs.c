@@ -21,6 +21,7 @@
 #include "jobopt.h"
 #include "io/iolog.h"
 #include "jobopt_zbd.h"
+#include "errfilter_opt.h"
 
 static int add(struct bq_strv *args, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -370,7 +371,7 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 			 j->rate_iops_rw[BQ_WRITE]);
 	ret = ret ?: add(args, "--group_reporting=%d", j->group_reporting);
 	ret = ret ?: add(args, "--gtod_reduce=%d", j->gtod_reduce);
-	ret = ret ?: add(args, "--continue_on_error=%d", j->continue_on_error);
+	ret = ret ?: bq_errfilter_to_args(j, args);
 	ret = ret ?: add(args, "--stall_timeout=%" PRIu64 "ns", j->stall_timeout_ns);
 	ret = ret ?: add(args, "--ioengine=%s", bq_engine_name(j->engine));
 	ret = ret ?: add(args, "--poll=%s", j->poll == BQ_POLL_ON ? "on" :

@@ -22,6 +22,7 @@
 #include "jobopt_groups.h"
 #include "io/iolog.h"
 #include "jobopt_zbd.h"
+#include "errfilter_opt.h"
 #include "jobopt_queue.h"
 #include "internal.h"
 #include "verify/verify_int.h"
@@ -712,25 +713,6 @@ static int set_cpus_allowed(const struct job_opt *o, const char *key, const char
 	return 0;
 }
 
-static int set_continue_on_error(const struct job_opt *o, const char *key, const char *val,
-				 struct bq_job *job, struct bq_parse_error *err)
-{
-	static const char *const on[] = { "1", "read", "write", "io", "verify", "all" };
-
-	if (!strcmp(val, "0") || !strcmp(val, "none")) {
-		job->continue_on_error = false;
-		return 0;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(on); i++) {
-		if (!strcmp(val, on[i])) {
-			job->continue_on_error = true;
-			return 0;
-		}
-	}
-	return bq_parse_fail(err, -EINVAL,
-			     "%s=%s: use none, read, write, io, verify, all, 0 or 1", key, val);
-}
-
 static int set_verify(const struct job_opt *o, const char *key, const char *val,
 		      struct bq_job *job, struct bq_parse_error *err)
 {
@@ -827,8 +809,6 @@ static int set_u32_size(const struct job_opt *o, const char *key, const char *va
 }
 
 /*
- * verify_dump writes the good and bad images to files: the report's
- * first_bad entries say where and how a block differs instead.
  * experimental_verify replays the offsets instead of recording them:
  * blkqual records every block's generation, there is nothing to replay.
  */
@@ -842,8 +822,6 @@ static int set_off_only(const struct job_opt *o, const char *key, const char *va
 	if (b)
 		return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s is not supported: %s", key,
 				     val ? val : "1",
-				     !strcmp(key, "verify_dump") ?
-				     "the report's first_bad blocks say where and how they differ" :
 				     "blkqual records each block's generation, it replays nothing");
 	return 0;
 }
@@ -985,7 +963,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("writefua", OPT_FLAG, set_bool, fua[BQ_WRITE], 0, 0),
 	OPT_AT("gtod_reduce", OPT_VALUE, set_bool, gtod_reduce, 0, 0),
 	OPT("cpus_allowed", OPT_VALUE, set_cpus_allowed),
-	OPT("continue_on_error", OPT_VALUE, set_continue_on_error),
+	OPT("continue_on_error", OPT_VALUE, bq_set_continue_on_error),
 	OPT_AT("stall_timeout", OPT_VALUE, set_time, stall_timeout_ns, NS_PER_S, 0),
 	/* blkqual always runs jobs as threads. */
 	OPT("thread", OPT_FLAG, set_ignored),
@@ -1031,7 +1009,6 @@ static const struct job_opt job_opts[] = {
 	OPT("verify_async_cpus", OPT_VALUE, set_verify_async_cpus),
 	OPT_AT("verify_header_seed", OPT_FLAG, set_bool, verify_header_seed, 0, 0),
 	OPT_AT("verify_write_sequence", OPT_FLAG, set_bool, verify_write_sequence, 0, 0),
-	OPT("verify_dump", OPT_FLAG, set_off_only),
 	OPT("experimental_verify", OPT_FLAG, set_off_only),
 	/* file sets: implicit filenames, their layout and service (issue 19) */
 	OPT("directory", OPT_VALUE, set_fileset),
@@ -1148,6 +1125,10 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("flow", OPT_VALUE, set_uint, flow, 0, UINT32_MAX),
 	OPT("flow_sleep", OPT_VALUE, bq_opt_set_flow_sleep),
 	OPT("flow_watermark", OPT_VALUE, bq_opt_set_flow_sleep),
+	/* error filters and verify dumps (issue 19; lib/job/errfilter_opt.c) */
+	OPT("ignore_error", OPT_VALUE, bq_set_ignore_error),
+	OPT_AT("error_dump", OPT_FLAG, set_bool, error_dump, 0, 0),
+	OPT_AT("verify_dump", OPT_FLAG, set_bool, verify_dump, 0, 0),
 };
 
 static const struct job_opt *find_opt(const char *key)

@@ -58,8 +58,6 @@ static const struct refused_group refused[] = {
 	GROUP("blkqual reads CLOCK_MONOTONIC on the CPU doing the I/O",
 	      "clocksource", "gtod_cpu"),
 	GROUP("disk utilisation is always reported", "disk_util"),
-	GROUP("error filters are not implemented: use continue_on_error",
-	      "ignore_error", "error_dump"),
 	GROUP("blkqual runs no programs around a job", "exec_prerun", "exec_postrun"),
 	GROUP("blkqual does not change the device's I/O scheduler", "ioscheduler"),
 	GROUP("this engine option is not implemented yet",

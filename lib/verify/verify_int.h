@@ -531,6 +531,9 @@ struct bq_vjob {
 	void (*io_done)(void *a, void *b);	/* the job's I/O is over: its disk stats */
 	void *io_done_a;
 	void *io_done_b;
+	/* verify_dump (issue 19; verify_dump.c): bad blocks tried, and dumped */
+	unsigned int dumps;
+	unsigned int dumped;
 };
 
 int bq_vhist_push(struct bq_vhist *h, uint64_t offset, uint32_t len);
@@ -545,5 +548,10 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, ui
 			struct bq_parse_error *err);
 int bq_verify_worker_init(struct bq_vjob *vj, struct bq_worker *w, int index);
 void bq_verify_job_end(struct bq_vjob *vj, struct bq_job_result *jr, bool ran);
+
+/* verify_dump.c: verify_dump=1's two files for a bad block */
+struct bq_worker;
+void bq_verify_dump(struct bq_worker *w, struct bq_vjob *vj, int file, const uint8_t *blk,
+		    const struct bq_vparams *p, const struct bq_vbad *bad);
 
 #endif /* BLKQUAL_VERIFY_INT_H */

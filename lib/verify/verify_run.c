@@ -195,7 +195,7 @@ static void bad_found(struct bq_worker *w, struct bq_vworker *v, enum bq_verify_
 
 /* Without a state: judge each header's block by itself, whatever its length. */
 static void check_self(struct bq_worker *w, struct bq_vworker *v, uint8_t *buf,
-		       uint64_t off, uint32_t len)
+		       uint64_t off, uint32_t len, int file)
 {
 	struct bq_vjob *vj = v->job;
 	struct bq_vparams p = vj->p;
@@ -220,6 +220,8 @@ static void check_self(struct bq_worker *w, struct bq_vworker *v, uint8_t *buf,
 			break;
 		e.offset = off + at;
 		cls = bq_verify_block(buf + at, &p, &e, &bad, &flags);
+		if (cls != BQ_VCLASS_OK && w->job->verify_dump)
+			bq_verify_dump(w, vj, file, buf + at, &p, &bad);
 		bad_found(w, v, cls, &bad, flags);
 		v->t->rep.blocks_checked++;
 		v->t->rep.bytes_checked += p.block_size;
@@ -235,7 +237,7 @@ static void check_read(struct bq_worker *w, struct bq_vworker *v, const struct b
 	uint32_t bs = vj->p.block_size;
 
 	if (!vj->st.gen) {
-		check_self(w, v, buf, s->offset, s->len);
+		check_self(w, v, buf, s->offset, s->len, s->file);
 		return;
 	}
 	for (uint64_t off = s->offset; off < s->offset + s->len; off += bs, buf += bs, snap++) {
@@ -263,6 +265,8 @@ static void check_read(struct bq_worker *w, struct bq_vworker *v, const struct b
 		if (vj->swap_at)
 			swap_hdr(buf, vj->swap_at, vj->p.hdr_len);
 		cls = bq_verify_block(buf, &vj->p, &e, &bad, &flags);
+		if (cls != BQ_VCLASS_OK && w->job->verify_dump)
+			bq_verify_dump(w, vj, s->file, buf, &vj->p, &bad);
 		bad_found(w, v, cls, &bad, flags);
 		v->t->rep.blocks_checked++;
 		v->t->rep.bytes_checked += bs;
@@ -688,6 +692,10 @@ void bq_verify_job_end(struct bq_vjob *vj, struct bq_job_result *jr, bool ran)
 			bq_verify_report_merge(r, &vj->threads[i].rep);
 		if (vj->threads)
 			phase_sum(r, vj);
+		/* verify_dump wrote its files to the current directory. */
+		r->dumped = vj->dumped;
+		if (r->dumped && !getcwd(r->dump_dir, sizeof(r->dump_dir)))
+			r->dump_dir[0] = '\0';
 		jr->verify = r;
 	} else {
 		free(r);
