@@ -47,6 +47,7 @@ struct job_state {
  * @first_t0_ns: the first phase's start line (intervals count from here)
  * @ios_before: I/Os of the phases before this one
  * @bytes_before: their bytes
+ * @threads_before: their threads (fio's thread numbers go on across phases)
  */
 struct run_order {
 	bool exitall;
@@ -56,6 +57,7 @@ struct run_order {
 	uint64_t first_t0_ns;
 	uint64_t ios_before;
 	uint64_t bytes_before;
+	int threads_before;
 };
 
 struct run_state {
