@@ -923,8 +923,11 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		}
 		for (int i = 0; i < res->jobs[k].nr_threads; i++, w++) {
 			ret = init_worker(st, &res->jobs[k], js, i, &st->workers[w]);
+			/* A log's own words ("write_iolog X: ...") say more than the errno. */
 			if (ret)
-				return bq_fail_at(err, res->jobs[k].job.name, ret, "%s", strerror(-ret));
+				return bq_fail_at(err, res->jobs[k].job.name, ret, "%s",
+						  st->workers[w].setup_msg[0] ?
+						  st->workers[w].setup_msg : strerror(-ret));
 			bq_threads_watch(st->threads, w, res->jobs[k].job.stall_timeout_ns);
 		}
 	}

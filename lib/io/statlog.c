@@ -61,6 +61,7 @@ struct log_file {
  * @epoch_ms: added to every time: log_unix_epoch's clock at @epoch_ns
  * @avg_ms: log_avg_msec
  * @rate_last_ms: bw and iops with log_avg_msec: when the last rates were taken
+ * @rate_next_ms: when the next are due
  * @bytes: per direction, bytes since then
  * @ios: per direction, I/Os since then
  * @err: the first failed write(2), as -errno
@@ -71,6 +72,7 @@ struct bq_statlog {
 	uint64_t epoch_ms;
 	unsigned int avg_ms;
 	uint64_t rate_last_ms;
+	uint64_t rate_next_ms;
 	uint64_t bytes[BQ_NR_DIRS];
 	uint64_t ios[BQ_NR_DIRS];
 	int err;
@@ -187,12 +189,18 @@ static void add_windowed(struct bq_statlog *sl, const struct bq_job *j, struct l
  * passed; the block size column is 0.  The rates are taken at the first
  * completion past the boundary rather than by a timer.
  */
-static void add_rates(struct bq_statlog *sl, const struct bq_job *j, uint64_t t_ms)
+static void add_rates(struct bq_worker *w, struct bq_statlog *sl, uint64_t t_ms, uint64_t now)
 {
+	const struct bq_job *j = w->job;
 	uint64_t spent = t_ms - sl->rate_last_ms;
 
-	if (spent < sl->avg_ms)
+	/* fio's sampler does not outlive the job's runtime: no rates past it. */
+	if (w->end_ns && now >= w->end_ns)
 		return;
+	/* On the multiples of log_avg_msec, so that late samples do not drift. */
+	if (t_ms < sl->rate_next_ms || !spent)
+		return;
+	sl->rate_next_ms = (t_ms / sl->avg_ms + 1) * sl->avg_ms;
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
 		if (!sl->ios[d])
 			continue;
@@ -253,7 +261,7 @@ void bq_statlog_add(struct bq_worker *w, const struct bq_slot *s, uint64_t now)
 		sl->bytes[dir] += s->len;
 		sl->ios[dir]++;
 		if (sl->f[F_BW].fd >= 0 || sl->f[F_IOPS].fd >= 0)
-			add_rates(sl, j, t_ms);
+			add_rates(w, sl, t_ms, now);
 		return;
 	}
 	prio = w->q.cmdprio ? s->prio : w->q.prio_off;
@@ -358,6 +366,7 @@ int bq_statlog_worker_init(struct bq_worker *w, int thread_number)
 	for (int f = 0; f < NR_F; f++)
 		sl->f[f].fd = -1;
 	sl->avg_ms = j->log_avg_msec;
+	sl->rate_next_ms = j->log_avg_msec;
 	w->statlog = sl;
 	for (int k = 0; k < BQ_NR_STATLOG; k++) {
 		const char *prefix = j->log_names[k][0] ? j->log_names[k] : j->name;

@@ -122,16 +122,16 @@ static int parse_bss_entry(const char *key, char *s, struct bq_cmdprio_bss *e,
 	int nf = 0;
 	uint64_t bs;
 
-	for (char *p = s; nf < 4; nf++) {
+	for (char *p = s; p; nf++) {
+		if (nf == 4)
+			return bq_parse_fail(err, -EINVAL, "%s: '%s...': BS/PERCENT or "
+					     "BS/PERCENT/CLASS/LEVEL", key, s);
 		f[nf] = p;
 		p = strchr(p, '/');
-		if (!p) {
-			nf++;
-			break;
-		}
-		*p++ = '\0';
+		if (p)
+			*p++ = '\0';
 	}
-	if (strchr(f[nf - 1], '/') || nf == 3)
+	if (nf == 3)
 		return bq_parse_fail(err, -EINVAL, "%s: '%s': BS/PERCENT or "
 				     "BS/PERCENT/CLASS/LEVEL", key, s);
 	if (bq_parse_size(f[0], &bs) || bs < 512 || bs > (1U << 30))
