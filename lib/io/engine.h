@@ -34,7 +34,7 @@ struct bq_slot {
 	uint8_t dir;
 	uint8_t file;
 	uint8_t busy;
-	uint16_t prio;		/* a cmdprio job's ioprio for it (statlog.c logs it) */
+	uint8_t prio;		/* a cmdprio job's ioprio for it, packed (statlog.c) */
 };
 
 /*

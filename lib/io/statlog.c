@@ -215,6 +215,20 @@ static void add_rates(struct bq_worker *w, struct bq_statlog *sl, uint64_t t_ms,
 	sl->rate_last_ms = t_ms;
 }
 
+/*
+ * An ioprio value is a class (0..3) and a level (0..7): five bits, kept
+ * in a byte so that struct bq_slot stays 24 bytes.
+ */
+static inline uint8_t pack_prio(uint16_t ioprio)
+{
+	return (uint8_t)((ioprio >> IOPRIO_CLASS_SHIFT) << 3 | (ioprio & 7));
+}
+
+static inline unsigned int unpack_prio(uint8_t p)
+{
+	return (unsigned int)(p >> 3) << IOPRIO_CLASS_SHIFT | (p & 7U);
+}
+
 static void set_epoch(struct bq_worker *w, struct bq_statlog *sl, uint64_t now)
 {
 	const struct bq_job *j = w->job;
@@ -264,7 +278,7 @@ void bq_statlog_add(struct bq_worker *w, const struct bq_slot *s, uint64_t now)
 			add_rates(w, sl, t_ms, now);
 		return;
 	}
-	prio = w->q.cmdprio ? s->prio : w->q.prio_off;
+	prio = w->q.cmdprio ? unpack_prio(s->prio) : w->q.prio_off;
 	if (sl->f[F_LAT].fd >= 0) {
 		put_line(sl, j, &sl->f[F_LAT], t_ms, lat, dir, s->len, s->offset, prio);
 		put_line(sl, j, &sl->f[F_CLAT], t_ms, lat, dir, s->len, s->offset, prio);
@@ -456,14 +470,15 @@ uint16_t bq_cmdprio_of(struct bq_worker *w, struct bq_slot *s)
 	const struct bq_job *j = w->job;
 	int dir = s->dir, n = j->nr_cmdprio_bss[dir];
 	unsigned int r = 0, acc = 0;
+	uint16_t prio = w->q.prio_off;
 	bool drawn = false;
 	uint64_t x;
 
 	if (!j->nr_cmdprio_bss[BQ_READ] && !j->nr_cmdprio_bss[BQ_WRITE]) {
-		s->prio = bq_queue_cmdprio(w, dir);
-		return s->prio;
+		prio = bq_queue_cmdprio(w, dir);
+		s->prio = pack_prio(prio);
+		return prio;
 	}
-	s->prio = w->q.prio_off;
 	for (int i = 0; i < n; i++) {
 		const struct bq_cmdprio_bss *e = &j->cmdprio_bss[dir][i];
 
@@ -481,10 +496,11 @@ uint16_t bq_cmdprio_of(struct bq_worker *w, struct bq_slot *s)
 		}
 		acc += e->pct;
 		if (r < acc) {
-			s->prio = e->own ? (uint16_t)(e->ioprio_class << IOPRIO_CLASS_SHIFT |
-						      e->level) : w->q.prio_on[dir];
+			prio = e->own ? (uint16_t)(e->ioprio_class << IOPRIO_CLASS_SHIFT |
+						   e->level) : w->q.prio_on[dir];
 			break;
 		}
 	}
-	return s->prio;
+	s->prio = pack_prio(prio);
+	return prio;
 }
