@@ -29,10 +29,32 @@
 #define IOPRIO_CLASS_SHIFT	13
 #define IOPRIO_CLASS_RT		1
 
-/* The files, in the order fio makes them: lat, slat, clat, bw, iops. */
-enum { F_LAT, F_SLAT, F_CLAT, F_BW, F_IOPS, NR_F };
+/* The files, in the order fio makes them: lat, slat, clat, clat_hist, bw, iops. */
+enum { F_LAT, F_SLAT, F_CLAT, F_HIST, F_BW, F_IOPS, NR_F };
 
-static const char *const file_type[NR_F] = { "lat", "slat", "clat", "bw", "iops" };
+static const char *const file_type[NR_F] = { "lat", "slat", "clat", "clat_hist", "bw",
+					     "iops" };
+
+/*
+ * fio 3.33's latency histogram: 29 groups of 64 bins; a value under 128 ns
+ * is its own bin, a larger one keeps its 6 bits below the leading one
+ * (error under 1/128), the group given by how many bits went.
+ */
+#define HIST_BITS	6
+#define HIST_VAL	(1U << HIST_BITS)
+#define HIST_NR		(29 * HIST_VAL)
+
+/**
+ * struct hist_log - write_hist_log's state (log_hist_msec)
+ * @cnt: per direction, completions per bin in the current window
+ * @last_ms: per direction, where the window began
+ * @started: per direction, a window has begun (at its first completion)
+ */
+struct hist_log {
+	uint64_t cnt[BQ_NR_DIRS][HIST_NR];
+	uint64_t last_ms[BQ_NR_DIRS];
+	bool started[BQ_NR_DIRS];
+};
 
 /**
  * struct log_file - one log being written
@@ -64,6 +86,7 @@ struct log_file {
  * @rate_next_ms: when the next are due
  * @bytes: per direction, bytes since then
  * @ios: per direction, I/Os since then
+ * @hist: write_hist_log with log_hist_msec; NULL: none
  * @err: the first failed write(2), as -errno
  */
 struct bq_statlog {
@@ -75,6 +98,7 @@ struct bq_statlog {
 	uint64_t rate_next_ms;
 	uint64_t bytes[BQ_NR_DIRS];
 	uint64_t ios[BQ_NR_DIRS];
+	struct hist_log *hist;
 	int err;
 };
 
@@ -229,6 +253,75 @@ static inline unsigned int unpack_prio(uint8_t p)
 	return (unsigned int)(p >> 3) << IOPRIO_CLASS_SHIFT | (p & 7U);
 }
 
+static unsigned int hist_bin(uint64_t ns)
+{
+	unsigned int msb, lost, bin;
+
+	if (ns < 2 * HIST_VAL)
+		return (unsigned int)ns;
+	msb = 63U - (unsigned int)__builtin_clzll(ns);
+	lost = msb - HIST_BITS;
+	bin = ((lost + 1) << HIST_BITS) + (unsigned int)((ns >> lost) & (HIST_VAL - 1));
+	return bin < HIST_NR - 1 ? bin : HIST_NR - 1;
+}
+
+/*
+ * write_hist_log: "time, direction, block size, " then the window's
+ * completions per bin, 1 << log_hist_coarseness bins summed into each
+ * column, as fio writes its clat_hist lines.
+ */
+static void put_hist(struct bq_statlog *sl, const struct bq_job *j, int dir, uint64_t t_ms,
+		     uint32_t bs)
+{
+	struct log_file *lf = &sl->f[F_HIST];
+	unsigned int stride = 1U << j->log_hist_coarseness;
+	uint64_t *c = sl->hist->cnt[dir];
+	char *p;
+
+	if (lf->len + (HIST_NR / stride + 3) * 24 > LOG_BUF)
+		flush_file(sl, lf);
+	p = lf->buf + lf->len;
+	p = put_sep(put_u64(p, t_ms + sl->epoch_ms));
+	p = put_sep(put_u64(p, (uint64_t)dir));
+	p = put_sep(put_u64(p, bs));
+	for (unsigned int b = 0; b < HIST_NR; b += stride) {
+		uint64_t sum = 0;
+
+		for (unsigned int k = 0; k < stride; k++)
+			sum += c[b + k];
+		p = put_u64(p, sum);
+		if (b + stride < HIST_NR)
+			p = put_sep(p);
+	}
+	*p++ = '\n';
+	lf->len = (size_t)(p - lf->buf);
+	memset(c, 0, sizeof(sl->hist->cnt[dir]));
+}
+
+/*
+ * A completion's latency into its direction's histogram; its line once
+ * the window is full, unless the job's runtime is over (fio's last
+ * window dies with the job).
+ */
+static void add_hist(struct bq_statlog *sl, const struct bq_job *j, int dir, uint64_t t_ms,
+		     uint64_t lat, uint32_t bs, bool ended)
+{
+	struct hist_log *h = sl->hist;
+	uint64_t window;
+
+	h->cnt[dir][hist_bin(lat)]++;
+	if (!h->started[dir]) {
+		h->started[dir] = true;
+		h->last_ms[dir] = t_ms;
+	}
+	window = t_ms - h->last_ms[dir];
+	if (window < j->log_hist_msec || ended)
+		return;
+	put_hist(sl, j, dir, t_ms, bs);
+	/* The next window starts where this one should have ended, as fio's does. */
+	h->last_ms[dir] = t_ms - (window - j->log_hist_msec);
+}
+
 static void set_epoch(struct bq_worker *w, struct bq_statlog *sl, uint64_t now)
 {
 	const struct bq_job *j = w->job;
@@ -267,6 +360,8 @@ void bq_statlog_add(struct bq_worker *w, const struct bq_slot *s, uint64_t now)
 		set_epoch(w, sl, now);
 	t_ms = (now - sl->epoch_ns) / NS_PER_MS;
 	lat = now > s->start_ns ? now - s->start_ns : 0;
+	if (sl->hist)
+		add_hist(sl, j, dir, t_ms, lat, s->len, w->end_ns && now >= w->end_ns);
 	if (sl->avg_ms) {
 		if (sl->f[F_LAT].fd >= 0) {
 			add_windowed(sl, j, &sl->f[F_LAT], dir, t_ms, lat);
@@ -367,6 +462,7 @@ int bq_statlog_worker_init(struct bq_worker *w, int thread_number)
 		[BQ_STATLOG_LAT] = { F_LAT, F_SLAT, F_CLAT, -1 },
 		[BQ_STATLOG_BW] = { F_BW, -1 },
 		[BQ_STATLOG_IOPS] = { F_IOPS, -1 },
+		[BQ_STATLOG_HIST] = { F_HIST, -1 },
 	};
 	const struct bq_job *j = w->job;
 	struct bq_statlog *sl;
@@ -382,6 +478,12 @@ int bq_statlog_worker_init(struct bq_worker *w, int thread_number)
 	sl->avg_ms = j->log_avg_msec;
 	sl->rate_next_ms = j->log_avg_msec;
 	w->statlog = sl;
+	/* Without log_hist_msec fio's histogram log stays empty. */
+	if ((j->logs & (1U << BQ_STATLOG_HIST)) && j->log_hist_msec) {
+		sl->hist = calloc(1, sizeof(*sl->hist));
+		if (!sl->hist)
+			return -ENOMEM;
+	}
 	for (int k = 0; k < BQ_NR_STATLOG; k++) {
 		const char *prefix = j->log_names[k][0] ? j->log_names[k] : j->name;
 
@@ -448,6 +550,7 @@ int bq_statlog_worker_free(struct bq_worker *w, char *msg, size_t len)
 	ret = sl->err;
 	if (ret)
 		snprintf(msg, len, "a log file is incomplete: %s", strerror(-ret));
+	free(sl->hist);
 	free(sl);
 	w->statlog = NULL;
 	return ret;

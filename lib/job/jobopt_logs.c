@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * jobopt_logs.c - fio's per-I/O log options (write_lat_log, write_bw_log,
- * write_iops_log, log_avg_msec, log_max_value, log_offset, log_prio,
+ * write_iops_log, write_hist_log, log_avg_msec, log_hist_msec, log_max_value, log_offset, log_prio,
  * per_job_logs, the epochs) and cmdprio_bssplit, whose priorities the
  * log_prio column shows
  */
@@ -22,6 +22,7 @@ static const char *const log_opt[BQ_NR_STATLOG] = {
 	[BQ_STATLOG_LAT] = "write_lat_log",
 	[BQ_STATLOG_BW] = "write_bw_log",
 	[BQ_STATLOG_IOPS] = "write_iops_log",
+	[BQ_STATLOG_HIST] = "write_hist_log",
 };
 
 /* fio's booleans: 0 or 1 (and the bare name, for 1). */
@@ -82,6 +83,16 @@ int bq_opt_set_statlog(const struct job_opt *o, const char *key, const char *val
 		ret = parse_uint(key, val, UINT32_MAX, &v, err);
 		if (!ret)
 			job->log_avg_msec = (unsigned int)v;
+		return ret;
+	}
+	if (!strcmp(key, "log_hist_msec") || !strcmp(key, "log_hist_coarseness")) {
+		bool coarse = !strcmp(key, "log_hist_coarseness");
+
+		ret = parse_uint(key, val, coarse ? 6 : UINT32_MAX, &v, err);
+		if (!ret && coarse)
+			job->log_hist_coarseness = (unsigned int)v;
+		else if (!ret)
+			job->log_hist_msec = (unsigned int)v;
 		return ret;
 	}
 	if (!strcmp(key, "log_alternate_epoch_clock_id")) {
@@ -324,7 +335,8 @@ int bq_statlog_to_args(const struct bq_job *job, struct bq_strv *args)
 			ret = ret ?: add(args, j->log_names[k][0] ? "--%s=%s" : "--%s%s",
 					 log_opt[k], j->log_names[k]);
 	if (j->logs || j->log_avg_msec || j->log_max_value || j->log_offset || j->log_prio ||
-	    j->shared_logs || j->log_epoch || j->log_epoch_clock) {
+	    j->shared_logs || j->log_epoch || j->log_epoch_clock || j->log_hist_msec ||
+	    j->log_hist_coarseness) {
 		ret = ret ?: add(args, "--log_avg_msec=%u", j->log_avg_msec);
 		ret = ret ?: add(args, "--log_max_value=%d", j->log_max_value);
 		ret = ret ?: add(args, "--log_offset=%d", j->log_offset);
@@ -333,6 +345,8 @@ int bq_statlog_to_args(const struct bq_job *job, struct bq_strv *args)
 		ret = ret ?: add(args, "--log_unix_epoch=%d", j->log_epoch & 1);
 		ret = ret ?: add(args, "--log_alternate_epoch=%d", j->log_epoch >> 1);
 		ret = ret ?: add(args, "--log_alternate_epoch_clock_id=%d", j->log_epoch_clock);
+		ret = ret ?: add(args, "--log_hist_msec=%u", j->log_hist_msec);
+		ret = ret ?: add(args, "--log_hist_coarseness=%u", j->log_hist_coarseness);
 	}
 	if (j->nr_cmdprio_bss[BQ_READ] || j->nr_cmdprio_bss[BQ_WRITE])
 		ret = ret ?: add_bss(args, j);

@@ -44,8 +44,6 @@ static const struct refused_group refused[] = {
 	GROUP("trimming verified blocks and reading them back as zeros is not implemented yet "
 	      "(rw=trim, randtrim, trimwrite and randtrimwrite are)",
 	      "trim_percentage", "trim_verify_zero", "trim_backlog", "trim_backlog_batch"),
-	GROUP("latency histogram logs are not implemented yet (write_lat_log, write_bw_log "
-	      "and write_iops_log are)", "write_hist_log", "log_hist_msec", "log_hist_coarseness"),
 	GROUP("compressed logs are not implemented: blkqual writes its logs as plain text, "
 	      "in batches", "log_compression", "log_compression_cpus", "log_store_compressed"),
 	GROUP("this statistics option is not implemented yet",
