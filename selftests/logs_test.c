@@ -223,6 +223,8 @@ TEST_F_TIMEOUT(dev, per_io_logs_as_fio, 90)
 	struct log b, f;
 
 	PREP_READY(&self->p);
+	/* Written once first: a write into a hole of the backing file is slow. */
+	ASSERT_EQ(0, run_quiet("dd if=/dev/zero of=%s bs=1M count=2 oflag=direct", self->s.dev));
 	snprintf(jobfile, sizeof(jobfile), "%s/per.fio", self->s.dir);
 	{
 		FILE *jf = fopen(jobfile, "w");
@@ -404,9 +406,99 @@ TEST_F_TIMEOUT(dev, windowed_logs_as_fio, 90)
 	PREP_READY(&self->p);
 	/* Some 40 lines of each file for each: a line more or less is within 10 %. */
 	windowed(_metadata, self, "--log_avg_msec=100", "--runtime=2", 2);
-	windowed(_metadata, self, "--log_avg_msec=500", "--runtime=8", 8);
+	windowed(_metadata, self, "--log_avg_msec=500", "--runtime=6", 6);
 	if (!have_fio())
 		SKIP(return, "fio is not installed: lines per second not compared");
+}
+
+/* Sum of the bin columns (from the fourth on) of every line. */
+static long long hist_total(const char *path, int *cols)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	long long sum = 0;
+
+	*cols = 0;
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		char *p = line, *end;
+		int c = 0;
+
+		for (;; c++) {
+			long long v = strtoll(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (c >= 3)
+				sum += v;
+			p = end;
+			if (*p != ',')
+				break;
+			p++;
+		}
+		*cols = c + 1;
+	}
+	free(line);
+	fclose(f);
+	return sum;
+}
+
+/*
+ * write_hist_log with log_hist_msec: fio's clat_hist file, a line per
+ * direction per window, 1856 bins summed by 1 << log_hist_coarseness,
+ * every completion of the windows counted once.
+ */
+TEST_F_TIMEOUT(dev, hist_log_as_fio, 60)
+{
+	const char *const args[] = { "--name=h", self->filename, "--ioengine=libaio",
+				     "--direct=1", "--rw=randrw", "--bs=4k", "--iodepth=4",
+				     "--time_based", "--runtime=2", "--write_hist_log=h",
+				     "--log_hist_msec=200", "--log_hist_coarseness=2", NULL };
+	char bq_names[256], fio_names[256], path[700];
+	json_object *bq, *fio;
+	long long bq_sum, fio_sum;
+	int bc, fc;
+	double bl, fl;
+
+	PREP_READY(&self->p);
+	bq = bq_in(_metadata, self->bq_dir, args);
+	ASSERT_NE(NULL, bq);
+	log_names(self->bq_dir, bq_names, sizeof(bq_names));
+	EXPECT_STREQ("h_clat_hist.1.log ", bq_names);
+	snprintf(path, sizeof(path), "%s/h_clat_hist.1.log", self->bq_dir);
+	bq_sum = hist_total(path, &bc);
+	EXPECT_EQ(3 + 1856 / 4, bc);
+	/* The last window, cut short by the end of the run, is not written. */
+	EXPECT_LE(bq_sum, bq_ios(bq, "read") + bq_ios(bq, "write"));
+	EXPECT_GE(bq_sum, (bq_ios(bq, "read") + bq_ios(bq, "write")) * 3 / 4);
+	json_object_put(bq);
+	if (!have_fio())
+		SKIP(return, "fio is not installed: not compared with fio");
+	fio = fio_in(_metadata, self->fio_dir, args);
+	ASSERT_NE(NULL, fio);
+	json_object_put(fio);
+	log_names(self->fio_dir, fio_names, sizeof(fio_names));
+	EXPECT_STREQ(fio_names, bq_names);
+	snprintf(path, sizeof(path), "%s/h_clat_hist.1.log", self->fio_dir);
+	fio_sum = hist_total(path, &fc);
+	EXPECT_EQ(fc, bc);
+	{
+		char *text = slurp(path);
+
+		fl = count_lines(text) / 2.0;
+		free(text);
+		snprintf(path, sizeof(path), "%s/h_clat_hist.1.log", self->bq_dir);
+		text = slurp(path);
+		bl = count_lines(text) / 2.0;
+		free(text);
+	}
+	TH_LOG("fio %.1f lines/s, %lld completions; blkqual %.1f lines/s, %lld", fl, fio_sum, bl,
+	       bq_sum);
+	/* A window more or less per direction. */
+	EXPECT_LE(bl, fl + 1.0);
+	EXPECT_GE(bl, fl - 1.0);
 }
 
 /* per_job_logs=0: one file per log, both threads' lines in it. */
@@ -575,7 +667,12 @@ TEST(log_options_parse)
 	EXPECT_EQ(-EINVAL, set1("log_avg_msec", "-1", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("log_offset", "2", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("per_job_logs", "yes please", NULL, &err));
-	EXPECT_EQ(-EOPNOTSUPP, set1("write_hist_log", "h", NULL, &err));
+	EXPECT_EQ(0, set1("write_hist_log", "h", &job, &err));
+	EXPECT_EQ(1U << BQ_STATLOG_HIST, job.logs);
+	EXPECT_EQ(0, set1("log_hist_coarseness", "6", &job, &err));
+	EXPECT_EQ(6U, job.log_hist_coarseness);
+	EXPECT_EQ(-EINVAL, set1("log_hist_coarseness", "7", NULL, &err));
+	EXPECT_EQ(-EINVAL, set1("log_hist_msec", "1.5", NULL, &err));
 	EXPECT_EQ(-EOPNOTSUPP, set1("log_compression", "1m", NULL, &err));
 	EXPECT_NE(NULL, strstr(err.msg, "compressed logs"));
 }
@@ -587,6 +684,7 @@ TEST(log_options_round_trip)
 			 "--write_bw_log=bw", "--write_iops_log=i", "--log_avg_msec=250",
 			 "--log_max_value", "--log_offset=1", "--log_prio=1", "--per_job_logs=0",
 			 "--log_alternate_epoch=1", "--log_alternate_epoch_clock_id=1",
+			 "--write_hist_log=h", "--log_hist_msec=100", "--log_hist_coarseness=3",
 			 "--bssplit=4k/50:1m/50", "--cmdprio_bssplit=4k/25/1/1:4k/75/3/2:1m/10,1m/0",
 			 "--name=two", "--write_iops_log", "--log_unix_epoch" };
 	struct bq_jobset a = { 0 }, b = { 0 };
@@ -616,7 +714,7 @@ TEST(log_options_round_trip)
 		EXPECT_EQ(0, memcmp(x->nr_cmdprio_bss, y->nr_cmdprio_bss,
 				    sizeof(x->nr_cmdprio_bss)));
 	}
-	EXPECT_EQ(7U, a.jobs[0].logs);
+	EXPECT_EQ(15U, a.jobs[0].logs);
 	EXPECT_EQ(2, a.jobs[0].log_epoch);
 	EXPECT_EQ(1, a.jobs[1].log_epoch);
 	EXPECT_EQ(3, a.jobs[0].nr_cmdprio_bss[BQ_READ]);
@@ -639,7 +737,7 @@ TEST(log_values_refused)
 		{ "--write_lat_log", "--gtod_reduce=1", "gtod_reduce" },
 		{ "--cmdprio_bssplit=4k/50", "--rw=read", "needs ioengine=io_uring or libaio" },
 		{ "--log_avg_msec=x", "--rw=read", "log_avg_msec" },
-		{ "--write_hist_log=h", "--rw=read", "histogram logs" },
+		{ "--log_hist_coarseness=9", "--rw=read", "log_hist_coarseness" },
 		{ "--log_store_compressed=1", "--rw=read", "compressed" },
 	};
 

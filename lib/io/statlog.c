@@ -300,11 +300,11 @@ static void put_hist(struct bq_statlog *sl, const struct bq_job *j, int dir, uin
 
 /*
  * A completion's latency into its direction's histogram; its line once
- * the window is full, unless the job's runtime is over (fio's last
- * window dies with the job).
+ * the window is full.  A window still open when the job ends is not
+ * written, as in fio.
  */
 static void add_hist(struct bq_statlog *sl, const struct bq_job *j, int dir, uint64_t t_ms,
-		     uint64_t lat, uint32_t bs, bool ended)
+		     uint64_t lat, uint32_t bs)
 {
 	struct hist_log *h = sl->hist;
 	uint64_t window;
@@ -315,7 +315,7 @@ static void add_hist(struct bq_statlog *sl, const struct bq_job *j, int dir, uin
 		h->last_ms[dir] = t_ms;
 	}
 	window = t_ms - h->last_ms[dir];
-	if (window < j->log_hist_msec || ended)
+	if (window < j->log_hist_msec)
 		return;
 	put_hist(sl, j, dir, t_ms, bs);
 	/* The next window starts where this one should have ended, as fio's does. */
@@ -361,7 +361,7 @@ void bq_statlog_add(struct bq_worker *w, const struct bq_slot *s, uint64_t now)
 	t_ms = (now - sl->epoch_ns) / NS_PER_MS;
 	lat = now > s->start_ns ? now - s->start_ns : 0;
 	if (sl->hist)
-		add_hist(sl, j, dir, t_ms, lat, s->len, w->end_ns && now >= w->end_ns);
+		add_hist(sl, j, dir, t_ms, lat, s->len);
 	if (sl->avg_ms) {
 		if (sl->f[F_LAT].fd >= 0) {
 			add_windowed(sl, j, &sl->f[F_LAT], dir, t_ms, lat);
