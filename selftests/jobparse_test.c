@@ -783,8 +783,7 @@ TEST(unsupported_versus_unknown)
 {
 	static const char *const fio_only[] = {
 		"verify_state_load", "verify_state_save", "cgroup", "lockmem",
-		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "fadvise_hint",
-		"cmdprio_bssplit",
+		"log_store_compressed", "bwavgtime", "log_compression", "fadvise_hint",
 		"percentile_list",
 		"clat_percentiles", "lat_percentiles", "output-format", "trim_percentage",
 		"fadvise_hint", "sync_file_range",

@@ -670,7 +670,7 @@ TEST(queue_values_refused)
 		{ "--prioclass=4", "prioclass" },
 		{ "--prio=", "prio" },
 		{ "--cmdprio_percentage=10", "needs ioengine=io_uring or libaio" },
-		{ "--cmdprio_bssplit=4k/50", "per-block-size" },
+		{ "--cmdprio_bssplit=4k/50", "cmdprio_bssplit needs ioengine=io_uring or libaio" },
 		{ "--cmdprio_class=0", "cmdprio_class" },
 		{ "--cmdprio=8", "cmdprio" },
 		{ "--cmdprio_percentage=101", "cmdprio_percentage" },

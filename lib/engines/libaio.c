@@ -203,7 +203,7 @@ static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
 				aio_prep(w, a, s, idx);
 			}
 			if (q->cmdprio) {
-				a->iocbs[idx].aio_reqprio = (short)bq_queue_cmdprio(w, s->dir);
+				a->iocbs[idx].aio_reqprio = (short)bq_cmdprio_of(w, s);
 				a->iocbs[idx].u.c.flags |= IOCB_FLAG_IOPRIO;
 			}
 			a->queue[queued++] = &a->iocbs[idx];

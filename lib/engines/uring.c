@@ -326,7 +326,7 @@ static bool queue_held(struct bq_worker *w, struct uring_state *u)
 		return false;
 	prep(w, u, sqe, s, (unsigned int)w->q.held);
 	if (w->q.cmdprio)
-		sqe->ioprio = bq_queue_cmdprio(w, s->dir);
+		sqe->ioprio = bq_cmdprio_of(w, s);
 	slot_issued(s, bq_now_ns());
 	w->q.held = -1;
 	return true;
@@ -501,7 +501,7 @@ static __attribute__((noinline)) int uring_loop_rules(struct bq_worker *w, struc
 			slot_queued(s);
 			prep(w, u, sqe, s, idx);
 			if (q->cmdprio)
-				sqe->ioprio = bq_queue_cmdprio(w, s->dir);
+				sqe->ioprio = bq_cmdprio_of(w, s);
 			inflight++;
 			ret = queue_rules_after(w, u, ++unsent, &free_before, now, inflight);
 			if (ret)

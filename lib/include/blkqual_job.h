@@ -438,6 +438,35 @@ struct bq_job {
 	bool error_dump;		/* a line for every failed I/O, as it fails */
 	bool verify_dump;		/* a bad block's images to NAME.OFF.expected/.received */
 	bool continue_any;		/* run --continue-on-error: go on after any errno */
+	/* per-I/O log files (issues 19, 20; lib/job/jobopt_logs.c, lib/io/statlog.c) */
+	unsigned int logs;		/* 1 << BQ_STATLOG_LAT, _BW, _IOPS, _HIST: which are written */
+	char log_names[4][256];		/* each one's file prefix; empty: the job's name */
+	unsigned int log_avg_msec;	/* average (or max) over windows; 0: every I/O */
+	bool log_max_value;		/* the window's maximum rather than its mean */
+	bool log_offset;		/* an offset column */
+	bool log_prio;			/* the whole ioprio value, not just "real time" */
+	bool shared_logs;		/* per_job_logs=0: one file per name, appended */
+	uint8_t log_epoch;		/* 1: log_unix_epoch, 2: log_alternate_epoch */
+	int log_epoch_clock;		/* log_alternate_epoch_clock_id; 0: CLOCK_REALTIME */
+	unsigned int log_hist_msec;	/* a latency histogram line per this; 0: none */
+	unsigned int log_hist_coarseness;	/* 0..6: bins summed by 1 << this */
+	struct bq_cmdprio_bss {
+		uint32_t bs;
+		uint8_t pct;
+		bool own;		/* bs/pct/class/level: its own; else cmdprio's */
+		uint8_t ioprio_class;
+		uint8_t level;
+	} cmdprio_bss[BQ_NR_DIRS][BQ_MAX_BSSPLIT];	/* cmdprio_bssplit= */
+	uint8_t nr_cmdprio_bss[BQ_NR_DIRS];
+};
+
+/* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */
+enum bq_statlog_kind {
+	BQ_STATLOG_LAT,
+	BQ_STATLOG_BW,
+	BQ_STATLOG_IOPS,
+	BQ_STATLOG_HIST,
+	BQ_NR_STATLOG,
 };
 
 /* numa_mem_policy: unset keeps the buffers on the thread's node. */

@@ -36,6 +36,7 @@ struct bq_slot {
 	uint8_t dir;
 	uint8_t file;
 	uint8_t busy;
+	uint8_t prio;		/* a cmdprio job's ioprio for it, packed (statlog.c) */
 };
 
 /*
@@ -277,6 +278,8 @@ struct bq_worker {
 	bool varbs;			/* offset first, then a size that fits, as fio */
 	/* error filters and verify dumps (issue 19): the caller's callbacks */
 	const struct bq_run_opts *run_opts;
+	/* per-I/O log files (issues 19, 20; statlog.c) */
+	struct bq_statlog *statlog;	/* write_lat_log and the like; NULL: none */
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -289,6 +292,14 @@ void bq_iolog_record(struct bq_worker *w, const struct bq_slot *s);
 void bq_iolog_record_sync(struct bq_worker *w, bool data_only);
 void bq_iolog_worker_end(struct bq_worker *w);
 void bq_iolog_worker_free(struct bq_worker *w);
+
+/* statlog.c: write_lat_log, write_bw_log, write_iops_log; cmdprio_bssplit */
+struct bq_statlog;
+int bq_statlog_worker_init(struct bq_worker *w, int thread_number);
+void bq_statlog_add(struct bq_worker *w, const struct bq_slot *s, uint64_t now);
+void bq_statlog_worker_end(struct bq_worker *w);
+int bq_statlog_worker_free(struct bq_worker *w, char *msg, size_t len);
+uint16_t bq_cmdprio_of(struct bq_worker *w, struct bq_slot *s);
 
 /* queue.c: iodepth_batch, iodepth_low, iodepth_batch_complete_max, serialize_overlap */
 void bq_queue_init(struct bq_worker *w);
@@ -515,6 +526,8 @@ static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s,
 		w->writes_since_sync++;
 	if (__builtin_expect(w->rate != NULL, 0))
 		bq_rate_completed(w, s, now);
+	if (__builtin_expect(w->statlog != NULL, 0))
+		bq_statlog_add(w, s, now);
 }
 
 /*

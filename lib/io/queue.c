@@ -45,7 +45,8 @@ void bq_queue_init(struct bq_worker *w)
 			q->reap_max = worker_batch(w);
 	}
 	q->serialize = j->serialize_overlap && writes && w->depth > 1;
-	q->cmdprio = j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE];
+	q->cmdprio = j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE] ||
+		     j->nr_cmdprio_bss[BQ_READ] || j->nr_cmdprio_bss[BQ_WRITE];
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
 		unsigned int class = j->cmdprio_class[d] ? j->cmdprio_class[d] : IOPRIO_CLASS_RT;
 

@@ -526,6 +526,11 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		if (ret)
 			return ret;
 	}
+	/* fio numbers the threads of the whole run from 1; its log names carry the number. */
+	ret = bq_statlog_worker_init(w, (st->order ? st->order->threads_before : 0) +
+				     (int)(w - st->workers) + 1);
+	if (ret)
+		return ret;
 	if (js->verify)
 		return bq_verify_worker_init(js->verify, w, index);
 	return 0;
@@ -925,8 +930,11 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 		}
 		for (int i = 0; i < res->jobs[k].nr_threads; i++, w++) {
 			ret = init_worker(st, &res->jobs[k], js, i, &st->workers[w]);
+			/* A log's own words ("write_iolog X: ...") say more than the errno. */
 			if (ret)
-				return bq_fail_at(err, res->jobs[k].job.name, ret, "%s", strerror(-ret));
+				return bq_fail_at(err, res->jobs[k].job.name, ret, "%s",
+						  st->workers[w].setup_msg[0] ?
+						  st->workers[w].setup_msg : strerror(-ret));
 			bq_threads_watch(st->threads, w, res->jobs[k].job.stall_timeout_ns);
 		}
 	}
@@ -937,11 +945,15 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 
 static void teardown(struct run_state *st)
 {
+	char msg[128];
+
 	for (int i = 0; st->workers && i < st->nr_workers; i++) {
 		free(st->workers[i].slots);
 		bq_zbd_worker_free(&st->workers[i]);
 		free(st->workers[i].fsrv);
 		bq_iolog_worker_free(&st->workers[i]);
+		if (bq_statlog_worker_free(&st->workers[i], msg, sizeof(msg)))
+			run_job_note(st->workers[i].jr, "%s", msg);
 		for (int f = 0; f < st->workers[i].nr_files; f++)
 			free(st->workers[i].files[f].map);
 	}

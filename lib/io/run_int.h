@@ -50,6 +50,7 @@ struct job_state {
  * @bytes_before: their bytes
  * @layout: per job of the phase, what laying out its named files did
  *	(lib/io/layout.c), or NULL
+ * @threads_before: their threads (fio's thread numbers go on across phases)
  */
 struct run_order {
 	bool exitall;
@@ -60,6 +61,7 @@ struct run_order {
 	uint64_t ios_before;
 	uint64_t bytes_before;
 	const struct bq_layout_tally *layout;
+	int threads_before;
 };
 
 struct run_state {

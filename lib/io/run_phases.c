@@ -112,6 +112,7 @@ static int take_phase(struct bq_results *res, struct bq_results *one, const stru
 		struct bq_job_result *jr = &jobs[res->nr + k];
 
 		*jr = one->jobs[k];
+		order->threads_before += jr->nr_threads;
 		for (int i = 0; i < jr->nr_threads; i++)
 			for (int d = 0; d < BQ_NR_DIRS; d++) {
 				order->ios_before += jr->threads[i].d[d].ios;

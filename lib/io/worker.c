@@ -131,6 +131,7 @@ static void worker_finish(struct bq_worker *w)
 	if (w->depth_samples)
 		w->res->mean_depth = (double)w->depth_sum / (double)w->depth_samples;
 	bq_iolog_worker_end(w);
+	bq_statlog_worker_end(w);
 	if (w->bufs)
 		numa_free(w->bufs, w->buf_total);
 	w->bufs = NULL;

@@ -19,6 +19,7 @@
 #include "bufopt.h"
 #include "internal.h"
 #include "jobopt.h"
+#include "jobopt_logs.h"
 #include "io/iolog.h"
 #include "jobopt_zbd.h"
 #include "errfilter_opt.h"
@@ -421,5 +422,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: bq_iolog_to_args(j, args);
 	ret = ret ?: bq_zbd_to_args(j, args);
 	ret = ret ?: add_queue(args, j);
+	ret = ret ?: bq_statlog_to_args(j, args);
 	return ret;
 }

@@ -21,6 +21,7 @@
 #include "jobopt.h"
 #include "jobopt_groups.h"
 #include "io/iolog.h"
+#include "jobopt_logs.h"
 #include "jobopt_zbd.h"
 #include "errfilter_opt.h"
 #include "jobopt_queue.h"
@@ -1129,6 +1130,23 @@ static const struct job_opt job_opts[] = {
 	OPT("ignore_error", OPT_VALUE, bq_set_ignore_error),
 	OPT_AT("error_dump", OPT_FLAG, set_bool, error_dump, 0, 0),
 	OPT_AT("verify_dump", OPT_FLAG, set_bool, verify_dump, 0, 0),
+	/* per-I/O log files (issues 19, 20; lib/job/jobopt_logs.c, lib/io/statlog.c) */
+	OPT("write_lat_log", OPT_FLAG, bq_opt_set_statlog),
+	OPT("write_bw_log", OPT_FLAG, bq_opt_set_statlog),
+	OPT("write_iops_log", OPT_FLAG, bq_opt_set_statlog),
+	OPT("write_hist_log", OPT_FLAG, bq_opt_set_statlog),
+	OPT("log_hist_msec", OPT_VALUE, bq_opt_set_statlog),
+	OPT("log_hist_coarseness", OPT_VALUE, bq_opt_set_statlog),
+	OPT("log_avg_msec", OPT_VALUE, bq_opt_set_statlog),
+	OPT("log_max_value", OPT_FLAG, bq_opt_set_statlog),
+	OPT("log_offset", OPT_FLAG, bq_opt_set_statlog),
+	OPT("log_prio", OPT_FLAG, bq_opt_set_statlog),
+	OPT("per_job_logs", OPT_FLAG, bq_opt_set_statlog),
+	OPT("log_unix_epoch", OPT_FLAG, bq_opt_set_statlog),
+	OPT("log_alternate_epoch", OPT_FLAG, bq_opt_set_statlog),
+	OPT("log_alternate_epoch_clock_id", OPT_VALUE, bq_opt_set_statlog),
+	OPT("log_entries", OPT_VALUE, bq_opt_set_statlog),
+	OPT("cmdprio_bssplit", OPT_VALUE, bq_opt_set_cmdprio_bssplit),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1369,7 +1387,7 @@ static int check_verify(const struct bq_job *job, struct bq_parse_error *err)
 static int (*const family_checks[])(const struct bq_job *, struct bq_parse_error *) = {
 	bq_job_check_sync, bq_job_check_sg, bq_job_check_queue, bq_fileset_check,
 	bq_job_check_patterns, bq_job_check_rates, bq_job_check_zbd, check_verify,
-	bq_job_check_trim, bq_bufopt_check,
+	bq_job_check_trim, bq_bufopt_check, bq_job_check_statlog,
 };
 
 /**

@@ -24,8 +24,6 @@ struct refused_group {
 static const struct refused_group refused[] = {
 	GROUP("blkqual does not change its user, group or CPU priority",
 	      "uid", "gid", "nice"),
-	GROUP("per-block-size command priorities are not implemented yet (cmdprio_percentage, "
-	      "cmdprio_class and cmdprio are)", "cmdprio_bssplit"),
 	GROUP("filling a device or filesystem to ENOSPC is not implemented yet",
 	      "fill_device", "fill_fs"),
 	GROUP("adding every file below a directory is not implemented yet: use directory= "
@@ -45,12 +43,9 @@ static const struct refused_group refused[] = {
 	GROUP("trimming verified blocks and reading them back as zeros is not implemented yet "
 	      "(rw=trim, randtrim, trimwrite and randtrimwrite are)",
 	      "trim_percentage", "trim_verify_zero", "trim_backlog", "trim_backlog_batch"),
-	GROUP("this log or statistics option is not implemented yet",
-	      "per_job_logs", "write_bw_log", "write_lat_log", "write_hist_log",
-	      "write_iops_log", "log_avg_msec", "log_hist_msec", "log_hist_coarseness",
-	      "log_max_value", "log_offset", "log_prio", "log_compression",
-	      "log_compression_cpus", "log_store_compressed", "log_unix_epoch",
-	      "log_alternate_epoch", "log_alternate_epoch_clock_id", "log_entries",
+	GROUP("compressed logs are not implemented: blkqual writes its logs as plain text, "
+	      "in batches", "log_compression", "log_compression_cpus", "log_store_compressed"),
+	GROUP("this statistics option is not implemented yet",
 	      "block_error_percentiles", "bwavgtime", "iopsavgtime", "disable_lat",
 	      "disable_clat", "disable_slat", "disable_bw_measurement", "slat_percentiles",
 	      "clat_percentiles", "lat_percentiles", "percentile_list", "significant_figures",
