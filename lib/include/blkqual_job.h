@@ -412,6 +412,14 @@ struct bq_job {
 	unsigned int flow_id;		/* jobs sharing it share flow control */
 	unsigned int flow;		/* weight in the flow; 0: not in one */
 	uint64_t flow_sleep_ns;		/* pause when held back; 0: keep trying */
+	/* io_uring_cmd NVMe extras (issue 19; lib/job/jobopt_nvme.c) */
+	uint8_t nvme_wmode_nr;		/* write_mode entries; 0: plain Write commands */
+	struct bq_nvme_wmode {
+		uint8_t opcode;		/* NVMe opcode: Write, Write Uncorrectable, ... */
+		uint8_t pct;		/* share of the writes, percent */
+	} nvme_wmode[4];
+	bool nvme_deac;			/* deac: Write Zeroes deallocates */
+	unsigned int num_range;		/* DSM ranges per trim; 0 or 1: one */
 };
 
 /* numa_mem_policy: unset keeps the buffers on the thread's node. */
