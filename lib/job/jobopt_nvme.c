@@ -213,6 +213,10 @@ int bq_job_check_nvme(const struct bq_job *job, struct bq_parse_error *err)
 			return bq_parse_fail(err, -EINVAL, "num_range=%u: ioengine=%s cannot "
 					     "trim several ranges at once (io_uring_cmd can)",
 					     job->num_range, bq_engine_name(job->engine));
+		/* One command's ranges are on one namespace; picks may change files. */
+		if (job->nr_files > 1)
+			return bq_parse_fail(err, -EOPNOTSUPP, "num_range=%u with several files is "
+					     "not supported", job->num_range);
 	}
 	return 0;
 }
