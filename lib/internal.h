@@ -405,6 +405,63 @@ struct nvme_uring_cmd;
 int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64_t offset,
 		   uint32_t len, uint32_t lba_size, void *buf);
 
+/* NVM command set opcodes blkqual issues (io_uring_cmd, write_mode=, trims) */
+#define BQ_NVME_OP_WRITE 0x01
+#define BQ_NVME_OP_READ 0x02
+#define BQ_NVME_OP_WRITE_UNCOR 0x04
+#define BQ_NVME_OP_WRITE_ZEROES 0x08
+#define BQ_NVME_OP_DSM 0x09
+#define BQ_NVME_OP_VERIFY 0x0c
+/* DSM attribute (cdw11): deallocate the ranges; Write Zeroes' DEAC (cdw12) */
+#define BQ_NVME_DSM_AD (1u << 2)
+#define BQ_NVME_WZ_DEAC (1u << 25)
+/* A DSM command takes at most 256 ranges; fio's num_range has the same cap. */
+#define BQ_NVME_MAX_DSM_RANGES 256
+
+/**
+ * bq_nvme_io_cmd() - build an NVMe I/O command on an LBA range
+ * @cmd: the command, as for bq_nvme_rw_cmd()
+ * @opcode: BQ_NVME_OP_READ, _WRITE, _WRITE_UNCOR, _WRITE_ZEROES or _VERIFY
+ * @nsid: namespace ID
+ * @offset: byte offset in the namespace, a multiple of @lba_size
+ * @len: bytes, a non-zero multiple of @lba_size, at most
+ *       BQ_NVME_MAX_BLOCKS blocks
+ * @lba_size: LBA data size of the namespace's format, a power of two
+ * @buf: the data of a Read or Write; the other commands move none, and
+ *       get no address and a zero length
+ *
+ * Return: 0; -EINVAL when the numbers make no command (then @cmd is not
+ * touched); -EOPNOTSUPP when built without struct nvme_uring_cmd.
+ */
+int bq_nvme_io_cmd(struct nvme_uring_cmd *cmd, uint8_t opcode, uint32_t nsid, uint64_t offset,
+		   uint32_t len, uint32_t lba_size, void *buf);
+
+/**
+ * struct bq_nvme_dsm_range - one range of a Dataset Management command
+ * @cattr: context attributes (0)
+ * @nlb: number of blocks, 1-based (unlike a Read's)
+ * @slba: starting LBA
+ *
+ * Little-endian on the wire; blkqual runs on little-endian hosts only.
+ */
+struct bq_nvme_dsm_range {
+	uint32_t cattr;
+	uint32_t nlb;
+	uint64_t slba;
+};
+
+/**
+ * bq_nvme_dsm_range() - fill one DSM range from a byte range
+ * @r: the range
+ * @offset: byte offset, a multiple of @lba_size
+ * @len: bytes, a non-zero multiple of @lba_size
+ * @lba_size: LBA data size, a power of two
+ *
+ * Return: 0 or -EINVAL.
+ */
+int bq_nvme_dsm_range(struct bq_nvme_dsm_range *r, uint64_t offset, uint64_t len,
+		      uint32_t lba_size);
+
 /* units.c: the kb_base of the job option being set on this thread (0: none) */
 unsigned int bq_units_job_kb_base(unsigned int kb_base);
 

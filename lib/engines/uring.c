@@ -69,6 +69,13 @@ struct uring_state {
 	unsigned int async_count;
 	bool fua[BQ_NR_DIRS];		/* readfua, writefua */
 	int write_flags;		/* RWF_ATOMIC with atomic=1 */
+	/* write_mode=: each write's NVMe command, drawn from 100 shares */
+	unsigned int wm_nr;		/* 0: Write; 1: wm[0] for all; else a draw */
+	struct {
+		uint8_t opcode;
+		uint32_t cdw12;		/* FUA, DEAC */
+	} wm[100];
+	struct bq_offgen *rng;
 };
 
 static const unsigned int optional_flags[] = {
@@ -179,14 +186,23 @@ PREP_INLINE uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 		 * what can still fail is a tail shortened by io_size.  It
 		 * must not reach the device, so it completes as a failed NOP.
 		 */
-		if (bq_nvme_rw_cmd(cmd, s->dir == BQ_WRITE, u->ns[s->file].nsid, s->offset,
-				   s->len, u->ns[s->file].lbs, buf)) {
+		uint8_t op = s->dir == BQ_WRITE ? BQ_NVME_OP_WRITE : BQ_NVME_OP_READ;
+		uint32_t flags = u->fua[s->dir] ? NVME_RW_FUA : 0;
+
+		if (s->dir == BQ_WRITE && u->wm_nr) {
+			unsigned int i = u->wm_nr == 1 ? 0 : (unsigned int)bq_bounded(u->rng, 100);
+
+			op = u->wm[i].opcode;
+			flags = u->wm[i].cdw12;
+		}
+		if (bq_nvme_io_cmd(cmd, op, u->ns[s->file].nsid, s->offset, s->len,
+				   u->ns[s->file].lbs, buf)) {
 			io_uring_prep_nop(sqe);
 			return idx | CMD_REJECTED;
 		}
-		if (u->fua[s->dir])
-			cmd->cdw12 |= NVME_RW_FUA;
-		if (u->iov) {
+		cmd->cdw12 |= flags;
+		/* Write Zeroes, Uncorrectable and Verify carry no buffer, vectored or not. */
+		if (u->iov && cmd->data_len) {
 			/* The vectored command's address is an iovec array, its length a count. */
 			u->iov[idx] = (struct iovec){ .iov_base = buf, .iov_len = s->len };
 			sqe->cmd_op = NVME_URING_CMD_IO_VEC;
@@ -563,6 +579,35 @@ static int slots_init(struct bq_worker *w, struct uring_state *u)
 	return 0;
 }
 
+#ifdef HAVE_PASSTHRU
+/*
+ * write_mode=: one command for every write, or a share of 100 draws for
+ * each of a mix.  As in fio, writefua sets FUA on every command of a
+ * single mode but only on the Writes of a mix; deac is Write Zeroes' own.
+ */
+static void wmode_init(struct bq_worker *w, struct uring_state *u)
+{
+	const struct bq_job *j = w->job;
+	unsigned int at = 0;
+
+	u->wm_nr = j->nvme_wmode_nr;
+	u->rng = &w->rng;
+	for (unsigned int i = 0; i < j->nvme_wmode_nr; i++) {
+		uint8_t op = j->nvme_wmode[i].opcode;
+		uint32_t flags = 0;
+
+		if (op == BQ_NVME_OP_WRITE_ZEROES && j->nvme_deac)
+			flags |= BQ_NVME_WZ_DEAC;
+		if (j->fua[BQ_WRITE] && (op == BQ_NVME_OP_WRITE || j->nvme_wmode_nr == 1))
+			flags |= NVME_RW_FUA;
+		for (unsigned int k = 0; k < j->nvme_wmode[i].pct && at < ARRAY_SIZE(u->wm); k++) {
+			u->wm[at].opcode = op;
+			u->wm[at++].cdw12 = flags;
+		}
+	}
+}
+#endif
+
 /* What each file's commands need: its namespace and LBA size. */
 static int passthru_init(struct bq_worker *w, struct uring_state *u)
 {
@@ -571,6 +616,7 @@ static int passthru_init(struct bq_worker *w, struct uring_state *u)
 		u->ns[i].nsid = w->jr->targets[i].nsid;
 		u->ns[i].lbs = w->jr->targets[i].lbs;
 	}
+	wmode_init(w, u);
 	return 0;
 #else
 	snprintf(w->setup_msg, sizeof(w->setup_msg),

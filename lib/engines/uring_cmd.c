@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * uring_cmd.c - NVMe Read and Write commands for io_uring's URING_CMD,
+ * uring_cmd.c - NVMe I/O commands for io_uring's URING_CMD (Read, Write and
+ * fio's write_mode= commands), DSM ranges for trims,
  * and the block device behind an NVMe generic (ngXnY) character device
  *
  * Nothing here needs libnvme or a device: the engine calls the builder
@@ -15,10 +16,13 @@
 #include <linux/nvme_ioctl.h>
 #endif
 
-#define NVME_CMD_WRITE 0x01
-#define NVME_CMD_READ 0x02
+/* Commands that move data; the others (Write Zeroes, ...) carry no buffer. */
+static bool moves_data(uint8_t opcode)
+{
+	return opcode == BQ_NVME_OP_READ || opcode == BQ_NVME_OP_WRITE;
+}
 
-int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64_t offset,
+int bq_nvme_io_cmd(struct nvme_uring_cmd *cmd, uint8_t opcode, uint32_t nsid, uint64_t offset,
 		   uint32_t len, uint32_t lba_size, void *buf)
 {
 #ifdef HAVE_NVME_URING_CMD
@@ -38,10 +42,12 @@ int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64
 	slba = offset >> shift;
 
 	memset(cmd, 0, sizeof(*cmd));
-	cmd->opcode = write ? NVME_CMD_WRITE : NVME_CMD_READ;
+	cmd->opcode = opcode;
 	cmd->nsid = nsid;
-	cmd->addr = (uint64_t)(uintptr_t)buf;
-	cmd->data_len = len;
+	if (moves_data(opcode)) {
+		cmd->addr = (uint64_t)(uintptr_t)buf;
+		cmd->data_len = len;
+	}
 	cmd->cdw10 = (uint32_t)slba;
 	cmd->cdw11 = (uint32_t)(slba >> 32);
 	cmd->cdw12 = nlb - 1;
@@ -49,6 +55,30 @@ int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64
 #else
 	return -EOPNOTSUPP;
 #endif
+}
+
+int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64_t offset,
+		   uint32_t len, uint32_t lba_size, void *buf)
+{
+	return bq_nvme_io_cmd(cmd, write ? BQ_NVME_OP_WRITE : BQ_NVME_OP_READ, nsid, offset, len,
+			      lba_size, buf);
+}
+
+int bq_nvme_dsm_range(struct bq_nvme_dsm_range *r, uint64_t offset, uint64_t len,
+		      uint32_t lba_size)
+{
+	unsigned int shift;
+
+	if (!lba_size || lba_size & (lba_size - 1))
+		return -EINVAL;
+	shift = (unsigned int)__builtin_ctz(lba_size);
+	if (!len || (len & (lba_size - 1)) || (offset & (lba_size - 1)) ||
+	    len >> shift > UINT32_MAX)
+		return -EINVAL;
+	r->cattr = 0;
+	r->nlb = (uint32_t)(len >> shift);
+	r->slba = offset >> shift;
+	return 0;
 }
 
 /* "ngXnY" with X and Y decimal instance numbers, nothing after. */

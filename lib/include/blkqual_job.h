@@ -458,6 +458,14 @@ struct bq_job {
 		uint8_t level;
 	} cmdprio_bss[BQ_NR_DIRS][BQ_MAX_BSSPLIT];	/* cmdprio_bssplit= */
 	uint8_t nr_cmdprio_bss[BQ_NR_DIRS];
+	/* io_uring_cmd NVMe extras (issue 19; lib/job/jobopt_nvme.c) */
+	uint8_t nvme_wmode_nr;		/* write_mode entries; 0: plain Write commands */
+	struct bq_nvme_wmode {
+		uint8_t opcode;		/* NVMe opcode: Write, Write Uncorrectable, ... */
+		uint8_t pct;		/* share of the writes, percent */
+	} nvme_wmode[4];
+	bool nvme_deac;			/* deac: Write Zeroes deallocates */
+	unsigned int num_range;		/* DSM ranges per trim; 0 or 1: one */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

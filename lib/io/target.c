@@ -713,6 +713,15 @@ static bool sync_hipri_polls(char *why, size_t len)
 	return false;
 }
 
+/* write_mode= sends Write Zeroes, Uncorrectable or Verify: commands without data. */
+static bool wmode_without_data(const struct bq_job *j)
+{
+	for (unsigned int i = 0; i < j->nvme_wmode_nr; i++)
+		if (j->nvme_wmode[i].opcode != BQ_NVME_OP_WRITE)
+			return true;
+	return false;
+}
+
 /**
  * bq_poll_decide() - whether a job's completions will be polled
  * @ctx: context
@@ -759,6 +768,11 @@ int bq_poll_decide(struct bq_ctx *ctx, const struct bq_job *j,
 		ok = false;
 		snprintf(why, sizeof(why),
 			 "polled I/O needs ioengine=io_uring, io_uring_cmd or pvsync2");
+	} else if (wmode_without_data(j)) {
+		/* Linux 6.1 polls such a command's (absent) bio and crashes in bio_poll(). */
+		ok = false;
+		snprintf(why, sizeof(why), "write_mode= commands carry no data, and NVMe "
+			 "passthrough polling cannot complete them");
 	} else if (!j->direct && !bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU)) {
 		/* Passthrough never goes through the page cache: direct is implied. */
 		ok = false;

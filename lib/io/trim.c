@@ -7,7 +7,8 @@
  * picked I/Os are discards.  As fio 3.33 does for every engine blkqual
  * has, a discard is issued synchronously by the thread: BLKDISCARD on a
  * block device, and on a regular file a punched hole (where fio's
- * BLKDISCARD fails with ENOTTY).  Only the writes of trimwrite reach the
+ * BLKDISCARD fails with ENOTTY); with io_uring_cmd, NVMe Dataset Management
+ * (trim_nvme.c).  Only the writes of trimwrite reach the
  * engine.  Discards go through the job's descriptors, which for a
  * writing job are the guard's.
  */
@@ -80,7 +81,7 @@ static int trim_issue(struct bq_worker *w, const struct bq_slot *s)
 
 /* Count one finished discard in the trim direction. */
 static void trim_complete(struct bq_worker *w, const struct bq_slot *s, int ret,
-			  uint64_t start, uint64_t now)
+			  uint64_t bytes, uint64_t start, uint64_t now)
 {
 	struct bq_dir_result *d = &w->res->trim;
 
@@ -94,7 +95,7 @@ static void trim_complete(struct bq_worker *w, const struct bq_slot *s, int ret,
 		return;
 	}
 	d->ios++;
-	d->bytes += s->len;
+	d->bytes += bytes;
 	if (!w->job->gtod_reduce)
 		bq_hist_add(&d->lat, now - start);
 }
@@ -118,7 +119,7 @@ bool worker_trim_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 	const struct bq_job *j = w->job;
 
 	for (;;) {
-		uint64_t start;
+		uint64_t start, bytes = 0;
 		int ret;
 
 		if (w->trim_write_due) {
@@ -134,9 +135,14 @@ bool worker_trim_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 		if (!worker_pick(w, s, now))
 			return false;
 		start = j->gtod_reduce ? now : bq_now_ns();
-		ret = trim_issue(w, s);
+		if (bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU)) {
+			ret = bq_trim_nvme(w, s, &bytes, now);
+		} else {
+			ret = trim_issue(w, s);
+			bytes = s->len;
+		}
 		now = bq_now_ns();
-		trim_complete(w, s, ret, start, now);
+		trim_complete(w, s, ret, bytes, start, now);
 		if (j->trim == BQ_TRIM_WRITE) {
 			w->trim_pair = *s;
 			w->trim_write_due = true;

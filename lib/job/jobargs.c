@@ -423,5 +423,14 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: bq_zbd_to_args(j, args);
 	ret = ret ?: add_queue(args, j);
 	ret = ret ?: bq_statlog_to_args(j, args);
+	/* io_uring_cmd's own options, written where fio has them. */
+	if (j->engine == BQ_ENGINE_URING_CMD) {
+		char mode[64];
+
+		bq_job_write_mode_str(j, mode, sizeof(mode));
+		ret = ret ?: add(args, "--write_mode=%s", mode);
+		ret = ret ?: add(args, "--deac=%d", j->nvme_deac);
+	}
+	ret = ret ?: add(args, "--num_range=%u", j->num_range);
 	return ret;
 }

@@ -892,8 +892,9 @@ static int set_cmd_type(const struct job_opt *o, const char *key, const char *va
 	if (!strcmp(val, "nvme"))
 		return 0;
 	if (!strcmp(val, "bsg"))
-		return bq_parse_fail(err, -EOPNOTSUPP, "cmd_type=bsg (SCSI commands through "
-				     "io_uring_cmd) is not supported: use cmd_type=nvme");
+		return bq_parse_fail(err, -EOPNOTSUPP, "cmd_type=bsg is not supported (no "
+				     "io_uring passthrough of SCSI commands in this kernel's "
+				     "headers): use cmd_type=nvme, or ioengine=sg");
 	return bq_parse_fail(err, -EINVAL, "cmd_type=%s: must be nvme", val);
 }
 
@@ -1147,6 +1148,10 @@ static const struct job_opt job_opts[] = {
 	OPT("log_alternate_epoch_clock_id", OPT_VALUE, bq_opt_set_statlog),
 	OPT("log_entries", OPT_VALUE, bq_opt_set_statlog),
 	OPT("cmdprio_bssplit", OPT_VALUE, bq_opt_set_cmdprio_bssplit),
+	/* io_uring_cmd NVMe extras (issue 19; lib/job/jobopt_nvme.c) */
+	OPT("write_mode", OPT_VALUE, bq_job_set_write_mode),
+	OPT_AT("deac", OPT_FLAG, set_bool, nvme_deac, 0, 0),
+	OPT_AT("num_range", OPT_VALUE, set_uint, num_range, 0, BQ_NVME_MAX_DSM_RANGES),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1387,7 +1392,7 @@ static int check_verify(const struct bq_job *job, struct bq_parse_error *err)
 static int (*const family_checks[])(const struct bq_job *, struct bq_parse_error *) = {
 	bq_job_check_sync, bq_job_check_sg, bq_job_check_queue, bq_fileset_check,
 	bq_job_check_patterns, bq_job_check_rates, bq_job_check_zbd, check_verify,
-	bq_job_check_trim, bq_bufopt_check, bq_job_check_statlog,
+	bq_job_check_trim, bq_bufopt_check, bq_job_check_statlog, bq_job_check_nvme,
 };
 
 /**

@@ -220,5 +220,10 @@ int bq_set_sg_write_mode(const struct job_opt *o, const char *key, const char *v
 			 struct bq_job *job, struct bq_parse_error *err);
 int bq_job_check_sg(const struct bq_job *job, struct bq_parse_error *err);
 const char *bq_sg_write_mode_name(int mode);
+/* jobopt_nvme.c: io_uring_cmd's write_mode, deac and num_range (issue 19) */
+int bq_job_set_write_mode(const struct job_opt *o, const char *key, const char *val,
+			  struct bq_job *job, struct bq_parse_error *err);
+void bq_job_write_mode_str(const struct bq_job *job, char *buf, size_t len);
+int bq_job_check_nvme(const struct bq_job *job, struct bq_parse_error *err);
 
 #endif /* BLKQUAL_JOBOPT_H */

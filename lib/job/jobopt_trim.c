@@ -105,9 +105,6 @@ int bq_job_check_trim(const struct bq_job *job, struct bq_parse_error *err)
 	if (job->stripe)
 		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: trims across --stripe members "
 				     "are not supported", rw);
-	if (bq_engine_has(job->engine, BQ_ENGINE_PASSTHRU))
-		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: ioengine=%s has no trims in "
-				     "fio 3.33", rw, bq_engine_name(job->engine));
 	/* fio's sg trims are SCSI UNMAP; BLKDISCARD would fail on /dev/sgN and bypass it. */
 	if (job->engine == BQ_ENGINE_SG)
 		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: trims through ioengine=sg "

@@ -56,8 +56,18 @@ static const struct refused_group refused[] = {
 	GROUP("blkqual runs no programs around a job", "exec_prerun", "exec_postrun"),
 	GROUP("blkqual does not change the device's I/O scheduler", "ioscheduler"),
 	GROUP("this engine option is not implemented yet",
-	      "userspace_reap", "md_per_io_size", "pi_act",
-	      "pi_chk", "apptag", "apptag_mask", "write_hint"),
+	      "userspace_reap", "write_hint"),
+	/* io_uring_cmd NVMe extras (issue 19): what stays refused */
+	GROUP("NVMe data placement (FDP, streams) is not implemented: io_uring_cmd writes "
+	      "carry no placement directive", "fdp", "fdp_pli", "fdp_pli_select", "plids",
+	      "plid_select", "dataplacement", "dp_scheme"),
+	GROUP("NVMe protection information and separate metadata are not implemented: "
+	      "io_uring_cmd needs a namespace formatted without metadata",
+	      "md_per_io_size", "pi_act", "pi_chk", "apptag", "apptag_mask"),
+	GROUP("io_uring_cmd's SCSI commands (cmd_type=bsg) are not supported: use ioengine=sg",
+	      "cdb_len", "read_mode", "verify_bytchk"),
+	GROUP("NVMe Compare in the verify phase (verify_mode=compare) is not implemented: "
+	      "verify= reads back", "verify_mode"),
 	GROUP("sg's WRITE STREAM (sg_write_mode=write_stream) is not implemented",
 	      "stream_id"),
 	GROUP("fio command-line switch: blkqual run has its own (blkqual run --help)",
