@@ -33,8 +33,10 @@
 # zoned devices (a zoned null_blk, a zoned NVMe namespace), two NUMA
 # nodes.  tools/compat/fio-examples-guest.sh runs both tools there; the
 # verdicts are judged here, by the same code as on the host.  By default
-# it runs the examples that need such hardware.  The kernel and the image
-# are cached in BLKQUAL_GENDIR/vm (build/vm of this tree by default).
+# it runs the examples that need such hardware.  It needs no root (QEMU,
+# busybox-static, as for make check-vm); the kernel stays in the VM cache,
+# BLKQUAL_GENDIR/vm (build/vm of this tree by default), and nothing else
+# outlives the run.
 
 set -u
 
