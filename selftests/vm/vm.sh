@@ -12,7 +12,11 @@
 #
 # Environment: BLKQUAL (the built binary), BLKQUAL_GENDIR (the cache lives
 # in its vm/ directory; the make variable gendir: build/ in-tree, else O=),
-# BLKQUAL_VM_TIMEOUT (seconds, default 300).
+# BLKQUAL_VM_TIMEOUT (seconds, default 300).  For tools/compat/fio-examples.sh
+# --vm: BLKQUAL_VM_BINARIES (more programs for the guest's /bin, each with
+# its libraries), BLKQUAL_VM_PAYLOAD (a directory copied to the guest's
+# /payload; the image is then one run's and not cached), BLKQUAL_VM_QEMU
+# (more QEMU arguments, split at spaces).
 
 set -u
 shopt -s nullglob
@@ -129,8 +133,15 @@ done
 for t in "${guest_tests[@]}"; do
 	add_binary "$t" "tests/$(basename "$t")"
 done
+for path in ${BLKQUAL_VM_BINARIES:-}; do
+	add_binary "$path" "bin/$(basename "$path")"
+done
 
 initrd=$cache/initramfs.cpio
+if [ -n "${BLKQUAL_VM_PAYLOAD:-}" ]; then
+	cp -R "$BLKQUAL_VM_PAYLOAD" "$stage/payload" || fail "cannot copy $BLKQUAL_VM_PAYLOAD"
+	initrd=$tmp/initramfs-payload.cpio
+fi
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$tmp/initramfs.cpio" ||
 	fail "cpio failed"
 # Rebuild the cached image only when its contents changed.
@@ -155,6 +166,8 @@ qemu=(qemu-system-x86_64 -M q35 -accel tcg,thread=multi -cpu max -m 2G -smp 2
 	-drive "file=$tmp/nvme1.img,if=none,id=nv1,format=raw"
 	-device nvme,serial=BQNVME1,drive=nv1,bus=rp1)
 append="console=ttyS0 loglevel=3 panic=-1"
+# shellcheck disable=SC2206 # extra arguments are meant to split
+qemu+=(${BLKQUAL_VM_QEMU:-})
 
 if [ "$shell" = 1 ]; then
 	echo "vm: booting $kver; the guest's shell follows (poweroff -f to leave)" >&2

@@ -4,7 +4,7 @@
 # fio-examples.sh - run every job file of a fio source tree's examples/
 # through blkqual and through fio, side by side, on scratch loop devices.
 #
-# usage: tools/compat/fio-examples.sh [-b BLKQUAL] [-f FIO] [-k] [-e NAME]... FIO_SOURCE_TREE
+# usage: tools/compat/fio-examples.sh [--vm] [-b BLKQUAL] [-f FIO] [-k] [-e NAME]... FIO_SOURCE_TREE
 #
 # Each example is copied with its targets pointed at scratch (a raw loop
 # device for /dev/ paths, a directory on a loop-backed XFS for files) and
@@ -25,9 +25,28 @@
 # runs only the named examples (foo or foo.fio; repeatable).  Examples
 # that read their settings from the environment (xnvme-*.fio) get
 # FIO_RW=randread FIO_BS=4k FIO_IODEPTH=1 unless already set.
+#
+# --vm runs them instead in one boot of the test VM (selftests/vm/vm.sh,
+# Documentation/vm-tests.rst), with blkqual, fio and its libraries inside,
+# each example's /dev names pointed at the guest's hardware of that kind:
+# SCSI disks and sg nodes (scsi_debug), NVMe namespaces and generic nodes,
+# zoned devices (a zoned null_blk, a zoned NVMe namespace), two NUMA
+# nodes.  tools/compat/fio-examples-guest.sh runs both tools there; the
+# verdicts are judged here, by the same code as on the host.  By default
+# it runs the examples that need such hardware.  It needs no root (QEMU,
+# busybox-static, as for make check-vm); the kernel stays in the VM cache,
+# BLKQUAL_GENDIR/vm (build/vm of this tree by default), and nothing else
+# outlives the run.
 
 set -u
 
+here=$(cd "$(dirname "$0")" && pwd)
+vm=
+args=()
+for a in "$@"; do
+	if [ "$a" = --vm ]; then vm=1; else args+=("$a"); fi
+done
+set -- "${args[@]}"
 blkqual=${BLKQUAL:-$(dirname "$0")/../../blkqual}
 fio=fio
 keep=
@@ -38,7 +57,7 @@ while getopts b:f:ke: opt; do
 	f) fio=$OPTARG ;;
 	k) keep=1 ;;
 	e) only="$only ${OPTARG%.fio}.fio " ;;
-	*) echo "usage: $0 [-b BLKQUAL] [-f FIO] [-k] [-e NAME]... FIO_SOURCE_TREE" >&2; exit 2 ;;
+	*) echo "usage: $0 [--vm] [-b BLKQUAL] [-f FIO] [-k] [-e NAME]... FIO_SOURCE_TREE" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -47,8 +66,9 @@ if [ $# -ne 1 ] || [ ! -d "$1/examples" ]; then
 	exit 2
 fi
 tree=$1
-[ "$(id -u)" = 0 ] || { echo "$0: needs root (loop devices, mount)" >&2; exit 1; }
+[ -n "$vm" ] || [ "$(id -u)" = 0 ] || { echo "$0: needs root (loop devices, mount)" >&2; exit 1; }
 command -v "$fio" >/dev/null || { echo "$0: $fio not found" >&2; exit 1; }
+fio=$(command -v "$fio")
 [ -x "$blkqual" ] || { echo "$0: $blkqual is not executable" >&2; exit 1; }
 blkqual=$(realpath "$blkqual")
 fio_version=$("$fio" --version 2>/dev/null || echo fio)
@@ -64,6 +84,7 @@ fsdev=
 cleanup()
 {
 	mountpoint -q "$work/mnt" && umount "$work/mnt"
+	rm -f "$work/nvme-zoned.img"
 	[ -n "$fsdev" ] && losetup -d "$fsdev"
 	[ -n "$rawdev" ] && losetup -d "$rawdev"
 	if [ -n "$keep" ]; then
@@ -75,14 +96,23 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-truncate -s 1g "$work/raw.img"
-# Room for examples with many clients, each laying out a capped file.
-truncate -s 8g "$work/fs.img"
-rawdev=$(losetup -f --show "$work/raw.img") || exit 1
-fsdev=$(losetup -f --show "$work/fs.img") || exit 1
-mkfs.xfs -q "$fsdev" || exit 1
-mkdir -p "$work/mnt" "$work/jobs" "$work/out"
-mount "$fsdev" "$work/mnt" || exit 1
+mkdir -p "$work/jobs" "$work/out"
+if [ -n "$vm" ]; then
+	# The guest's names: files in a tmpfs directory, devices by kind.
+	rundir=/tmp/run
+	guestjobs=/tmp/jobs/
+else
+	truncate -s 1g "$work/raw.img"
+	# Room for examples with many clients, each laying out a capped file.
+	truncate -s 8g "$work/fs.img"
+	rawdev=$(losetup -f --show "$work/raw.img") || exit 1
+	fsdev=$(losetup -f --show "$work/fs.img") || exit 1
+	mkfs.xfs -q "$fsdev" || exit 1
+	mkdir -p "$work/mnt"
+	mount "$fsdev" "$work/mnt" || exit 1
+	rundir=$work/mnt/run
+	guestjobs=$work/jobs/
+fi
 
 # Point targets at scratch and cap what would take long or fill the disk.
 rewrite()
@@ -94,14 +124,33 @@ rewrite()
 	   ! grep -Eq '^[ \t]*(runtime|timeout)[ \t]*=' "$1"; then
 		printf '[global]\nruntime=2\n'
 	fi
-	awk -v dev="$rawdev" -v dir="$work/mnt/run" '
+	# In the VM a /dev name becomes a placeholder for its kind of hardware
+	# (zoned when the file asks for zonemode=zbd), which the guest fills in.
+	# A job naming its zone size gets one whole zone of the zoned null_blk
+	# (256 MiB, the examples' zone size), as fio wants at least one zone;
+	# the zoned NVMe namespace has 64 MiB zones, the usual cap.
+	local zoned='' zonecap=''
+	if [ -n "$vm" ] && grep -Eq '^[ \t]*zonemode[ \t]*=[ \t]*zbd' "$1"; then
+		zoned=1
+		grep -Eq '^[ \t]*zonesize[ \t]*=' "$1" && zonecap=1
+	fi
+	awk -v dev="$rawdev" -v vm="$vm" -v zoned="$zoned" -v zonecap="$zonecap" -v dir="$rundir" '
+	function guest_dev(v) {
+		if (v ~ /^\/dev\/ng/) return zoned ? "@BQ_ZNG@" : "@BQ_NG@"
+		if (v ~ /^\/dev\/nvme/) return zoned ? "@BQ_ZNVME@" : "@BQ_NVME@"
+		if (v ~ /^\/dev\/sg/) return "@BQ_SG@"
+		if (v ~ /^\/dev\/bsg\//) return "@BQ_BSG@"
+		return zoned ? "@BQ_ZBD@" : "@BQ_SD@"
+	}
 	function cap_size(v, lim,    n, u, m) {
+		if (zonecap && lim == 67108864) { lim = 268435456; capped = "256m" } else capped = "64m"
+
 		if (v ~ /%$/ || v ~ /-/ || v ~ /\$/) return v
 		n = v; sub(/[^0-9.].*$/, "", n); u = tolower(substr(v, length(n) + 1))
 		sub(/i?b$/, "", u)
 		m = (u == "k") ? 1024 : (u == "m") ? 1048576 : (u == "g") ? 1073741824 : \
 		    (u == "t") ? 1099511627776 : (u == "") ? 1 : 0
-		if (m == 0 || n * m > lim) return "64m"
+		if (m == 0 || n * m > lim) return capped
 		return v
 	}
 	function cap_time(v,    n, u, s) {
@@ -115,7 +164,7 @@ rewrite()
 		k = line; sub(/[ \t]*=.*/, "", k)
 		v = line; sub(/^[^=]*=[ \t]*/, "", v); sub(/[ \t]+$/, "", v)
 		if (k == "filename") {
-			if (v ~ /^\/dev\//) v = dev
+			if (v ~ /^\/dev\//) v = vm ? guest_dev(v) : dev
 			else if (v ~ /\//) { n = split(v, p, "/"); v = dir "/" p[n] }
 		} else if (k == "directory") {
 			v = dir
@@ -124,7 +173,7 @@ rewrite()
 		} else if (k == "offset" || k == "offset_increment") {
 			# Past the scratch device: keep the shape, not the distance.
 			v = cap_size(v, 16777216)
-			if (v == "64m") v = (k == "offset") ? "0" : "16m"
+			if (v == capped) v = (k == "offset") ? "0" : "16m"
 		} else if (k == "runtime" || k == "timeout") {
 			v = cap_time(v)
 		} else if (k == "ramp_time" || k == "startdelay") {
@@ -179,13 +228,72 @@ for name in sorted(out):
 PY
 }
 
+# The tools' runs: here on scratch, or what the guest recorded for the
+# same copy (the guest runs both tools on every copy, in this order).
+fresh_rundir()
+{
+	[ -n "$vm" ] && return 0
+	rm -rf "$rundir"; mkdir -p "$rundir"
+}
+
+# Run blkqual on job $1 into out/bq.json and out/bq.err; its exit status.
+run_blkqual()
+{
+	if [ -n "$vm" ]; then
+		local r=$work/res/${1##*/}
+		[ -f "$r/bq.rc" ] || { echo "the guest did not run it" >"$work/out/bq.err"; return 125; }
+		cp "$r/bq.err" "$work/out/bq.err"
+		cp "$r/bq.json" "$work/out/bq.json" 2>/dev/null || : >"$work/out/bq.json"
+		return "$(cat "$r/bq.rc")"
+	fi
+	fresh_rundir
+	(cd "$rundir" && timeout -s INT 60 "$blkqual" run -o json --output "$work/out/bq.json" \
+		"$1" >/dev/null 2>"$work/out/bq.err")
+}
+
+# Run fio on job $1 into out/fio.json and out/fio.err; its exit status.
+run_fio()
+{
+	if [ -n "$vm" ]; then
+		local r=$work/res/${1##*/}
+		[ -f "$r/fio.rc" ] || { echo "the guest did not run it" >"$work/out/fio.err"; return 125; }
+		cp "$r/fio.err" "$work/out/fio.err"
+		cp "$r/fio.json" "$work/out/fio.json" 2>/dev/null || : >"$work/out/fio.json"
+		return "$(cat "$r/fio.rc")"
+	fi
+	fresh_rundir
+	{ (cd "$rundir" && timeout -s INT 60 "$fio" --output-format=json \
+		--output="$work/out/fio.json" "$1" >/dev/null 2>"$work/out/fio.err"); } 2>/dev/null
+}
+
+# fio's first message: on its standard error, or printed into its output
+# file before the JSON, or else the first job's error.
+fio_msg()
+{
+	grep -m 1 . "$work/out/fio.err" 2>/dev/null && return
+	python3 - "$work/out/fio.json" <<'PY'
+import json, os, sys
+try:
+    text = open(sys.argv[1]).read()
+    head, brace, rest = text.partition('{')
+    lines = [l for l in head.splitlines() if l.strip()]
+    if lines:
+        print(lines[0])
+        sys.exit(0)
+    for j in json.loads(brace + rest).get("jobs", []):
+        if j.get("error"):
+            print("%s: error %d (%s)" % (j.get("jobname"), j["error"], os.strerror(j["error"])))
+            break
+except (OSError, ValueError):
+    pass
+PY
+}
+
 # True when fio cannot run the same copy either: it exits non-zero or a
 # job of its JSON reports an error.
 fio_refuses()
 {
-	{ (cd "$work/mnt/run" && timeout -s INT 60 "$fio" --output-format=json \
-		--output="$work/out/fio.json" "$1" >/dev/null 2>"$work/out/fio.err"); } 2>/dev/null ||
-		return 0
+	run_fio "$1" || return 0
 	python3 - "$work/out/fio.json" <<'PY'
 import json, sys
 text = open(sys.argv[1]).read()
@@ -197,13 +305,58 @@ sys.exit(0 if any(j.get("error") for j in doc.get("jobs", [])) else 1)
 PY
 }
 
-n=0; ran=0; same=0; differs=0; refused=0; failed=0; both=0
-scope=0; scope_ran=0; scope_both=0
+# What the VM mode runs unless told: the examples that need hardware of
+# the guest's (SCSI or NVMe passthrough, zoned devices, a second NUMA node).
+needs_vm()
+{
+	# xnvme-*.fio name their NVMe device on fio's command line only.
+	case ${1##*/} in xnvme-*) return 0 ;; esac
+	grep -Eq '^[ \t]*(ioengine[ \t]*=[ \t]*(sg|io_uring_cmd|xnvme|libzbc)|zonemode[ \t]*=[ \t]*zbd|numa_(cpu_nodes|mem_policy)[ \t]*=[^;#]*[1-9]|filename[ \t]*=[ \t]*/dev/(sg|bsg|ng))' "$1"
+}
+
+examples=()
 for f in "$tree"/examples/*.fio; do
 	base=$(basename "$f")
-	[ -z "$only" ] || [[ "$only" == *" $base "* ]] || continue
+	if [ -n "$only" ]; then
+		[[ "$only" == *" $base "* ]] || continue
+	elif [ -n "$vm" ]; then
+		needs_vm "$f" || continue
+	fi
+	examples+=("$f")
+	rewrite "$f" > "$work/jobs/$base"
+done
+[ "${#examples[@]}" -gt 0 ] || { echo "$0: no example selected" >&2; exit 2; }
+
+# One boot runs every copy; the guest's results come back as an archive
+# on its console, between markers.
+if [ -n "$vm" ]; then
+	mkdir -p "$work/payload/jobs" "$work/res"
+	cp "$work"/jobs/*.fio "$work/payload/jobs/"
+	cp "$here/fio-examples-guest.sh" "$work/fio_examples_test"
+	chmod 0755 "$work/fio_examples_test"
+	# A zoned NVMe namespace for the zoned passthrough examples (sparse).
+	truncate -s 2g "$work/nvme-zoned.img"
+	BLKQUAL=$blkqual BLKQUAL_VM_BINARIES=$fio BLKQUAL_VM_PAYLOAD=$work/payload \
+	BLKQUAL_VM_TIMEOUT=${BLKQUAL_VM_TIMEOUT:-$((120 + 130 * ${#examples[@]}))} \
+	BLKQUAL_VM_QEMU="-drive file=$work/nvme-zoned.img,if=none,id=nvz,format=raw
+		-device nvme,serial=BQNVMEZ,id=nvmez,bus=pcie.0
+		-device nvme-ns,drive=nvz,bus=nvmez,nsid=1,zoned=true,zoned.zone_size=64M" \
+		"$here/../../selftests/vm/vm.sh" "$work/fio_examples_test" >"$work/vm.out" 2>&1
+	rc=$?
+	grep '^# guest devices:' "$work/vm.out" >&2
+	if ! sed -n '/^BQ-FIO-EXAMPLES-BEGIN/,/^BQ-FIO-EXAMPLES-END/p' "$work/vm.out" |
+	     sed '1d;$d' | base64 -d 2>/dev/null | tar xzf - -C "$work/res" 2>/dev/null; then
+		echo "$0: no results from the VM (vm.sh exit $rc):" >&2
+		tail -n 40 "$work/vm.out" >&2
+		exit 1
+	fi
+fi
+
+n=0; ran=0; same=0; differs=0; refused=0; failed=0; both=0
+scope=0; scope_ran=0; scope_both=0
+for f in "${examples[@]}"; do
+	base=$(basename "$f")
 	job="$work/jobs/$base"
-	rewrite "$f" > "$job"
 	n=$((n + 1))
 
 	engines=$(sed -n 's/^[ \t]*ioengine[ \t]*=[ \t]*\([^ \t]*\).*/\1/p' "$f" | sort -u)
@@ -214,20 +367,17 @@ for f in "$tree"/examples/*.fio; do
 	tag=
 	[ -n "$inscope" ] && { scope=$((scope + 1)); tag=" [in scope]"; }
 
-	rm -rf "$work/mnt/run"; mkdir -p "$work/mnt/run"
-	(cd "$work/mnt/run" && timeout -s INT 60 "$blkqual" run -o json --output "$work/out/bq.json" \
-		"$job" >/dev/null 2>"$work/out/bq.err")
+	run_blkqual "$job"
 	rc=$?
 	case $rc in
 	0) ;;
 	2)
 		refused=$((refused + 1))
-		reasons=$(sed "s|^[a-z]*: ||; s|$work/jobs/||" "$work/out/bq.err" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
-		rm -rf "$work/mnt/run"; mkdir -p "$work/mnt/run"
+		reasons=$(sed "s|^[a-z]*: ||; s|$guestjobs||" "$work/out/bq.err" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
 		if fio_refuses "$job"; then
 			both=$((both + 1))
 			[ -n "$inscope" ] && scope_both=$((scope_both + 1))
-			echo "$base: refused$tag, $fio_version refuses it too ($(grep -m 1 . "$work/out/fio.err")): $reasons"
+			echo "$base: refused$tag, $fio_version refuses it too ($(fio_msg)): $reasons"
 		else
 			echo "$base: refused$tag: $reasons"
 		fi
@@ -235,9 +385,8 @@ for f in "$tree"/examples/*.fio; do
 	*)
 		failed=$((failed + 1))
 		why=$(head -n 1 "$work/out/bq.err")
-		rm -rf "$work/mnt/run"; mkdir -p "$work/mnt/run"
 		if fio_refuses "$job"; then
-			echo "$base: failed$tag (exit $rc), $fio_version fails too ($(grep -m 1 . "$work/out/fio.err")): $why"
+			echo "$base: failed$tag (exit $rc), $fio_version fails too ($(fio_msg)): $why"
 		else
 			echo "$base: failed$tag (exit $rc): $why"
 		fi
@@ -251,9 +400,7 @@ for f in "$tree"/examples/*.fio; do
 		echo "$base: ran$tag (ends by time: counts not compared)"
 		continue
 	fi
-	rm -rf "$work/mnt/run"; mkdir -p "$work/mnt/run"
-	if ! { (cd "$work/mnt/run" && timeout -s INT 60 "$fio" --output-format=json \
-		--output="$work/out/fio.json" "$job" >/dev/null 2>&1); } 2>/dev/null; then
+	if ! run_fio "$job"; then
 		echo "$base: ran$tag (fio failed on it: not compared)"
 		continue
 	fi
