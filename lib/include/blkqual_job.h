@@ -412,6 +412,12 @@ struct bq_job {
 	unsigned int flow_id;		/* jobs sharing it share flow control */
 	unsigned int flow;		/* weight in the flow; 0: not in one */
 	uint64_t flow_sleep_ns;		/* pause when held back; 0: keep trying */
+	/* zoned devices, part two (issue 19; lib/job/jobopt_zbd.c, lib/io/zbd.c) */
+	uint32_t size_nz;		/* size=Nz: N zones, set at run time; 0: bytes */
+	uint32_t io_size_nz;		/* io_size=Nz (io_limit) */
+	uint32_t offset_nz;		/* offset=Nz */
+	uint32_t offset_increment_nz;	/* offset_increment=Nz */
+	uint32_t zone_skip_nz;		/* zoneskip=Nz */
 };
 
 /* numa_mem_policy: unset keeps the buffers on the thread's node. */

@@ -32,6 +32,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "blkqual_verify.h"
 #include "engine.h"
 #include "job/jobopt.h"
 #include "job/jobopt_zbd.h"
@@ -288,6 +289,7 @@ static uint64_t smallest_bs(const struct bq_job *j, int dir)
 
 static int reset_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z);
 static bool open_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z);
+static void close_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z);
 
 /* The zones and what the threads share: read by thread 0, the others' point to its. */
 static int load_shared(struct bq_zbd *zbd, const struct bq_job *j, int fd,
@@ -349,6 +351,23 @@ static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti,
 			return bq_fail_at(err, ti->path, ret, "BLKRESETZONE of zone %u: %s", i,
 					  strerror(-ret));
 	}
+	/*
+	 * verify=: fio resets the region's zones before the job writes, so
+	 * that no reset is needed while it writes (a reset would lose data
+	 * still to be read back): all of them closed, those with data reset.
+	 */
+	for (uint32_t i = zbd->min_zone; zbd->verify && zbd->writes && i < zbd->max_zone; i++) {
+		struct bq_zbd_zone *z = &zbd->z[i];
+		int ret;
+
+		if (!z->has_wp)
+			continue;
+		close_zone(zbd, z);
+		ret = reset_zone(zbd, z);
+		if (ret)
+			return bq_fail_at(err, ti->path, ret, "BLKRESETZONE of zone %u: %s", i,
+					  strerror(-ret));
+	}
 	zbd->sh->write_cnt = zbd->reset_frequency ? (uint32_t)(1.0 / zbd->reset_frequency) :
 			     UINT_MAX;
 	return 0;
@@ -380,6 +399,7 @@ static int zbd_setup(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	zbd->reset_threshold = j->zone_reset_threshold;
 	zbd->reset_frequency = j->zone_reset_frequency;
 	zbd->read_beyond_wp = j->read_beyond_wp;
+	zbd->verify = j->verify != BQ_VERIFY_NONE;
 	if (zbd->owner)
 		ret = first_thread(zbd, ti, err);
 	if (!ret)
@@ -463,6 +483,9 @@ static void close_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z)
 static bool open_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z)
 {
 	if (z->offline)
+		return false;
+	/* verify=: a full zone is not written again, its data is still to be read back. */
+	if (zbd->verify && zone_full(z, zbd->min_bs[BQ_WRITE]))
 		return false;
 	if (!zbd->max_open)
 		return true;
@@ -847,6 +870,55 @@ void bq_zbd_worker_free(struct bq_worker *w)
 }
 
 /**
+ * bq_zbd_zone_units() - the zone counts of a job ("size=8z") in bytes
+ * @j: the job; its size, io_size, offset, offset_increment and zone_skip
+ *     are set from its *_nz counts
+ * @fd: its first target, open
+ * @ti: what that is
+ * @err: filled in on failure
+ *
+ * A zone is the device's with zonemode=zbd on a zoned device, else
+ * zonesize bytes, as fio counts them once it has the zones.  Without a
+ * zone size the options stay 0, as they do in fio (size=0: the rest of
+ * the target).
+ *
+ * Return: 0 or -EINVAL (a count of bytes past 64 bits, or a zoned device
+ * that reports no zone size).
+ */
+int bq_zbd_zone_units(struct bq_job *j, int fd, const struct bq_target_info *ti,
+		      struct bq_parse_error *err)
+{
+	uint32_t counts[] = { j->size_nz, j->io_size_nz, j->offset_nz,
+			      j->offset_increment_nz, j->zone_skip_nz };
+	uint64_t *fields[] = { &j->size, &j->io_size, &j->offset,
+			       &j->offset_increment, &j->zone_skip };
+	uint64_t zs = j->zone_size;
+
+	if (!(j->size_nz | j->io_size_nz | j->offset_nz | j->offset_increment_nz |
+	      j->zone_skip_nz))
+		return 0;
+	if (j->zonemode == BQ_ZONEMODE_ZBD && zoned_model(ti) != BQ_ZBD_NONE) {
+		uint32_t sectors = 0;
+
+		if (ioctl(fd, BLKGETZONESZ, &sectors) || !sectors)
+			return bq_fail_at(err, ti->path, -EINVAL, "zonemode=zbd: the kernel "
+					  "reports no zone size for this zoned device");
+		zs = (uint64_t)sectors << 9;
+	}
+	if (!zs)
+		return 0;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		if (!counts[i])
+			continue;
+		if (counts[i] > UINT64_MAX / zs)
+			return bq_fail_at(err, ti->path, -EINVAL, "%" PRIu32 " zones of %" PRIu64
+					  " bytes do not fit in 64 bits", counts[i], zs);
+		*fields[i] = counts[i] * zs;
+	}
+	return 0;
+}
+
+/**
  * bq_zbd_check() - a zonemode=zbd job fits its target, before the run
  * @j: the job
  * @fd: the target, open
@@ -877,6 +949,12 @@ int bq_zbd_check(const struct bq_job *j, int fd, const struct bq_target_info *ti
 		ret = bq_fail_at(err, ti->path, -EINVAL, "zonemode=zbd: block size %" PRIu64
 				 " is larger than the zone size %" PRIu64,
 				 zbd.min_bs[BQ_WRITE], zbd.zone_size);
+	/* fio's zbd_verify_bs(): with verify=, every block size divides the zone size. */
+	for (int d = 0; !ret && j->verify != BQ_VERIFY_NONE && d < BQ_NR_DIRS; d++)
+		if (j->bs[d] && zbd.zone_size % j->bs[d])
+			ret = bq_fail_at(err, ti->path, -EINVAL, "zonemode=zbd with verify: block "
+					 "size %" PRIu64 " is not a divisor of the zone size %"
+					 PRIu64, (uint64_t)j->bs[d], zbd.zone_size);
 	bq_zbd_free(&zbd);
 	return ret;
 }

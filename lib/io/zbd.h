@@ -106,6 +106,8 @@ struct bq_zbd {
 	double reset_frequency;
 	bool read_beyond_wp;
 	struct bq_zbd_zone *z;
+	/* zoned devices, part two: verify= (zones are reset before, never during, writes) */
+	bool verify;
 };
 
 struct bq_worker;
@@ -145,6 +147,8 @@ void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off);
 int bq_zbd_worker_init(struct bq_worker *w, const struct bq_target_info *ti,
 		       struct bq_file_state *f);
 void bq_zbd_worker_free(struct bq_worker *w);
+int bq_zbd_zone_units(struct bq_job *j, int fd, const struct bq_target_info *ti,
+		      struct bq_parse_error *err);
 int bq_zbd_check(const struct bq_job *j, int fd, const struct bq_target_info *ti,
 		 uint64_t span, struct bq_parse_error *err);
 
