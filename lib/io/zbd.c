@@ -400,6 +400,7 @@ static int zbd_setup(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	zbd->reset_frequency = j->zone_reset_frequency;
 	zbd->read_beyond_wp = j->read_beyond_wp;
 	zbd->verify = j->verify != BQ_VERIFY_NONE;
+	zbd->trims = j->trim == BQ_TRIM_ONLY;
 	if (zbd->owner)
 		ret = first_thread(zbd, ti, err);
 	if (!ret)
@@ -636,6 +637,7 @@ void bq_zbd_seq_jump(const struct bq_zbd *zbd, uint64_t base, int dir, uint64_t 
 	const struct bq_zbd_zone *z = &zbd->z[i];
 
 	if (i < zbd->nr && z->cap < zbd->zone_size && !zbd->random && dir == BQ_WRITE &&
+	    !zbd->trims &&
 	    base + *last_pos >= cap_end(z))
 		*last_pos = z[1].start - base;
 }
@@ -685,6 +687,25 @@ static int adjust_read(struct bq_zbd *zbd, struct bq_zbd_zone **zp, uint64_t *of
 	n = n / min_bs * min_bs;
 	if (n < *len)
 		*len = (uint32_t)n;
+	return 0;
+}
+
+/*
+ * fio's trim on zones: a random trim of an empty zone goes to the nearest
+ * zone with data instead (none: the job ends); the trim itself is a zone
+ * reset (bq_zbd_trim()).
+ */
+static int adjust_trim(struct bq_zbd *zbd, struct bq_zbd_zone **zp, uint64_t *off)
+{
+	struct bq_zbd_zone *zb = *zp;
+
+	if (!zbd->random || zb->wp > zb->start)
+		return 0;
+	zb = find_data_zone(zbd, 1, (uint32_t)(zb - zbd->z));
+	if (!zb)
+		return -ENOSPC;
+	*zp = zb;
+	*off = zb->start;
 	return 0;
 }
 
@@ -754,13 +775,17 @@ int bq_zbd_adjust(struct bq_zbd *zbd, int dir, uint64_t *off, uint32_t *len)
 	int ret;
 
 	if (!zb->has_wp)
-		return dir == BQ_WRITE ? conventional_write(zbd, zb, off, len) : 0;
+		return dir == BQ_WRITE && !zbd->trims ? conventional_write(zbd, zb, off, len) : 0;
 	if (!zb->offline && dir == BQ_READ && zbd->read_beyond_wp)
 		return 0;
 	pthread_mutex_lock(&zbd->sh->lock);
 	wait_zone(zbd, zb);
-	ret = dir == BQ_READ ? adjust_read(zbd, &zb, off, len) :
-			       adjust_write(zbd, &zb, off, len);
+	if (zbd->trims)
+		ret = adjust_trim(zbd, &zb, off);
+	else if (dir == BQ_READ)
+		ret = adjust_read(zbd, &zb, off, len);
+	else
+		ret = adjust_write(zbd, &zb, off, len);
 	/* Held until the I/O completes (bq_zbd_complete()). */
 	if (!ret && zb->has_wp)
 		zb->busy = zbd->tid + 1;
@@ -782,7 +807,7 @@ void bq_zbd_issued(struct bq_zbd *zbd, int dir, uint64_t off, uint32_t len)
 	struct bq_zbd_zone *z = &zbd->z[zone_idx(zbd, off)];
 	uint64_t end;
 
-	if (dir != BQ_WRITE || !z->has_wp)
+	if (dir != BQ_WRITE || !z->has_wp || zbd->trims)
 		return;
 	pthread_mutex_lock(&zbd->sh->lock);
 	end = off + len < cap_end(z) ? off + len : cap_end(z);
@@ -813,6 +838,37 @@ void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off)
 		pthread_cond_broadcast(&zbd->sh->idle);
 	}
 	pthread_mutex_unlock(&zbd->sh->lock);
+}
+
+/**
+ * bq_zbd_trim() - a trim on zones, as fio does it: a zone reset
+ * @zbd: the zones
+ * @off: the trim's byte offset, where bq_zbd_adjust() put it
+ * @len: its length (the zone size, as bq_zbd_check() made sure)
+ *
+ * A trim of a sequential zone resets it (BLKRESETZONE on a zoned device,
+ * through the job's guarded descriptor); an empty one needs nothing.
+ * The zone is free for the other threads afterwards.
+ *
+ * Return: 0 done, 1 a conventional zone (the caller discards it as any
+ * trim), -EINVAL an offset that is not a zone start, or the reset's error.
+ */
+int bq_zbd_trim(struct bq_zbd *zbd, uint64_t off, uint32_t len)
+{
+	struct bq_zbd_zone *z = &zbd->z[zone_idx(zbd, off)];
+	int ret;
+
+	(void)len;
+	if (!z->has_wp)
+		return 1;
+	pthread_mutex_lock(&zbd->sh->lock);
+	ret = off == z->start ? reset_zone(zbd, z) : -EINVAL;
+	if (z->busy == zbd->tid + 1) {
+		z->busy = 0;
+		pthread_cond_broadcast(&zbd->sh->idle);
+	}
+	pthread_mutex_unlock(&zbd->sh->lock);
+	return ret;
 }
 
 /**
@@ -949,6 +1005,14 @@ int bq_zbd_check(const struct bq_job *j, int fd, const struct bq_target_info *ti
 		ret = bq_fail_at(err, ti->path, -EINVAL, "zonemode=zbd: block size %" PRIu64
 				 " is larger than the zone size %" PRIu64,
 				 zbd.min_bs[BQ_WRITE], zbd.zone_size);
+	/* fio's zbd_verify_bs(): a trim is a reset of one whole zone. */
+	if (!ret && j->trim != BQ_TRIM_NONE &&
+	    (j->bs_min[BQ_WRITE] != j->bs_max[BQ_WRITE] || j->nr_bssplit[BQ_WRITE]))
+		ret = bq_fail_at(err, ti->path, -EINVAL, "bsrange and bssplit are not allowed "
+				 "for trim with zonemode=zbd");
+	if (!ret && j->trim != BQ_TRIM_NONE && j->bs[BQ_WRITE] != zbd.zone_size)
+		ret = bq_fail_at(err, ti->path, -EINVAL, "trim block size %" PRIu32 " is not the "
+				 "zone size %" PRIu64, j->bs[BQ_WRITE], zbd.zone_size);
 	/* fio's zbd_verify_bs(): with verify=, every block size divides the zone size. */
 	for (int d = 0; !ret && j->verify != BQ_VERIFY_NONE && d < BQ_NR_DIRS; d++)
 		if (j->bs[d] && zbd.zone_size % j->bs[d])

@@ -108,6 +108,7 @@ struct bq_zbd {
 	struct bq_zbd_zone *z;
 	/* zoned devices, part two: verify= (zones are reset before, never during, writes) */
 	bool verify;
+	bool trims;		/* rw=trim or randtrim: each I/O resets its zone */
 };
 
 struct bq_worker;
@@ -147,6 +148,7 @@ void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off);
 int bq_zbd_worker_init(struct bq_worker *w, const struct bq_target_info *ti,
 		       struct bq_file_state *f);
 void bq_zbd_worker_free(struct bq_worker *w);
+int bq_zbd_trim(struct bq_zbd *zbd, uint64_t off, uint32_t len);
 int bq_zbd_zone_units(struct bq_job *j, int fd, const struct bq_target_info *ti,
 		      struct bq_parse_error *err);
 int bq_zbd_check(const struct bq_job *j, int fd, const struct bq_target_info *ti,

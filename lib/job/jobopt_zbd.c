@@ -208,6 +208,9 @@ int bq_job_check_zbd(const struct bq_job *job, struct bq_parse_error *err)
 	if (job->verify && job->loops > 1)
 		return bq_parse_fail(err, -EOPNOTSUPP, "zonemode=zbd: verify with loops=%u is "
 				     "not supported", job->loops);
+	if (job->trim == BQ_TRIM_WRITE)
+		return bq_parse_fail(err, -EOPNOTSUPP, "zonemode=zbd: rw=%s is not supported",
+				     job->rw == BQ_RW_RANDWRITE ? "randtrimwrite" : "trimwrite");
 	if (job->zone_skip || job->zone_skip_nz)
 		return bq_parse_fail(err, -EOPNOTSUPP, "zoneskip with zonemode=zbd is not "
 				     "supported");
