@@ -326,8 +326,11 @@ static int load_shared(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	return ret ?: open_limit(zbd, j, ti, err);
 }
 
-/* Thread 0 counts the data and takes over the zones the device has open. */
-static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti,
+/*
+ * Thread 0 counts the data and takes over the zones the device has open;
+ * for the run (@run), not the check before it, it resets zones for verify=.
+ */
+static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti, bool run,
 			struct bq_parse_error *err)
 {
 	for (uint32_t i = zbd->min_zone; i < zbd->max_zone; i++) {
@@ -356,7 +359,8 @@ static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti,
 	 * that no reset is needed while it writes (a reset would lose data
 	 * still to be read back): all of them closed, those with data reset.
 	 */
-	for (uint32_t i = zbd->min_zone; zbd->verify && zbd->writes && i < zbd->max_zone; i++) {
+	for (uint32_t i = zbd->min_zone; run && zbd->verify && zbd->writes && i < zbd->max_zone;
+	     i++) {
 		struct bq_zbd_zone *z = &zbd->z[i];
 		int ret;
 
@@ -375,7 +379,7 @@ static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti,
 
 static int zbd_setup(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 		     const struct bq_target_info *ti, uint64_t *base, uint64_t *span,
-		     const struct bq_zbd *owner, int tid, struct bq_parse_error *err)
+		     const struct bq_zbd *owner, int tid, bool run, struct bq_parse_error *err)
 {
 	int ret;
 
@@ -402,7 +406,7 @@ static int zbd_setup(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	zbd->verify = j->verify != BQ_VERIFY_NONE;
 	zbd->trims = j->trim == BQ_TRIM_ONLY;
 	if (zbd->owner)
-		ret = first_thread(zbd, ti, err);
+		ret = first_thread(zbd, ti, run, err);
 	if (!ret)
 		return 0;
 out_free:
@@ -414,7 +418,7 @@ int bq_zbd_load(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 		const struct bq_target_info *ti, uint64_t *base, uint64_t *span,
 		struct bq_parse_error *err)
 {
-	return zbd_setup(zbd, j, fd, ti, base, span, NULL, 0, err);
+	return zbd_setup(zbd, j, fd, ti, base, span, NULL, 0, false, err);
 }
 
 /**
@@ -899,7 +903,7 @@ int bq_zbd_worker_init(struct bq_worker *w, const struct bq_target_info *ti,
 		w->zbd = NULL;
 		return -EINVAL;
 	}
-	ret = zbd_setup(w->zbd, w->job, w->fds[0], ti, &f->base, &f->span, owner, w->index,
+	ret = zbd_setup(w->zbd, w->job, w->fds[0], ti, &f->base, &f->span, owner, w->index, true,
 			NULL);
 	if (ret) {
 		free(w->zbd);
