@@ -12,7 +12,8 @@
  *   emulate from zonesize: the same writes, the same reads (the verify
  *   phase's, each block read back once and found good), the same trims;
  *   with verify a full zone is never reset, so io_size past the region
- *   ends the job when every zone is full, as in fio;
+ *   ends the job when every zone is full, as in fio; jobs run together
+ *   share the zones (a trim job resets what a writer filled);
  * - what fio refuses on the device (a block size that does not divide the
  *   zone with verify, a trim that is not one zone) is refused, exit 2.
  * A real zoned device is tested in the VM (vm/guest_zbd_test.c).
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 
@@ -296,6 +298,70 @@ TEST_F_TIMEOUT(dev, same_counts_as_fio, 120)
 		json_object_put(root);
 		run_result_free(&r);
 	}
+}
+
+/*
+ * The jobs of a run share the zones of their target, as fio's do: a trim
+ * job started after a writer resets the zones that writer filled (and
+ * goes from the empty ones to those), a reader after it reads what is
+ * left.  Each job's counts are fio's.
+ */
+TEST_F(dev, jobs_share_the_zones)
+{
+	static const char *const names[] = { "w", "t", "r" };
+	char path[] = "/tmp/zbd_verify_test.XXXXXX";
+	const char *args[] = { path, NULL };
+	const char *argv[] = { "fio", "--output-format=json", path, NULL };
+	long long fio_io[3][3], fio_bytes[3][3], io[3], bytes[3];
+	json_object *root, *fj, *jobs;
+	struct run_result r;
+	const char *brace;
+	FILE *fp;
+	int fd;
+
+	PREP_READY(&self->p);
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	fp = fdopen(fd, "w");
+	ASSERT_NE(NULL, fp);
+	fprintf(fp, "[global]\nfilename=%s\nzonemode=zbd\nzonesize=2m\ndirect=1\n"
+		"ioengine=psync\n[w]\nrw=write\nbs=64k\nsize=24m\n"
+		"[t]\nwait_for=w\nrw=randtrim\nbs=2m\noffset=2z\nsize=14z\n"
+		"[r]\nwait_for=t\nrw=read\nbs=64k\nsize=16z\n", self->s.dev);
+	fclose(fp);
+	ASSERT_EQ(0, run_argv(argv, &r));
+	ASSERT_EQ(0, r.status) TH_LOG("fio: %.300s", r.err);
+	brace = strchr(r.out, '{');
+	fj = brace ? json_tokener_parse(brace) : NULL;
+	run_result_free(&r);
+	ASSERT_NE(NULL, fj);
+	jobs = json_object_object_get(fj, "jobs");
+	ASSERT_EQ(3, (int)json_object_array_length(jobs));
+	for (int k = 0; k < 3; k++)
+		fio_counts(json_object_array_get_idx(jobs, k), fio_io[k], fio_bytes[k]);
+	json_object_put(fj);
+	/* what the jobs imply: zones 2 to 11 trimmed, zones 0 and 1 read */
+	EXPECT_EQ(384, fio_io[0][1]);
+	EXPECT_EQ(10, fio_io[1][2]);
+	EXPECT_EQ(64, fio_io[2][0]);
+
+	root = blkqual_run_json(&r, args);
+	unlink(path);
+	ASSERT_NE(NULL, root) TH_LOG("%.300s", r.err);
+	jobs = json_object_object_get(root, "jobs");
+	for (int k = 0; k < 3; k++) {
+		json_object *jb = json_object_array_get_idx(jobs, k);
+
+		blkqual_counts(jb, io, bytes);
+		for (int d = 0; d < 3; d++) {
+			EXPECT_EQ(fio_io[k][d], io[d]) TH_LOG("job %s, direction %d", names[k], d);
+			EXPECT_EQ(fio_bytes[k][d], bytes[d]) TH_LOG("job %s, direction %d",
+								    names[k], d);
+		}
+	}
+	EXPECT_EQ(10, json_int(json_object_array_get_idx(jobs, 1), "total.zone_resets", 0));
+	json_object_put(root);
+	run_result_free(&r);
 }
 
 /* Zone counts land where fio puts them: 3z..7z of 2m zones, bytes 6m..14m. */

@@ -304,7 +304,7 @@ static int load_shared(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 		zbd->nr = owner->nr;
 		zbd->z = owner->z;
 		zbd->max_open = owner->max_open;
-		zbd->job_max_open = owner->job_max_open;
+		zbd->job_max_open = j->job_max_open_zones;
 		zbd->open = owner->open;
 		zbd->sh = owner->sh;
 		return 0;
@@ -313,9 +313,10 @@ static int load_shared(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	zbd->sh = calloc(1, sizeof(*zbd->sh));
 	if (!zbd->sh)
 		return -ENOMEM;
-	zbd->sh->thread_open = calloc(j->numjobs ? j->numjobs : 1, sizeof(unsigned int));
+	zbd->sh->thread_open = calloc(1, sizeof(unsigned int));
 	if (!zbd->sh->thread_open)
 		return -ENOMEM;
+	zbd->sh->nr_threads = 1;
 	pthread_mutex_init(&zbd->sh->lock, NULL);
 	pthread_cond_init(&zbd->sh->idle, NULL);
 	zbd->model = zoned_model(ti);
@@ -326,11 +327,8 @@ static int load_shared(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	return ret ?: open_limit(zbd, j, ti, err);
 }
 
-/*
- * Thread 0 counts the data and takes over the zones the device has open;
- * for the run (@run), not the check before it, it resets zones for verify=.
- */
-static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti, bool run,
+/* Thread 0 counts the data and takes over the zones the device has open. */
+static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti,
 			struct bq_parse_error *err)
 {
 	for (uint32_t i = zbd->min_zone; i < zbd->max_zone; i++) {
@@ -354,13 +352,20 @@ static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti, boo
 			return bq_fail_at(err, ti->path, ret, "BLKRESETZONE of zone %u: %s", i,
 					  strerror(-ret));
 	}
-	/*
-	 * verify=: fio resets the region's zones before the job writes, so
-	 * that no reset is needed while it writes (a reset would lose data
-	 * still to be read back): all of them closed, those with data reset.
-	 */
-	for (uint32_t i = zbd->min_zone; run && zbd->verify && zbd->writes && i < zbd->max_zone;
-	     i++) {
+	zbd->sh->write_cnt = zbd->reset_frequency ? (uint32_t)(1.0 / zbd->reset_frequency) :
+			     UINT_MAX;
+	return 0;
+}
+
+/*
+ * verify=: fio resets the region's zones before the job writes, so that
+ * no reset is needed while it writes (a reset would lose data still to
+ * be read back): all of them closed, those with data reset.
+ */
+static int verify_reset(struct bq_zbd *zbd, const struct bq_target_info *ti,
+			struct bq_parse_error *err)
+{
+	for (uint32_t i = zbd->min_zone; zbd->verify && zbd->writes && i < zbd->max_zone; i++) {
 		struct bq_zbd_zone *z = &zbd->z[i];
 		int ret;
 
@@ -372,14 +377,13 @@ static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti, boo
 			return bq_fail_at(err, ti->path, ret, "BLKRESETZONE of zone %u: %s", i,
 					  strerror(-ret));
 	}
-	zbd->sh->write_cnt = zbd->reset_frequency ? (uint32_t)(1.0 / zbd->reset_frequency) :
-			     UINT_MAX;
 	return 0;
 }
 
 static int zbd_setup(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 		     const struct bq_target_info *ti, uint64_t *base, uint64_t *span,
-		     const struct bq_zbd *owner, int tid, bool run, struct bq_parse_error *err)
+		     const struct bq_zbd *owner, int tid, bool run, bool job_first,
+		     struct bq_parse_error *err)
 {
 	int ret;
 
@@ -406,7 +410,10 @@ static int zbd_setup(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	zbd->verify = j->verify != BQ_VERIFY_NONE;
 	zbd->trims = j->trim == BQ_TRIM_ONLY;
 	if (zbd->owner)
-		ret = first_thread(zbd, ti, run, err);
+		ret = first_thread(zbd, ti, err);
+	/* For the run, not the check before it: the job's first thread. */
+	if (!ret && run && job_first)
+		ret = verify_reset(zbd, ti, err);
 	if (!ret)
 		return 0;
 out_free:
@@ -418,7 +425,34 @@ int bq_zbd_load(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 		const struct bq_target_info *ti, uint64_t *base, uint64_t *span,
 		struct bq_parse_error *err)
 {
-	return zbd_setup(zbd, j, fd, ti, base, span, NULL, 0, false, err);
+	return zbd_setup(zbd, j, fd, ti, base, span, NULL, 0, false, false, err);
+}
+
+/*
+ * fio keeps one set of zones per file for all the jobs of a run, so that
+ * a job sees the writes, resets and open zones of the others (a randtrim
+ * job beside a randwrite job, one job after another).  The runs' zones,
+ * by target; set up one thread after the other, freed by their owners.
+ */
+static struct bq_zbd_shared *shared_zones;
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void target_key(const struct bq_target_info *ti, dev_t *dev, ino_t *ino)
+{
+	*dev = ti->is_blk ? ti->st.st_rdev : ti->st.st_dev;
+	*ino = ti->is_blk ? 0 : ti->st.st_ino;
+}
+
+static void zones_unshare(struct bq_zbd_shared *sh)
+{
+	pthread_mutex_lock(&shared_lock);
+	for (struct bq_zbd_shared **p = &shared_zones; sh && *p; p = &(*p)->next) {
+		if (*p == sh) {
+			*p = sh->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&shared_lock);
 }
 
 /**
@@ -428,6 +462,8 @@ int bq_zbd_load(struct bq_zbd *zbd, const struct bq_job *j, int fd,
  */
 void bq_zbd_free(struct bq_zbd *zbd)
 {
+	if (zbd->owner)
+		zones_unshare(zbd->sh);
 	if (zbd->owner) {
 		free(zbd->z);
 		free(zbd->open);
@@ -875,6 +911,45 @@ int bq_zbd_trim(struct bq_zbd *zbd, uint64_t off, uint32_t len)
 	return ret;
 }
 
+/*
+ * The zones an earlier job of the run set up on this target, when they
+ * are the ones this job would have (the same zone size and capacity).
+ */
+static const struct bq_zbd *find_owner(const struct bq_job *j, const struct bq_target_info *ti)
+{
+	const struct bq_zbd *found = NULL;
+	struct bq_zbd_shared *sh;
+	dev_t dev;
+	ino_t ino;
+
+	target_key(ti, &dev, &ino);
+	pthread_mutex_lock(&shared_lock);
+	for (sh = shared_zones; sh; sh = sh->next)
+		if (sh->dev == dev && sh->ino == ino)
+			break;
+	pthread_mutex_unlock(&shared_lock);
+	if (!sh)
+		return NULL;
+	found = sh->owner;
+	if (found->model == BQ_ZBD_NONE &&
+	    (j->zone_size != found->zone_size ||
+	     (j->zone_capacity ? j->zone_capacity : j->zone_size) != found->z[0].cap))
+		return NULL;
+	return found;
+}
+
+/* One more thread shares @sh: its index, or -ENOMEM. */
+static int add_thread(struct bq_zbd_shared *sh)
+{
+	unsigned int *t = realloc(sh->thread_open, (sh->nr_threads + 1) * sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	t[sh->nr_threads] = 0;
+	sh->thread_open = t;
+	return (int)sh->nr_threads++;
+}
+
 /**
  * bq_zbd_worker_init() - a zonemode=zbd thread's zones, before its offsets
  * @w: the worker, its descriptor set
@@ -891,24 +966,35 @@ int bq_zbd_worker_init(struct bq_worker *w, const struct bq_target_info *ti,
 		       struct bq_file_state *f)
 {
 	const struct bq_zbd *owner;
-	int ret;
+	int ret, tid;
 
 	w->zbd = calloc(1, sizeof(*w->zbd));
 	if (!w->zbd)
 		return -ENOMEM;
 	/* The job's workers are consecutive: thread 0's zones are shared. */
-	owner = w->index ? (w - w->index)->zbd : NULL;
+	owner = w->index ? (w - w->index)->zbd : find_owner(w->job, ti);
 	if (w->index && !owner) {
 		free(w->zbd);
 		w->zbd = NULL;
 		return -EINVAL;
 	}
-	ret = zbd_setup(w->zbd, w->job, w->fds[0], ti, &f->base, &f->span, owner, w->index, true,
-			NULL);
+	tid = owner ? add_thread(owner->sh) : 0;
+	ret = tid < 0 ? tid : zbd_setup(w->zbd, w->job, w->fds[0], ti, &f->base, &f->span,
+					owner, tid, true, !w->index, NULL);
 	if (ret) {
 		free(w->zbd);
 		w->zbd = NULL;
 		return ret;
+	}
+	if (!owner) {
+		struct bq_zbd_shared *sh = w->zbd->sh;
+
+		target_key(ti, &sh->dev, &sh->ino);
+		sh->owner = w->zbd;
+		pthread_mutex_lock(&shared_lock);
+		sh->next = shared_zones;
+		shared_zones = sh;
+		pthread_mutex_unlock(&shared_lock);
 	}
 	f->limit = ti->size - f->base;
 	/* A reset must not overtake a write to its zone: one I/O at a time. */

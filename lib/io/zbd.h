@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "blkqual.h"
 
@@ -33,8 +34,11 @@ struct bq_zbd_zone {
 	int opener;		/* the thread that opened it */		/* BLK_ZONE_COND_* as reported; EMPTY when emulated */
 };
 
+struct bq_zbd;
+
 /**
- * struct bq_zbd_shared - what the threads of one job share of its zones
+ * struct bq_zbd_shared - what the threads of a run's jobs on one target
+ * share of its zones
  * @lock: guards the zones' state, this and @idle's waits
  * @idle: signalled when a zone's I/O completes
  * @nr_open: zones in the open list
@@ -51,6 +55,12 @@ struct bq_zbd_shared {
 	uint64_t wp_swd;
 	uint32_t write_cnt;
 	unsigned int *thread_open;
+	/* zoned devices, part two: the jobs of a run on one target share these */
+	unsigned int nr_threads;	/* threads sharing them; the size of @thread_open */
+	dev_t dev;			/* the target: its device, or file system and inode */
+	ino_t ino;
+	struct bq_zbd_shared *next;	/* the run's other shared zones */
+	const struct bq_zbd *owner;	/* the thread that set them up */
 };
 
 /* enum bq_zbd_model - what the kernel says the device is (queue/zoned) */
