@@ -466,6 +466,12 @@ struct bq_job {
 	} nvme_wmode[4];
 	bool nvme_deac;			/* deac: Write Zeroes deallocates */
 	unsigned int num_range;		/* DSM ranges per trim; 0 or 1: one */
+	/* zoned devices, part two (issue 19; lib/job/jobopt_zbd.c, lib/io/zbd.c) */
+	uint32_t size_nz;		/* size=Nz: N zones, set at run time; 0: bytes */
+	uint32_t io_size_nz;		/* io_size=Nz (io_limit) */
+	uint32_t offset_nz;		/* offset=Nz */
+	uint32_t offset_increment_nz;	/* offset_increment=Nz */
+	uint32_t zone_skip_nz;		/* zoneskip=Nz */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

@@ -184,6 +184,9 @@ static bool zbd_place(struct bq_worker *w, struct bq_file_state *f, int dir, uin
 
 	w->res->zone_resets = w->zbd->resets;
 	if (ret || !*len || off < f->base || off - f->base + *len > f->limit) {
+		/* Not issued: its zone is free again for the threads sharing it. */
+		if (!ret)
+			bq_zbd_complete(w->zbd, off);
 		w->zbd_done = true;
 		return false;
 	}

@@ -175,6 +175,12 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 			if (ret)
 				return ret;
 		}
+		/* size=8z and the like: bytes once the zone size is known. */
+		if (!i) {
+			ret = bq_zbd_zone_units(&jr->job, js->fds[0], ti, err);
+			if (ret)
+				return ret;
+		}
 		if (j->pre_read) {
 			ret = bq_fileset_pre_read(js->fds[i], js->fset ? js->fset->off[i] : j->offset,
 						  js->fset ? js->fset->span[i] : job_span(j, ti));

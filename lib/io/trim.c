@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "zbd.h"
 
 const char *bq_job_trim_rw_name(const struct bq_job *j)
 {
@@ -58,6 +59,14 @@ static int trim_issue(struct bq_worker *w, const struct bq_slot *s)
 	/* The nop engine has no target: its trims cost nothing, as fio's null engine's. */
 	if (!w->nr_fds)
 		return 0;
+	/* zonemode=zbd: fio trims a sequential zone by resetting it (zbd.c). */
+	if (w->zbd) {
+		int ret = bq_zbd_trim(w->zbd, s->offset, s->len);
+
+		w->res->zone_resets = w->zbd->resets;
+		if (ret <= 0)
+			return ret;
+	}
 	fd = w->fds[s->file];
 	if (trim_on_blockdev(w, s->file)) {
 		if (!ioctl(fd, BLKDISCARD, range))

@@ -32,6 +32,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "blkqual_verify.h"
 #include "engine.h"
 #include "job/jobopt.h"
 #include "job/jobopt_zbd.h"
@@ -288,6 +289,7 @@ static uint64_t smallest_bs(const struct bq_job *j, int dir)
 
 static int reset_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z);
 static bool open_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z);
+static void close_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z);
 
 /* The zones and what the threads share: read by thread 0, the others' point to its. */
 static int load_shared(struct bq_zbd *zbd, const struct bq_job *j, int fd,
@@ -302,7 +304,7 @@ static int load_shared(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 		zbd->nr = owner->nr;
 		zbd->z = owner->z;
 		zbd->max_open = owner->max_open;
-		zbd->job_max_open = owner->job_max_open;
+		zbd->job_max_open = j->job_max_open_zones;
 		zbd->open = owner->open;
 		zbd->sh = owner->sh;
 		return 0;
@@ -311,9 +313,10 @@ static int load_shared(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	zbd->sh = calloc(1, sizeof(*zbd->sh));
 	if (!zbd->sh)
 		return -ENOMEM;
-	zbd->sh->thread_open = calloc(j->numjobs ? j->numjobs : 1, sizeof(unsigned int));
+	zbd->sh->thread_open = calloc(1, sizeof(unsigned int));
 	if (!zbd->sh->thread_open)
 		return -ENOMEM;
+	zbd->sh->nr_threads = 1;
 	pthread_mutex_init(&zbd->sh->lock, NULL);
 	pthread_cond_init(&zbd->sh->idle, NULL);
 	zbd->model = zoned_model(ti);
@@ -354,9 +357,33 @@ static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti,
 	return 0;
 }
 
+/*
+ * verify=: fio resets the region's zones before the job writes, so that
+ * no reset is needed while it writes (a reset would lose data still to
+ * be read back): all of them closed, those with data reset.
+ */
+static int verify_reset(struct bq_zbd *zbd, const struct bq_target_info *ti,
+			struct bq_parse_error *err)
+{
+	for (uint32_t i = zbd->min_zone; zbd->verify && zbd->writes && i < zbd->max_zone; i++) {
+		struct bq_zbd_zone *z = &zbd->z[i];
+		int ret;
+
+		if (!z->has_wp)
+			continue;
+		close_zone(zbd, z);
+		ret = reset_zone(zbd, z);
+		if (ret)
+			return bq_fail_at(err, ti->path, ret, "BLKRESETZONE of zone %u: %s", i,
+					  strerror(-ret));
+	}
+	return 0;
+}
+
 static int zbd_setup(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 		     const struct bq_target_info *ti, uint64_t *base, uint64_t *span,
-		     const struct bq_zbd *owner, int tid, struct bq_parse_error *err)
+		     const struct bq_zbd *owner, int tid, bool run, bool job_first,
+		     struct bq_parse_error *err)
 {
 	int ret;
 
@@ -380,8 +407,13 @@ static int zbd_setup(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	zbd->reset_threshold = j->zone_reset_threshold;
 	zbd->reset_frequency = j->zone_reset_frequency;
 	zbd->read_beyond_wp = j->read_beyond_wp;
+	zbd->verify = j->verify != BQ_VERIFY_NONE;
+	zbd->trims = j->trim == BQ_TRIM_ONLY;
 	if (zbd->owner)
 		ret = first_thread(zbd, ti, err);
+	/* For the run, not the check before it: the job's first thread. */
+	if (!ret && run && job_first)
+		ret = verify_reset(zbd, ti, err);
 	if (!ret)
 		return 0;
 out_free:
@@ -393,7 +425,34 @@ int bq_zbd_load(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 		const struct bq_target_info *ti, uint64_t *base, uint64_t *span,
 		struct bq_parse_error *err)
 {
-	return zbd_setup(zbd, j, fd, ti, base, span, NULL, 0, err);
+	return zbd_setup(zbd, j, fd, ti, base, span, NULL, 0, false, false, err);
+}
+
+/*
+ * fio keeps one set of zones per file for all the jobs of a run, so that
+ * a job sees the writes, resets and open zones of the others (a randtrim
+ * job beside a randwrite job, one job after another).  The runs' zones,
+ * by target; set up one thread after the other, freed by their owners.
+ */
+static struct bq_zbd_shared *shared_zones;
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void target_key(const struct bq_target_info *ti, dev_t *dev, ino_t *ino)
+{
+	*dev = ti->is_blk ? ti->st.st_rdev : ti->st.st_dev;
+	*ino = ti->is_blk ? 0 : ti->st.st_ino;
+}
+
+static void zones_unshare(struct bq_zbd_shared *sh)
+{
+	pthread_mutex_lock(&shared_lock);
+	for (struct bq_zbd_shared **p = &shared_zones; sh && *p; p = &(*p)->next) {
+		if (*p == sh) {
+			*p = sh->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&shared_lock);
 }
 
 /**
@@ -403,6 +462,8 @@ int bq_zbd_load(struct bq_zbd *zbd, const struct bq_job *j, int fd,
  */
 void bq_zbd_free(struct bq_zbd *zbd)
 {
+	if (zbd->owner)
+		zones_unshare(zbd->sh);
 	if (zbd->owner) {
 		free(zbd->z);
 		free(zbd->open);
@@ -463,6 +524,9 @@ static void close_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z)
 static bool open_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z)
 {
 	if (z->offline)
+		return false;
+	/* verify=: a full zone is not written again, its data is still to be read back. */
+	if (zbd->verify && zone_full(z, zbd->min_bs[BQ_WRITE]))
 		return false;
 	if (!zbd->max_open)
 		return true;
@@ -613,6 +677,7 @@ void bq_zbd_seq_jump(const struct bq_zbd *zbd, uint64_t base, int dir, uint64_t 
 	const struct bq_zbd_zone *z = &zbd->z[i];
 
 	if (i < zbd->nr && z->cap < zbd->zone_size && !zbd->random && dir == BQ_WRITE &&
+	    !zbd->trims &&
 	    base + *last_pos >= cap_end(z))
 		*last_pos = z[1].start - base;
 }
@@ -662,6 +727,25 @@ static int adjust_read(struct bq_zbd *zbd, struct bq_zbd_zone **zp, uint64_t *of
 	n = n / min_bs * min_bs;
 	if (n < *len)
 		*len = (uint32_t)n;
+	return 0;
+}
+
+/*
+ * fio's trim on zones: a random trim of an empty zone goes to the nearest
+ * zone with data instead (none: the job ends); the trim itself is a zone
+ * reset (bq_zbd_trim()).
+ */
+static int adjust_trim(struct bq_zbd *zbd, struct bq_zbd_zone **zp, uint64_t *off)
+{
+	struct bq_zbd_zone *zb = *zp;
+
+	if (!zbd->random || zb->wp > zb->start)
+		return 0;
+	zb = find_data_zone(zbd, 1, (uint32_t)(zb - zbd->z));
+	if (!zb)
+		return -ENOSPC;
+	*zp = zb;
+	*off = zb->start;
 	return 0;
 }
 
@@ -731,13 +815,17 @@ int bq_zbd_adjust(struct bq_zbd *zbd, int dir, uint64_t *off, uint32_t *len)
 	int ret;
 
 	if (!zb->has_wp)
-		return dir == BQ_WRITE ? conventional_write(zbd, zb, off, len) : 0;
+		return dir == BQ_WRITE && !zbd->trims ? conventional_write(zbd, zb, off, len) : 0;
 	if (!zb->offline && dir == BQ_READ && zbd->read_beyond_wp)
 		return 0;
 	pthread_mutex_lock(&zbd->sh->lock);
 	wait_zone(zbd, zb);
-	ret = dir == BQ_READ ? adjust_read(zbd, &zb, off, len) :
-			       adjust_write(zbd, &zb, off, len);
+	if (zbd->trims)
+		ret = adjust_trim(zbd, &zb, off);
+	else if (dir == BQ_READ)
+		ret = adjust_read(zbd, &zb, off, len);
+	else
+		ret = adjust_write(zbd, &zb, off, len);
 	/* Held until the I/O completes (bq_zbd_complete()). */
 	if (!ret && zb->has_wp)
 		zb->busy = zbd->tid + 1;
@@ -759,7 +847,7 @@ void bq_zbd_issued(struct bq_zbd *zbd, int dir, uint64_t off, uint32_t len)
 	struct bq_zbd_zone *z = &zbd->z[zone_idx(zbd, off)];
 	uint64_t end;
 
-	if (dir != BQ_WRITE || !z->has_wp)
+	if (dir != BQ_WRITE || !z->has_wp || zbd->trims)
 		return;
 	pthread_mutex_lock(&zbd->sh->lock);
 	end = off + len < cap_end(z) ? off + len : cap_end(z);
@@ -793,6 +881,76 @@ void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off)
 }
 
 /**
+ * bq_zbd_trim() - a trim on zones, as fio does it: a zone reset
+ * @zbd: the zones
+ * @off: the trim's byte offset, where bq_zbd_adjust() put it
+ * @len: its length (the zone size, as bq_zbd_check() made sure)
+ *
+ * A trim of a sequential zone resets it (BLKRESETZONE on a zoned device,
+ * through the job's guarded descriptor); an empty one needs nothing.
+ * The zone is free for the other threads afterwards.
+ *
+ * Return: 0 done, 1 a conventional zone (the caller discards it as any
+ * trim), -EINVAL an offset that is not a zone start, or the reset's error.
+ */
+int bq_zbd_trim(struct bq_zbd *zbd, uint64_t off, uint32_t len)
+{
+	struct bq_zbd_zone *z = &zbd->z[zone_idx(zbd, off)];
+	int ret;
+
+	(void)len;
+	if (!z->has_wp)
+		return 1;
+	pthread_mutex_lock(&zbd->sh->lock);
+	ret = off == z->start ? reset_zone(zbd, z) : -EINVAL;
+	if (z->busy == zbd->tid + 1) {
+		z->busy = 0;
+		pthread_cond_broadcast(&zbd->sh->idle);
+	}
+	pthread_mutex_unlock(&zbd->sh->lock);
+	return ret;
+}
+
+/*
+ * The zones an earlier job of the run set up on this target, when they
+ * are the ones this job would have (the same zone size and capacity).
+ */
+static const struct bq_zbd *find_owner(const struct bq_job *j, const struct bq_target_info *ti)
+{
+	const struct bq_zbd *found = NULL;
+	struct bq_zbd_shared *sh;
+	dev_t dev;
+	ino_t ino;
+
+	target_key(ti, &dev, &ino);
+	pthread_mutex_lock(&shared_lock);
+	for (sh = shared_zones; sh; sh = sh->next)
+		if (sh->dev == dev && sh->ino == ino)
+			break;
+	pthread_mutex_unlock(&shared_lock);
+	if (!sh)
+		return NULL;
+	found = sh->owner;
+	if (found->model == BQ_ZBD_NONE &&
+	    (j->zone_size != found->zone_size ||
+	     (j->zone_capacity ? j->zone_capacity : j->zone_size) != found->z[0].cap))
+		return NULL;
+	return found;
+}
+
+/* One more thread shares @sh: its index, or -ENOMEM. */
+static int add_thread(struct bq_zbd_shared *sh)
+{
+	unsigned int *t = realloc(sh->thread_open, (sh->nr_threads + 1) * sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	t[sh->nr_threads] = 0;
+	sh->thread_open = t;
+	return (int)sh->nr_threads++;
+}
+
+/**
  * bq_zbd_worker_init() - a zonemode=zbd thread's zones, before its offsets
  * @w: the worker, its descriptor set
  * @ti: its target
@@ -808,24 +966,35 @@ int bq_zbd_worker_init(struct bq_worker *w, const struct bq_target_info *ti,
 		       struct bq_file_state *f)
 {
 	const struct bq_zbd *owner;
-	int ret;
+	int ret, tid;
 
 	w->zbd = calloc(1, sizeof(*w->zbd));
 	if (!w->zbd)
 		return -ENOMEM;
 	/* The job's workers are consecutive: thread 0's zones are shared. */
-	owner = w->index ? (w - w->index)->zbd : NULL;
+	owner = w->index ? (w - w->index)->zbd : find_owner(w->job, ti);
 	if (w->index && !owner) {
 		free(w->zbd);
 		w->zbd = NULL;
 		return -EINVAL;
 	}
-	ret = zbd_setup(w->zbd, w->job, w->fds[0], ti, &f->base, &f->span, owner, w->index,
-			NULL);
+	tid = owner ? add_thread(owner->sh) : 0;
+	ret = tid < 0 ? tid : zbd_setup(w->zbd, w->job, w->fds[0], ti, &f->base, &f->span,
+					owner, tid, true, !w->index, NULL);
 	if (ret) {
 		free(w->zbd);
 		w->zbd = NULL;
 		return ret;
+	}
+	if (!owner) {
+		struct bq_zbd_shared *sh = w->zbd->sh;
+
+		target_key(ti, &sh->dev, &sh->ino);
+		sh->owner = w->zbd;
+		pthread_mutex_lock(&shared_lock);
+		sh->next = shared_zones;
+		shared_zones = sh;
+		pthread_mutex_unlock(&shared_lock);
 	}
 	f->limit = ti->size - f->base;
 	/* A reset must not overtake a write to its zone: one I/O at a time. */
@@ -844,6 +1013,55 @@ void bq_zbd_worker_free(struct bq_worker *w)
 	bq_zbd_free(w->zbd);
 	free(w->zbd);
 	w->zbd = NULL;
+}
+
+/**
+ * bq_zbd_zone_units() - the zone counts of a job ("size=8z") in bytes
+ * @j: the job; its size, io_size, offset, offset_increment and zone_skip
+ *     are set from its *_nz counts
+ * @fd: its first target, open
+ * @ti: what that is
+ * @err: filled in on failure
+ *
+ * A zone is the device's with zonemode=zbd on a zoned device, else
+ * zonesize bytes, as fio counts them once it has the zones.  Without a
+ * zone size the options stay 0, as they do in fio (size=0: the rest of
+ * the target).
+ *
+ * Return: 0 or -EINVAL (a count of bytes past 64 bits, or a zoned device
+ * that reports no zone size).
+ */
+int bq_zbd_zone_units(struct bq_job *j, int fd, const struct bq_target_info *ti,
+		      struct bq_parse_error *err)
+{
+	uint32_t counts[] = { j->size_nz, j->io_size_nz, j->offset_nz,
+			      j->offset_increment_nz, j->zone_skip_nz };
+	uint64_t *fields[] = { &j->size, &j->io_size, &j->offset,
+			       &j->offset_increment, &j->zone_skip };
+	uint64_t zs = j->zone_size;
+
+	if (!(j->size_nz | j->io_size_nz | j->offset_nz | j->offset_increment_nz |
+	      j->zone_skip_nz))
+		return 0;
+	if (j->zonemode == BQ_ZONEMODE_ZBD && zoned_model(ti) != BQ_ZBD_NONE) {
+		uint32_t sectors = 0;
+
+		if (ioctl(fd, BLKGETZONESZ, &sectors) || !sectors)
+			return bq_fail_at(err, ti->path, -EINVAL, "zonemode=zbd: the kernel "
+					  "reports no zone size for this zoned device");
+		zs = (uint64_t)sectors << 9;
+	}
+	if (!zs)
+		return 0;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		if (!counts[i])
+			continue;
+		if (counts[i] > UINT64_MAX / zs)
+			return bq_fail_at(err, ti->path, -EINVAL, "%" PRIu32 " zones of %" PRIu64
+					  " bytes do not fit in 64 bits", counts[i], zs);
+		*fields[i] = counts[i] * zs;
+	}
+	return 0;
 }
 
 /**
@@ -877,6 +1095,20 @@ int bq_zbd_check(const struct bq_job *j, int fd, const struct bq_target_info *ti
 		ret = bq_fail_at(err, ti->path, -EINVAL, "zonemode=zbd: block size %" PRIu64
 				 " is larger than the zone size %" PRIu64,
 				 zbd.min_bs[BQ_WRITE], zbd.zone_size);
+	/* fio's zbd_verify_bs(): a trim is a reset of one whole zone. */
+	if (!ret && j->trim != BQ_TRIM_NONE &&
+	    (j->bs_min[BQ_WRITE] != j->bs_max[BQ_WRITE] || j->nr_bssplit[BQ_WRITE]))
+		ret = bq_fail_at(err, ti->path, -EINVAL, "bsrange and bssplit are not allowed "
+				 "for trim with zonemode=zbd");
+	if (!ret && j->trim != BQ_TRIM_NONE && j->bs[BQ_WRITE] != zbd.zone_size)
+		ret = bq_fail_at(err, ti->path, -EINVAL, "trim block size %" PRIu32 " is not the "
+				 "zone size %" PRIu64, j->bs[BQ_WRITE], zbd.zone_size);
+	/* fio's zbd_verify_bs(): with verify=, every block size divides the zone size. */
+	for (int d = 0; !ret && j->verify != BQ_VERIFY_NONE && d < BQ_NR_DIRS; d++)
+		if (j->bs[d] && zbd.zone_size % j->bs[d])
+			ret = bq_fail_at(err, ti->path, -EINVAL, "zonemode=zbd with verify: block "
+					 "size %" PRIu64 " is not a divisor of the zone size %"
+					 PRIu64, (uint64_t)j->bs[d], zbd.zone_size);
 	bq_zbd_free(&zbd);
 	return ret;
 }

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "blkqual.h"
 
@@ -33,8 +34,11 @@ struct bq_zbd_zone {
 	int opener;		/* the thread that opened it */		/* BLK_ZONE_COND_* as reported; EMPTY when emulated */
 };
 
+struct bq_zbd;
+
 /**
- * struct bq_zbd_shared - what the threads of one job share of its zones
+ * struct bq_zbd_shared - what the threads of a run's jobs on one target
+ * share of its zones
  * @lock: guards the zones' state, this and @idle's waits
  * @idle: signalled when a zone's I/O completes
  * @nr_open: zones in the open list
@@ -51,6 +55,12 @@ struct bq_zbd_shared {
 	uint64_t wp_swd;
 	uint32_t write_cnt;
 	unsigned int *thread_open;
+	/* zoned devices, part two: the jobs of a run on one target share these */
+	unsigned int nr_threads;	/* threads sharing them; the size of @thread_open */
+	dev_t dev;			/* the target: its device, or file system and inode */
+	ino_t ino;
+	struct bq_zbd_shared *next;	/* the run's other shared zones */
+	const struct bq_zbd *owner;	/* the thread that set them up */
 };
 
 /* enum bq_zbd_model - what the kernel says the device is (queue/zoned) */
@@ -106,6 +116,9 @@ struct bq_zbd {
 	double reset_frequency;
 	bool read_beyond_wp;
 	struct bq_zbd_zone *z;
+	/* zoned devices, part two: verify= (zones are reset before, never during, writes) */
+	bool verify;
+	bool trims;		/* rw=trim or randtrim: each I/O resets its zone */
 };
 
 struct bq_worker;
@@ -145,6 +158,9 @@ void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off);
 int bq_zbd_worker_init(struct bq_worker *w, const struct bq_target_info *ti,
 		       struct bq_file_state *f);
 void bq_zbd_worker_free(struct bq_worker *w);
+int bq_zbd_trim(struct bq_zbd *zbd, uint64_t off, uint32_t len);
+int bq_zbd_zone_units(struct bq_job *j, int fd, const struct bq_target_info *ti,
+		      struct bq_parse_error *err);
 int bq_zbd_check(const struct bq_job *j, int fd, const struct bq_target_info *ti,
 		 uint64_t span, struct bq_parse_error *err);
 

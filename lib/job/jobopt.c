@@ -1280,6 +1280,12 @@ static int set_expanded(const struct job_opt *o, const char *key, const char *va
 		if (ret)
 			return ret;
 	}
+	/* fio's N zones ("524z") for the options that take them (jobopt_zbd.c). */
+	ret = bq_job_set_zone_units(key, plain ? plain : value, job, err);
+	if (ret != -ENOENT) {
+		free(plain);
+		return ret;
+	}
 	old_base = bq_units_job_kb_base(job->kb_base ? job->kb_base : 1024);
 	ret = o->set(o, key, plain ? plain : value, job, err);
 	bq_units_job_kb_base(old_base);

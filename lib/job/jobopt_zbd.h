@@ -15,6 +15,8 @@ struct bq_strv;
 
 int bq_job_set_zbd(const struct job_opt *o, const char *key, const char *val,
 		   struct bq_job *job, struct bq_parse_error *err);
+int bq_job_set_zone_units(const char *key, const char *val, struct bq_job *job,
+			  struct bq_parse_error *err);
 int bq_job_check_zbd(const struct bq_job *job, struct bq_parse_error *err);
 int bq_zbd_to_args(const struct bq_job *job, struct bq_strv *args);
 

@@ -10,7 +10,8 @@
  * blkqual wrote only where fio would.  After each run the zone report
  * (BLKREPORTZONE) must show what the job wrote: every zone full after a
  * sequential pass, data equal to the bytes written after random writes,
- * no more zones open than max_open_zones.  fio is not in the VM image:
+ * no more zones open than max_open_zones; verify= reads back what it
+ * wrote, a trim resets its zone.  fio is not in the VM image:
  * the counts checked are those the job itself implies.
  */
 #include <errno.h>
@@ -65,6 +66,11 @@ FIXTURE_SETUP(zoned)
 	self->made = false;
 	if (access("/sys/block/nvme0n1", F_OK) || access(NULLB_CFS, W_OK))
 		return;
+	/* One a test killed on its timeout left behind goes first. */
+	if (!access(NULLB_CFS "/" NAME, F_OK)) {
+		nullb_attr("power", "0");
+		rmdir(NULLB_CFS "/" NAME);
+	}
 	ASSERT_EQ(0, mkdir(NULLB_CFS "/" NAME, 0755)) TH_LOG("%s", strerror(errno));
 	self->made = true;
 	ret = nullb_attr("size", "256");
@@ -137,6 +143,10 @@ struct figures {
 	long long bytes[2];
 	long long errors;
 	long long resets;
+	long long trims;
+	long long verify_reads;		/* the verify phase's */
+	long long verify_checked;	/* bytes verified */
+	long long verify_bad;
 };
 
 static int run_job(struct __test_metadata *_metadata, struct figures *f, ...)
@@ -183,6 +193,10 @@ static int run_job(struct __test_metadata *_metadata, struct figures *f, ...)
 	}
 	f->errors = json_object_array_length(json_object_object_get(job, "errors"));
 	f->resets = json_int(job, "total.zone_resets", 0);
+	f->trims = json_int(job, "total.trim.ios", 0);
+	f->verify_reads = json_int(job, "verify.phase.read.ios", 0);
+	f->verify_checked = json_int(job, "verify.bytes_checked", 0);
+	f->verify_bad = json_int(job, "verify.bad_blocks", -1);
 	json_object_put(root);
 	return 0;
 }
@@ -193,7 +207,7 @@ static int run_job(struct __test_metadata *_metadata, struct figures *f, ...)
  * with no unaligned write; every zone is full after it.  A second pass
  * finds them full and resets each once.
  */
-TEST_F(zoned, sequential_writes_fill_every_zone)
+TEST_F_TIMEOUT(zoned, sequential_writes_fill_every_zone, 180)
 {
 	const long long writes = (NR_CONV * ZONE + (NR_ZONES - NR_CONV) * CAP) / (64 * 1024);
 	struct blk_zone z[NR_ZONES];
@@ -230,7 +244,7 @@ TEST_F(zoned, sequential_writes_fill_every_zone)
  * a write pointer (no error), never a fourth zone open, and the zones
  * hold what was written less what resets took.
  */
-TEST_F(zoned, random_writes_within_max_open_zones)
+TEST_F_TIMEOUT(zoned, random_writes_within_max_open_zones, 180)
 {
 	struct blk_zone z[NR_ZONES];
 	struct figures f;
@@ -255,7 +269,7 @@ TEST_F(zoned, random_writes_within_max_open_zones)
  * fio's zbd-rand-write.fio on this device: sixteen threads share the
  * zones; a write of one never lands at a write pointer another moved.
  */
-TEST_F(zoned, threads_share_the_zones)
+TEST_F_TIMEOUT(zoned, threads_share_the_zones, 180)
 {
 	struct blk_zone z[NR_ZONES];
 	struct figures f;
@@ -286,7 +300,7 @@ TEST_F(zoned, threads_share_the_zones)
 }
 
 /* Without max_open_zones the device's limit (4) holds; over it is refused. */
-TEST_F(zoned, device_open_limit)
+TEST_F_TIMEOUT(zoned, device_open_limit, 180)
 {
 	struct blk_zone z[NR_ZONES];
 	struct figures f;
@@ -312,6 +326,73 @@ TEST_F(zoned, device_open_limit)
 	EXPECT_EQ(2, r.status);
 	EXPECT_NE(NULL, strstr(r.err, "does not match")) TH_LOG("%s", r.err);
 	run_result_free(&r);
+}
+
+/*
+ * verify= on zones that hold data (zones 2 to 9, counted in zones of the
+ * device's 8 MiB): fio resets them first, writes each to its capacity
+ * once (never a reset while writing, whatever io_size asks), then reads
+ * every block back, good.
+ */
+TEST_F_TIMEOUT(zoned, verify_resets_first_and_reads_back, 180)
+{
+	const long long writes = 8 * CAP / (64 * 1024);
+	struct blk_zone z[NR_ZONES];
+	struct figures f;
+
+	NEED_GUEST();
+	ASSERT_EQ(0, run_job(_metadata, &f, "--rw=write", "--bs=64k", "--offset=2z",
+			     "--size=8z", NULL));
+	EXPECT_EQ(writes, f.ios[1]);
+	ASSERT_EQ(0, run_job(_metadata, &f, "--rw=randwrite", "--bs=64k", "--offset=2z",
+			     "--size=8z", "--io_size=16z", "--verify=crc32c", NULL));
+	EXPECT_EQ(0, f.errors);
+	EXPECT_EQ(8, f.resets);
+	EXPECT_EQ(writes, f.ios[1]);
+	EXPECT_EQ(writes, f.verify_reads);
+	EXPECT_EQ(writes * 64 * 1024, f.verify_checked);
+	EXPECT_EQ(0, f.verify_bad);
+	ASSERT_EQ(0, report(z));
+	for (int k = 0; k < NR_ZONES; k++) {
+		int want = k >= 2 && k < 10 ? BLK_ZONE_COND_FULL : BLK_ZONE_COND_EMPTY;
+
+		if (k >= NR_CONV)
+			EXPECT_EQ(want, z[k].cond) TH_LOG("zone %d", k);
+	}
+}
+
+/*
+ * A trim on zones is a zone reset: rw=trim resets each zone of its
+ * region; rw=randtrim goes from an empty zone to one with data and ends
+ * when none has any.
+ */
+TEST_F_TIMEOUT(zoned, trims_reset_zones, 180)
+{
+	struct blk_zone z[NR_ZONES];
+	struct figures f;
+
+	NEED_GUEST();
+	ASSERT_EQ(0, run_job(_metadata, &f, "--rw=write", "--bs=64k", "--offset=2z",
+			     "--size=8z", NULL));
+	ASSERT_EQ(0, run_job(_metadata, &f, "--rw=trim", "--bs=8m", "--offset=2z",
+			     "--size=4z", NULL));
+	EXPECT_EQ(0, f.errors);
+	EXPECT_EQ(4, f.trims);
+	EXPECT_EQ(4, f.resets);
+	ASSERT_EQ(0, report(z));
+	for (int k = 2; k < 10; k++) {
+		EXPECT_EQ(k < 6 ? BLK_ZONE_COND_EMPTY : BLK_ZONE_COND_FULL, z[k].cond)
+			TH_LOG("zone %d", k);
+	}
+	ASSERT_EQ(0, run_job(_metadata, &f, "--rw=randtrim", "--bs=8m", "--offset=2z",
+			     "--size=8z", NULL));
+	EXPECT_EQ(0, f.errors);
+	EXPECT_EQ(4, f.trims);
+	EXPECT_EQ(4, f.resets);
+	ASSERT_EQ(0, report(z));
+	for (int k = NR_CONV; k < NR_ZONES; k++) {
+		EXPECT_EQ(BLK_ZONE_COND_EMPTY, z[k].cond) TH_LOG("zone %d", k);
+	}
 }
 
 TEST_HARNESS_MAIN
