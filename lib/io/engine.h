@@ -276,6 +276,13 @@ struct bq_worker {
 	uint64_t flow_count;		/* its I/Os counted in the flow */
 	/* block sizes drawn per I/O (issue 19; bsmap.c): bssplit, bsrange */
 	bool varbs;			/* offset first, then a size that fits, as fio */
+	/*
+	 * The hot paths' switches (worker_set_paths()): false when no rarer
+	 * feature is on, so that a plain job's issue and completion skip
+	 * their checks in one well-predicted branch.
+	 */
+	bool rare_next;
+	bool rare_done;
 	/* error filters and verify dumps (issue 19): the caller's callbacks */
 	const struct bq_run_opts *run_opts;
 	/* per-I/O log files (issues 19, 20; statlog.c) */
@@ -380,31 +387,31 @@ static inline int worker_draw_dir(struct bq_worker *w)
 	}
 }
 
-/**
- * worker_pick() - the next I/O of the workload, or false when it is done
- * @w: the worker
- * @s: filled in (offset, length, direction, file)
- * @now: current time, for the deadline and the rate limit
+/*
+ * worker_pick()'s body, always inlined so that a constant @rare compiles
+ * out the rarer features' checks: false only when @w->rare_next is.
  */
-static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t now)
+static __attribute__((always_inline)) inline bool
+worker_pick_as(struct bq_worker *w, struct bq_slot *s, uint64_t now, const bool rare)
 {
 	const struct bq_job *j = w->job;
 	struct bq_file_state *f;
 	uint32_t len;
 	int dir;
 
-	if (__builtin_expect(w->iolog != NULL, 0))
+	if (rare && w->iolog != NULL)
 		return bq_iolog_pick(w, s, now);
 	if (w->stopping || *w->stop || (w->end_ns && now >= w->end_ns) || !w->bytes_left ||
-	    !w->ios_left)
+	    (rare && !w->ios_left))
 		return false;
-	w->ios_left--;
+	if (rare)
+		w->ios_left--;
 	/* A rate cap may have let the other direction go (bq_rate_may_start()). */
-	dir = __builtin_expect(w->rate != NULL, 0) ? bq_rate_dir(w) : worker_draw_dir(w);
-	if (__builtin_expect(w->pattern, 0))
+	dir = rare && w->rate != NULL ? bq_rate_dir(w) : worker_draw_dir(w);
+	if (rare && w->pattern)
 		return worker_pattern_pick(w, s, dir);
 	len = worker_pick_len(w, dir);
-	if (__builtin_expect(w->fsrv != NULL, 0)) {
+	if (rare && w->fsrv != NULL) {
 		int fi = bq_fsrv_next(w, &len);
 
 		if (fi < 0)
@@ -418,7 +425,7 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 	f = &w->files[s->file];
 	if (len > f->span)
 		len = (uint32_t)f->span;
-	if (__builtin_expect(w->varbs, 0)) {
+	if (rare && w->varbs) {
 		uint64_t off = worker_varbs_offset(w, f, dir, &len);
 
 		if (off == UINT64_MAX)
@@ -440,18 +447,29 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 	if (!j->time_based) {
 		if (__builtin_expect(len >= w->bytes_left, 0)) {
 			/* fio issues a drawn size whole while it is short of the size. */
-			if (!w->varbs)
+			if (!rare || !w->varbs)
 				len = (uint32_t)w->bytes_left;
 			w->bytes_left = 0;
 		} else {
 			w->bytes_left -= len;
 		}
 	}
-	if (__builtin_expect(w->fsrv != NULL, 0))
+	if (rare && w->fsrv != NULL)
 		bq_fsrv_done(w, s->file, len);
 	s->len = len;
 	s->dir = (uint8_t)dir;
 	return true;
+}
+
+/**
+ * worker_pick() - the next I/O of the workload, or false when it is done
+ * @w: the worker
+ * @s: filled in (offset, length, direction, file)
+ * @now: current time, for the deadline and the rate limit
+ */
+static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t now)
+{
+	return worker_pick_as(w, s, now, true);
 }
 
 /* trim.c: a job with rw=trim or trimwrite goes through this instead. */
@@ -476,6 +494,14 @@ static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t 
 {
 	bool more;
 
+	if (__builtin_expect(!w->rare_next, 1)) {
+		if (!worker_pick_as(w, s, now, false))
+			return false;
+		/* fio scrambles (or refills) every write's buffer, by default too. */
+		if (s->dir == BQ_WRITE && w->buf.per_write)
+			bq_buf_write(w, s, now);
+		return true;
+	}
 	if (__builtin_expect(w->verify != NULL, 0))
 		more = worker_verify_next(w, s, now);
 	else if (__builtin_expect(w->job->trim != BQ_TRIM_NONE, 0))
@@ -497,24 +523,21 @@ static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t 
 void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err);
 void worker_end_ramp(struct bq_worker *w, uint64_t now);
 
-/**
- * worker_complete() - account one finished I/O
- * @w: the worker
- * @s: the I/O
- * @res: bytes transferred, or -errno
- * @now: completion time (0 when latency is not measured)
- */
-static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s, int res,
-				   uint64_t now)
+void worker_complete_rare(struct bq_worker *w, const struct bq_slot *s, int res,
+			  uint64_t now);
+
+/* worker_complete()'s body; a constant @rare false compiles the rarer features out. */
+static __attribute__((always_inline)) inline void worker_complete_as(struct bq_worker *w, const struct bq_slot *s, int res,
+				      uint64_t now, const bool rare)
 {
 	struct bq_dir_result *d = &w->res->d[s->dir];
 
-	if (__builtin_expect(w->ramping, 0) && now >= w->ramp_end_ns)
+	if (rare && w->ramping && now >= w->ramp_end_ns)
 		worker_end_ramp(w, now);
-	if (__builtin_expect(w->verify != NULL, 0))
+	if (rare && w->verify != NULL)
 		worker_verify_complete(w, s, res);
 	/* zonemode=zbd: the zone is free for the job's other threads again. */
-	if (__builtin_expect(w->zbd != NULL, 0))
+	if (rare && w->zbd != NULL)
 		bq_zbd_complete(w->zbd, s->offset);
 	if (__builtin_expect(res != (int)s->len, 0)) {
 		worker_record_error(w, s, res < 0 ? -res : EIO);
@@ -526,10 +549,43 @@ static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s,
 		bq_hist_add(&d->lat, now - s->start_ns);
 	if (s->dir == BQ_WRITE)
 		w->writes_since_sync++;
-	if (__builtin_expect(w->rate != NULL, 0))
+	if (rare && w->rate != NULL)
 		bq_rate_completed(w, s, now);
-	if (__builtin_expect(w->statlog != NULL, 0))
+	if (rare && w->statlog != NULL)
 		bq_statlog_add(w, s, now);
+}
+
+/**
+ * worker_complete() - account one finished I/O
+ * @w: the worker
+ * @s: the I/O
+ * @res: bytes transferred, or -errno
+ * @now: completion time (0 when latency is not measured)
+ */
+static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s, int res,
+				   uint64_t now)
+{
+	if (__builtin_expect(!w->rare_done, 1))
+		worker_complete_as(w, s, res, now, false);
+	else
+		worker_complete_rare(w, s, res, now);
+}
+
+/**
+ * worker_set_paths() - choose the hot paths for the features now on
+ * @w: the worker, set up
+ *
+ * Called before each pass of the engine's loop: features are switched on
+ * at set-up and only ever off during a run (a ramp ending, a verify phase
+ * dropping the rate caps), so a path chosen here stays right until the
+ * next pass, at worst slower than it needs to be.
+ */
+static inline void worker_set_paths(struct bq_worker *w)
+{
+	w->rare_next = w->iolog || w->ios_left != UINT64_MAX || w->rate || w->pattern ||
+		       w->fsrv || w->varbs || w->verify || w->job->trim != BQ_TRIM_NONE ||
+		       w->iolog_out;
+	w->rare_done = w->ramping || w->verify || w->zbd || w->rate || w->statlog;
 }
 
 /*

@@ -134,6 +134,7 @@ int worker_order_loops(struct bq_worker *w)
 	int ret;
 
 	do {
+		worker_set_paths(w);
 		ret = e->loop(w);
 		if (!ret)
 			worker_end_sync(w);
@@ -141,6 +142,7 @@ int worker_order_loops(struct bq_worker *w)
 			/* A verify phase runs without caps, pauses or targets. */
 			bq_rate_end(w);
 			if (worker_verify_phase(w, ret)) {
+				worker_set_paths(w);
 				ret = e->loop(w);
 				worker_verify_phase_end(w);
 			}

@@ -330,3 +330,9 @@ void worker_end_sync(struct bq_worker *w)
 	if (w->iolog_out && j->end_fsync)
 		bq_iolog_record_sync(w, false);
 }
+
+/* worker_complete() of a job with a rarer feature on, kept out of the loops. */
+void worker_complete_rare(struct bq_worker *w, const struct bq_slot *s, int res, uint64_t now)
+{
+	worker_complete_as(w, s, res, now, true);
+}
