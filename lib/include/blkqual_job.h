@@ -412,6 +412,13 @@ struct bq_job {
 	unsigned int flow_id;		/* jobs sharing it share flow control */
 	unsigned int flow;		/* weight in the flow; 0: not in one */
 	uint64_t flow_sleep_ns;		/* pause when held back; 0: keep trying */
+	/* fill_device, trim rates, offload submission (issue 19; lib/job/jobopt_fill.c) */
+	bool fill_device;		/* fill_device, fill_fs: write until ENOSPC */
+	bool submit_offload;		/* io_submit_mode=offload (async engines only) */
+	uint64_t rate_trim;		/* rate's third value: trim bytes/s per thread */
+	uint64_t rate_iops_trim;	/* rate_iops's: trims per second per thread */
+	uint64_t rate_min_trim;		/* rate_min's (a trim job refuses it: not judged) */
+	uint64_t rate_iops_min_trim;	/* rate_iops_min's, likewise */
 };
 
 /* numa_mem_policy: unset keeps the buffers on the thread's node. */

@@ -486,7 +486,8 @@ static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s,
 	if (__builtin_expect(w->zbd != NULL, 0))
 		bq_zbd_complete(w->zbd, s->offset);
 	if (__builtin_expect(res != (int)s->len, 0)) {
-		worker_record_error(w, s, res < 0 ? -res : EIO);
+		/* A short write of fill_device is the end of the space (fio's retry gets ENOSPC). */
+		worker_record_error(w, s, res < 0 ? -res : w->job->fill_device ? ENOSPC : EIO);
 		return;
 	}
 	d->ios++;

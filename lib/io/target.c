@@ -183,7 +183,7 @@ static int hold_target(struct bq_ctx *ctx, const struct bq_job *j, const char *p
 		return i;
 	pfd = open(path, O_PATH | O_CLOEXEC);
 	if (pfd < 0 && errno == ENOENT) {
-		if (!j->size)
+		if (!j->size && !j->fill_device)
 			return bq_fail_at(err, path, -EINVAL,
 				    "no such file, and size= is not set to create it");
 		pfd = create_file(path, ti, err);
@@ -543,7 +543,9 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 		if (ret <= 0)
 			return ret;
 	}
-	ret = open_held(ctx, j, path, -1, j->offset + j->size, gopts, held, ti, fd, err);
+	/* fill_device writes a file from empty (fill.c): nothing is laid out first. */
+	ret = open_held(ctx, j, path, -1, j->fill_device ? 0 : j->offset + j->size, gopts, held,
+			ti, fd, err);
 	return ret < 0 ? ret : 0;
 }
 

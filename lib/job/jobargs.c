@@ -21,6 +21,7 @@
 #include "jobopt.h"
 #include "io/iolog.h"
 #include "jobopt_zbd.h"
+#include "jobopt_fill.h"
 
 static int add(struct bq_strv *args, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -151,11 +152,13 @@ static int add_rates(struct bq_strv *args, const struct bq_job *j)
 	static const char *const ss[] = { "iops", "iops_slope", "bw", "bw_slope" };
 	int ret;
 
-	ret = add(args, "--rate=%" PRIu64 ",%" PRIu64, j->rate[BQ_READ], j->rate[BQ_WRITE]);
-	ret = ret ?: add(args, "--rate_min=%" PRIu64 ",%" PRIu64, j->rate_min[BQ_READ],
-			 j->rate_min[BQ_WRITE]);
-	ret = ret ?: add(args, "--rate_iops_min=%" PRIu64 ",%" PRIu64, j->rate_iops_min[BQ_READ],
-			 j->rate_iops_min[BQ_WRITE]);
+	ret = add(args, "--rate=%" PRIu64 ",%" PRIu64 ",%" PRIu64, j->rate[BQ_READ],
+		  j->rate[BQ_WRITE], j->rate_trim);
+	ret = ret ?: add(args, "--rate_min=%" PRIu64 ",%" PRIu64 ",%" PRIu64, j->rate_min[BQ_READ],
+			 j->rate_min[BQ_WRITE], j->rate_min_trim);
+	ret = ret ?: add(args, "--rate_iops_min=%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+			 j->rate_iops_min[BQ_READ], j->rate_iops_min[BQ_WRITE],
+			 j->rate_iops_min_trim);
 	ret = ret ?: add(args, "--ratecycle=%" PRIu32, j->ratecycle_ms);
 	ret = ret ?: add(args, "--rate_process=%s", j->rate_poisson ? "poisson" : "linear");
 	ret = ret ?: add(args, "--rate_ignore_thinktime=%d", j->rate_ignore_thinktime);
@@ -364,8 +367,8 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--randseed=%" PRIu64, j->randseed);
 	ret = ret ?: add(args, "--norandommap=%d", j->norandommap);
 	ret = ret ?: add_dist(args, j);
-	ret = ret ?: add(args, "--rate_iops=%" PRIu64 ",%" PRIu64, j->rate_iops_rw[BQ_READ],
-			 j->rate_iops_rw[BQ_WRITE]);
+	ret = ret ?: add(args, "--rate_iops=%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+			 j->rate_iops_rw[BQ_READ], j->rate_iops_rw[BQ_WRITE], j->rate_iops_trim);
 	ret = ret ?: add(args, "--group_reporting=%d", j->group_reporting);
 	ret = ret ?: add(args, "--gtod_reduce=%d", j->gtod_reduce);
 	ret = ret ?: add(args, "--continue_on_error=%d", j->continue_on_error);
@@ -416,5 +419,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: bq_iolog_to_args(j, args);
 	ret = ret ?: bq_zbd_to_args(j, args);
 	ret = ret ?: add_queue(args, j);
+	ret = ret ?: bq_fill_to_args(j, args);
 	return ret;
 }

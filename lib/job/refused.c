@@ -26,8 +26,6 @@ static const struct refused_group refused[] = {
 	      "uid", "gid", "nice"),
 	GROUP("per-block-size command priorities are not implemented yet (cmdprio_percentage, "
 	      "cmdprio_class and cmdprio are)", "cmdprio_bssplit"),
-	GROUP("filling a device or filesystem to ENOSPC is not implemented yet",
-	      "fill_device", "fill_fs"),
 	GROUP("unlink_each_loop is not implemented yet", "unlink_each_loop"),
 	GROUP("adding every file below a directory is not implemented yet: use directory= "
 	      "and nrfiles=", "opendir"),
