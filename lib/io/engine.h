@@ -271,6 +271,12 @@ struct bq_worker {
 	cpu_set_t cpuset;
 	struct bq_flow *flow;		/* flow=: its flow (flow.c); NULL: none */
 	uint64_t flow_count;		/* its I/Os counted in the flow */
+	/* trim rate caps (issue 19; trim_rate.c) */
+	uint64_t trim_rate_t0;		/* the trims' schedule starts here; 0: no trim yet */
+	uint64_t trim_rate_bytes;	/* trim bytes let through */
+	uint64_t trim_rate_ios;		/* trims let through */
+	double trim_rate_next_ns;	/* rate_process=poisson: the next trim, after t0 */
+	uint64_t trim_rate_rng;		/* its draws */
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -427,6 +433,8 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 
 /* trim.c: a job with rw=trim or trimwrite goes through this instead. */
 bool worker_trim_next(struct bq_worker *w, struct bq_slot *s, uint64_t now);
+/* trim_rate.c: wait for the trim's turn under rate's or rate_iops's trim value. */
+bool bq_trim_rate_wait(struct bq_worker *w, uint32_t len);
 
 /* verify_run.c: a job with verify= goes through these instead. */
 bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now);

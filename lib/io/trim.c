@@ -133,6 +133,8 @@ bool worker_trim_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 		}
 		if (!worker_pick(w, s, now))
 			return false;
+		if (!bq_trim_rate_wait(w, s->len))
+			return false;
 		start = j->gtod_reduce ? now : bq_now_ns();
 		ret = trim_issue(w, s);
 		now = bq_now_ns();
