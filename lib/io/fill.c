@@ -50,6 +50,7 @@ int bq_fill_prepare(const struct bq_job *j, int fd, struct bq_target_info *ti,
 		room = j->size;
 	ti->size = j->offset + room;
 	ti->st.st_size = 0;
+	ti->laid_out = false;
 	return 0;
 }
 
