@@ -183,7 +183,7 @@ static int hold_target(struct bq_ctx *ctx, const struct bq_job *j, const char *p
 		return i;
 	pfd = open(path, O_PATH | O_CLOEXEC);
 	if (pfd < 0 && errno == ENOENT) {
-		if (!j->size && !j->fill_device)
+		if (!j->size && !(j->fill_device && writes))
 			return bq_fail_at(err, path, -EINVAL,
 				    "no such file, and size= is not set to create it");
 		pfd = create_file(path, ti, err);
