@@ -244,6 +244,28 @@ TEST_F(dev, fill_device_to_its_end_as_fio)
 	json_object_put(fio);
 }
 
+/*
+ * The guard judges a file to be filled before it is emptied: the file
+ * behind the loop device is refused, and keeps every byte.
+ */
+TEST_F(dev, guard_refuses_filling_a_loop_backing_file)
+{
+	char opt[340];
+	struct run_result r;
+	struct stat before, after;
+
+	PREP_READY(&self->p);
+	snprintf(opt, sizeof(opt), "--filename=%s", self->s.file);
+	ASSERT_EQ(0, stat(self->s.file, &before));
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--name=f", opt, "--rw=write", "--bs=64k",
+				 "--fill_fs=1", NULL));
+	EXPECT_NE(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "refusing to write")) TH_LOG("%s", r.err);
+	ASSERT_EQ(0, stat(self->s.file, &after));
+	EXPECT_EQ(before.st_size, after.st_size);
+	run_result_free(&r);
+}
+
 /* Discards the loop device has done so far (/sys/block/loopN/stat, field 12). */
 static long long discards(const char *dev)
 {
