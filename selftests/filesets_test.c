@@ -120,7 +120,6 @@ TEST(parse_refused_values)
 	EXPECT_EQ(-EINVAL, set1("unlink", "yes", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("directory", "a\nb", NULL, &err));
 	/* Still fio's, still not blkqual's: refused by name. */
-	EXPECT_EQ(-EOPNOTSUPP, set1("fill_device", "1", NULL, &err));
 }
 
 TEST(job_checks)

@@ -634,6 +634,7 @@ TEST(queue_values_parse)
 		{ "--iodepth_batch_complete_max=1", "--iodepth_batch_complete_min=4" },
 		{ "--serialize_overlap", "--rw=randwrite" },
 		{ "--serialize_overlap=0", "--io_submit_mode=inline" },
+		{ "--io_submit_mode=offload", "--rate_iops=100" },
 		{ "--prio=0", "--prioclass=2" },
 		{ "--prio=7", "--prioclass=3" },
 		{ "--cmdprio_class=2,3", "--cmdprio=0,7" },
@@ -660,7 +661,6 @@ TEST(queue_values_parse)
 TEST(queue_values_refused)
 {
 	static const char *const bad[][2] = {
-		{ "--io_submit_mode=offload", "offload" },
 		{ "--io_submit_mode=fast", "io_submit_mode" },
 		{ "--iodepth_low=x", "iodepth_low" },
 		{ "--iodepth_batch=-1", "iodepth_batch" },

@@ -472,6 +472,13 @@ struct bq_job {
 	uint32_t offset_nz;		/* offset=Nz */
 	uint32_t offset_increment_nz;	/* offset_increment=Nz */
 	uint32_t zone_skip_nz;		/* zoneskip=Nz */
+	/* fill_device, trim rates, offload submission (issue 19; lib/job/jobopt_fill.c) */
+	bool fill_device;		/* fill_device, fill_fs: write until ENOSPC */
+	bool submit_offload;		/* io_submit_mode=offload (async engines only) */
+	uint64_t rate_trim;		/* rate's third value: trim bytes/s per thread */
+	uint64_t rate_iops_trim;	/* rate_iops's: trims per second per thread */
+	uint64_t rate_min_trim;		/* rate_min's (a trim job refuses it: not judged) */
+	uint64_t rate_iops_min_trim;	/* rate_iops_min's, likewise */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

@@ -287,6 +287,12 @@ struct bq_worker {
 	const struct bq_run_opts *run_opts;
 	/* per-I/O log files (issues 19, 20; statlog.c) */
 	struct bq_statlog *statlog;	/* write_lat_log and the like; NULL: none */
+	/* trim rate caps (issue 19; trim_rate.c) */
+	uint64_t trim_rate_t0;		/* the trims' schedule starts here; 0: no trim yet */
+	uint64_t trim_rate_bytes;	/* trim bytes let through */
+	uint64_t trim_rate_ios;		/* trims let through */
+	double trim_rate_next_ns;	/* rate_process=poisson: the next trim, after t0 */
+	uint64_t trim_rate_rng;		/* its draws */
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -476,6 +482,8 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 bool worker_trim_next(struct bq_worker *w, struct bq_slot *s, uint64_t now);
 /* trim_nvme.c: io_uring_cmd's trims, NVMe DSM of num_range ranges */
 int bq_trim_nvme(struct bq_worker *w, struct bq_slot *s, uint64_t *bytes, uint64_t now);
+/* trim_rate.c: wait for the trim's turn under rate's or rate_iops's trim value. */
+bool bq_trim_rate_wait(struct bq_worker *w, uint32_t len);
 
 /* verify_run.c: a job with verify= goes through these instead. */
 bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now);
@@ -540,7 +548,8 @@ static __attribute__((always_inline)) inline void worker_complete_as(struct bq_w
 	if (rare && w->zbd != NULL)
 		bq_zbd_complete(w->zbd, s->offset);
 	if (__builtin_expect(res != (int)s->len, 0)) {
-		worker_record_error(w, s, res < 0 ? -res : EIO);
+		/* A short write of fill_device is the end of the space (fio's retry gets ENOSPC). */
+		worker_record_error(w, s, res < 0 ? -res : w->job->fill_device ? ENOSPC : EIO);
 		return;
 	}
 	d->ios++;

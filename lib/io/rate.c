@@ -67,9 +67,12 @@ static void lat_new_cycle(struct bq_rate *r, uint64_t now);
 
 bool bq_rate_wanted(const struct bq_job *j)
 {
+	/* A trim-only job has no reads or writes to cap: its trim value is trim_rate.c's. */
+	bool rw = j->trim != BQ_TRIM_ONLY;
+
 	for (int d = 0; d < BQ_NR_DIRS; d++)
-		if (j->rate[d] || j->rate_iops_rw[d] || j->rate_min[d] || j->rate_iops_min[d] ||
-		    j->max_latency_ns[d])
+		if ((rw && (j->rate[d] || j->rate_iops_rw[d] || j->rate_min[d] ||
+			    j->rate_iops_min[d])) || j->max_latency_ns[d])
 			return true;
 	return j->thinktime_ns || j->latency_target_ns || j->ss_dur_ns >= NS_PER_S;
 }

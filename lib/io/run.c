@@ -19,6 +19,7 @@
 #include <linux/fs.h>
 
 #include "fileset.h"
+#include "fill.h"
 #include "job/jobopt.h"
 #include "run_int.h"
 #include "zbd.h"
@@ -172,6 +173,7 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 					     &st->held, ti, &js->fds[i], err);
 			jr->nr_targets = i + 1;
 			ret = ret ?: bq_fileset_judge_unlink(st, jr, i, err);
+			ret = ret ?: bq_fill_prepare(j, js->fds[i], ti, err);
 			if (ret)
 				return ret;
 		}
@@ -603,7 +605,8 @@ static bool target_shrank(struct run_state *st, uint64_t now)
 			uint64_t size, was;
 			struct stat sb;
 
-			if (fd < 0)
+			/* A file being filled grows from empty (fill.c). */
+			if (fd < 0 || (jr->job.fill_device && !ti->is_blk))
 				continue;
 			if (ti->is_blk) {
 				if (ioctl(fd, BLKGETSIZE64, &size))

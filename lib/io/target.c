@@ -184,7 +184,7 @@ static int hold_target(struct bq_ctx *ctx, const struct bq_job *j, const char *p
 		return i;
 	pfd = open(path, O_PATH | O_CLOEXEC);
 	if (pfd < 0 && errno == ENOENT) {
-		if (!j->size)
+		if (!j->size && !(j->fill_device && writes))
 			return bq_fail_at(err, path, -EINVAL,
 				    "no such file, and size= is not set to create it");
 		pfd = create_file(path, ti, err);
@@ -544,7 +544,8 @@ int bq_target_open(struct bq_ctx *ctx, const struct bq_job *j, const char *path,
 		if (ret <= 0)
 			return ret;
 	}
-	ret = open_held(ctx, j, path, -1, j->offset + j->size +
+	/* fill_device writes a file from empty (fill.c): nothing is laid out first. */
+	ret = open_held(ctx, j, path, -1, j->fill_device ? 0 : j->offset + j->size +
 			(j->offset_increment_pct ? 0 : (uint64_t)(j->numjobs ? j->numjobs - 1 : 0) *
 			 j->offset_increment), gopts, held, ti, fd, err);
 	return ret < 0 ? ret : 0;

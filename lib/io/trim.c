@@ -143,6 +143,8 @@ bool worker_trim_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 		}
 		if (!worker_pick(w, s, now))
 			return false;
+		if (!bq_trim_rate_wait(w, s->len))
+			return false;
 		start = j->gtod_reduce ? now : bq_now_ns();
 		if (bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU)) {
 			ret = bq_trim_nvme(w, s, &bytes, now);

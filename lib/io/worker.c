@@ -17,6 +17,7 @@
 
 #include "engine.h"
 #include "errfilter.h"
+#include "fill.h"
 #include "target.h"
 
 void worker_sleep_until(uint64_t t_ns)
@@ -218,13 +219,15 @@ static bool worker_device_gone(struct bq_worker *w, int err)
 void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err)
 {
 	struct bq_thread_result *r = w->res;
-	enum bq_err_verdict v;
-
 	struct bq_io_error e = {
 		.offset = s->offset, .len = s->len, .err = err, .dir = s->dir, .file = s->file,
 		.sense = w->sense,
 	};
+	enum bq_err_verdict v;
 
+	/* fill_device: the target is full, the job is done (fill.c). */
+	if (__builtin_expect(w->job->fill_device, 0) && bq_fill_full(w, s, err))
+		return;
 	r->d[s->dir].errors++;
 	if (r->nr_errors < BQ_MAX_IO_ERRORS)
 		r->errors[r->nr_errors++] = e;

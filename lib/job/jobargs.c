@@ -23,6 +23,7 @@
 #include "io/iolog.h"
 #include "jobopt_zbd.h"
 #include "errfilter_opt.h"
+#include "jobopt_fill.h"
 
 static int add(struct bq_strv *args, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -154,11 +155,13 @@ static int add_rates(struct bq_strv *args, const struct bq_job *j)
 					  "lat_slope" };
 	int ret;
 
-	ret = add(args, "--rate=%" PRIu64 ",%" PRIu64, j->rate[BQ_READ], j->rate[BQ_WRITE]);
-	ret = ret ?: add(args, "--rate_min=%" PRIu64 ",%" PRIu64, j->rate_min[BQ_READ],
-			 j->rate_min[BQ_WRITE]);
-	ret = ret ?: add(args, "--rate_iops_min=%" PRIu64 ",%" PRIu64, j->rate_iops_min[BQ_READ],
-			 j->rate_iops_min[BQ_WRITE]);
+	ret = add(args, "--rate=%" PRIu64 ",%" PRIu64 ",%" PRIu64, j->rate[BQ_READ],
+		  j->rate[BQ_WRITE], j->rate_trim);
+	ret = ret ?: add(args, "--rate_min=%" PRIu64 ",%" PRIu64 ",%" PRIu64, j->rate_min[BQ_READ],
+			 j->rate_min[BQ_WRITE], j->rate_min_trim);
+	ret = ret ?: add(args, "--rate_iops_min=%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+			 j->rate_iops_min[BQ_READ], j->rate_iops_min[BQ_WRITE],
+			 j->rate_iops_min_trim);
 	ret = ret ?: add(args, "--ratecycle=%" PRIu32, j->ratecycle_ms);
 	ret = ret ?: add(args, "--rate_process=%s", j->rate_poisson ? "poisson" : "linear");
 	ret = ret ?: add(args, "--rate_ignore_thinktime=%d", j->rate_ignore_thinktime);
@@ -368,8 +371,8 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: add(args, "--randseed=%" PRIu64, j->randseed);
 	ret = ret ?: add(args, "--norandommap=%d", j->norandommap);
 	ret = ret ?: add_dist(args, j);
-	ret = ret ?: add(args, "--rate_iops=%" PRIu64 ",%" PRIu64, j->rate_iops_rw[BQ_READ],
-			 j->rate_iops_rw[BQ_WRITE]);
+	ret = ret ?: add(args, "--rate_iops=%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+			 j->rate_iops_rw[BQ_READ], j->rate_iops_rw[BQ_WRITE], j->rate_iops_trim);
 	ret = ret ?: add(args, "--group_reporting=%d", j->group_reporting);
 	ret = ret ?: add(args, "--gtod_reduce=%d", j->gtod_reduce);
 	ret = ret ?: bq_errfilter_to_args(j, args);
@@ -432,5 +435,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 		ret = ret ?: add(args, "--deac=%d", j->nvme_deac);
 	}
 	ret = ret ?: add(args, "--num_range=%u", j->num_range);
+	ret = ret ?: bq_fill_to_args(j, args);
 	return ret;
 }

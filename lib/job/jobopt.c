@@ -25,6 +25,7 @@
 #include "jobopt_zbd.h"
 #include "errfilter_opt.h"
 #include "jobopt_queue.h"
+#include "jobopt_fill.h"
 #include "internal.h"
 #include "verify/verify_int.h"
 
@@ -1152,6 +1153,9 @@ static const struct job_opt job_opts[] = {
 	OPT("write_mode", OPT_VALUE, bq_job_set_write_mode),
 	OPT_AT("deac", OPT_FLAG, set_bool, nvme_deac, 0, 0),
 	OPT_AT("num_range", OPT_VALUE, set_uint, num_range, 0, BQ_NVME_MAX_DSM_RANGES),
+	/* fill_device, trim rates, offload submission (issue 19; jobopt_fill.c, io/fill.c) */
+	OPT_AT("fill_device", OPT_FLAG, set_bool, fill_device, 0, 0),
+	OPT_AT("fill_fs", OPT_FLAG, set_bool, fill_device, 0, 0),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1368,8 +1372,10 @@ static int check_verify(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "verify needs a target; ioengine=nop has none");
 	if (job->nr_files > 1)
 		return bq_parse_fail(err, -EINVAL, "verify works on one filename per job");
-	if (job->verify_pattern_len && job->verify != BQ_VERIFY_PATTERN)
-		return bq_parse_fail(err, -EINVAL, "verify_pattern needs verify=pattern");
+	/* fio checks the pattern after meta's header too (fill family, issue 19). */
+	if (job->verify_pattern_len && job->verify != BQ_VERIFY_PATTERN &&
+	    job->verify != BQ_VERIFY_META)
+		return bq_parse_fail(err, -EINVAL, "verify_pattern needs verify=pattern or meta");
 	vb = bq_job_verify_block(job);
 	if (vb < BQ_VERIFY_SECTOR || vb % BQ_VERIFY_SECTOR)
 		return bq_parse_fail(err, -EINVAL, "verify block %u is not a multiple of %u", vb,
@@ -1399,6 +1405,7 @@ static int (*const family_checks[])(const struct bq_job *, struct bq_parse_error
 	bq_job_check_sync, bq_job_check_sg, bq_job_check_queue, bq_fileset_check,
 	bq_job_check_patterns, bq_job_check_rates, bq_job_check_zbd, check_verify,
 	bq_job_check_trim, bq_bufopt_check, bq_job_check_statlog, bq_job_check_nvme,
+	bq_job_check_fill,
 };
 
 /**

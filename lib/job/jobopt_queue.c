@@ -16,12 +16,11 @@
 int bq_opt_set_submit_mode(const struct job_opt *o, const char *key, const char *val,
 			   struct bq_job *job, struct bq_parse_error *err)
 {
-	if (!strcmp(val, "inline"))
+	/* offload: what it needs of the engine is checked with the whole job (jobopt_fill.c) */
+	if (!strcmp(val, "inline") || !strcmp(val, "offload")) {
+		job->submit_offload = !strcmp(val, "offload");
 		return 0;
-	if (!strcmp(val, "offload"))
-		return bq_parse_fail(err, -EOPNOTSUPP, "%s=offload is not supported: each blkqual "
-				     "thread submits and reaps its own I/O, with no submitter pool",
-				     key);
+	}
 	return bq_parse_fail(err, -EINVAL, "%s=%s: one of inline, offload", key, val);
 }
 

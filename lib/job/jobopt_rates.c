@@ -41,37 +41,45 @@ static int parse_one(enum val_kind kind, const char *s, uint64_t *v)
 }
 
 /*
- * fio's "read,write[,trim]" values: one value is both directions, an
- * empty side keeps what was there.  A trim value is refused: blkqual
- * has no trims.
+ * fio's "read,write[,trim]" values: one value is every direction, an
+ * empty side keeps what was there, and the last value given applies to
+ * the directions after it unless a comma ends the list (so "1m,500k"
+ * caps trims at 500k, "1m," reads alone).  The trim value goes to @trim.
  */
 static int set_per_dir(const char *key, const char *val, enum val_kind kind,
-		       uint64_t out[BQ_NR_DIRS], struct bq_parse_error *err)
+		       uint64_t out[BQ_NR_DIRS], uint64_t *trim, struct bq_parse_error *err)
 {
 	static const char *const what[] = {
 		[VAL_SIZE] = "a size (like 500k, 1m)",
 		[VAL_COUNT] = "a whole number",
 		[VAL_USEC] = "a time (like 500, 10ms)",
 	};
-	char buf[DIR_VALUE_MAX], *part[BQ_NR_DIRS], *comma;
-	uint64_t v[BQ_NR_DIRS];
+	char buf[DIR_VALUE_MAX], *part[BQ_NR_DIRS + 1], *comma;
+	uint64_t v[BQ_NR_DIRS + 1];
+	int n = 1;
 
 	if (strlen(val) >= sizeof(buf))
 		return bq_parse_fail(err, -EINVAL, "%s: value is too long", key);
 	strcpy(buf, val);
-	comma = strchr(buf, ',');
-	part[BQ_READ] = buf;
-	part[BQ_WRITE] = buf;
-	if (comma) {
+	part[0] = buf;
+	while (n <= BQ_NR_DIRS && (comma = strchr(part[n - 1], ','))) {
 		*comma = '\0';
-		part[BQ_WRITE] = comma + 1;
-		if (strchr(part[BQ_WRITE], ','))
-			return bq_parse_fail(err, -EOPNOTSUPP,
-					     "%s=%s: a third (trim) value is not supported", key, val);
+		part[n++] = comma + 1;
 	}
-	if (!*part[BQ_READ] && !*part[BQ_WRITE])
-		return bq_parse_fail(err, -EINVAL, "%s=%s: no value for either direction", key, val);
-	for (int d = 0; d < BQ_NR_DIRS; d++) {
+	if (strchr(part[n - 1], ','))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: at most three values (read, write, "
+				     "trim)", key, val);
+	/* A value not ended by a comma is also the following directions'. */
+	if (n == 1)
+		part[1] = part[0];
+	if (n < 3)
+		part[2] = part[1];
+	if (!*part[BQ_READ] && !*part[BQ_WRITE] && !*part[BQ_NR_DIRS])
+		return bq_parse_fail(err, -EINVAL, "%s=%s: no value for any direction", key, val);
+	if (!trim && n == 3 && *part[BQ_NR_DIRS])
+		return bq_parse_fail(err, -EOPNOTSUPP,
+				     "%s=%s: a third (trim) value is not supported", key, val);
+	for (int d = 0; d < BQ_NR_DIRS + 1; d++) {
 		int ret;
 
 		if (!*part[d])
@@ -88,6 +96,8 @@ static int set_per_dir(const char *key, const char *val, enum val_kind kind,
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		if (*part[d])
 			out[d] = v[d];
+	if (trim && *part[BQ_NR_DIRS])
+		*trim = v[BQ_NR_DIRS];
 	return 0;
 }
 
@@ -239,13 +249,13 @@ int bq_job_set_rates(const struct job_opt *o, const char *key, const char *val,
 
 	(void)o;
 	if (!strcmp(key, "rate"))
-		ret = set_per_dir(key, val, VAL_SIZE, j.rate, err);
+		ret = set_per_dir(key, val, VAL_SIZE, j.rate, &j.rate_trim, err);
 	else if (!strcmp(key, "rate_iops"))
-		ret = set_per_dir(key, val, VAL_COUNT, j.rate_iops_rw, err);
+		ret = set_per_dir(key, val, VAL_COUNT, j.rate_iops_rw, &j.rate_iops_trim, err);
 	else if (!strcmp(key, "rate_min") || !strcmp(key, "ratemin"))
-		ret = set_per_dir(key, val, VAL_SIZE, j.rate_min, err);
+		ret = set_per_dir(key, val, VAL_SIZE, j.rate_min, &j.rate_min_trim, err);
 	else if (!strcmp(key, "rate_iops_min"))
-		ret = set_per_dir(key, val, VAL_COUNT, j.rate_iops_min, err);
+		ret = set_per_dir(key, val, VAL_COUNT, j.rate_iops_min, &j.rate_iops_min_trim, err);
 	else if (!strcmp(key, "ratecycle") || !strcmp(key, "rate_cycle"))
 		ret = set_ratecycle(key, val, &j, err);
 	else if (!strcmp(key, "rate_process"))
@@ -261,7 +271,7 @@ int bq_job_set_rates(const struct job_opt *o, const char *key, const char *val,
 	else if (!strcmp(key, "thinktime_iotime"))
 		ret = set_time(key, val, NS_PER_S, &j.thinktime_iotime_ns, err);
 	else if (!strcmp(key, "max_latency"))
-		ret = set_per_dir(key, val, VAL_USEC, j.max_latency_ns, err);
+		ret = set_per_dir(key, val, VAL_USEC, j.max_latency_ns, NULL, err);
 	else if (!strcmp(key, "latency_target"))
 		ret = set_time(key, val, NS_PER_US, &j.latency_target_ns, err);
 	else if (!strcmp(key, "latency_window"))

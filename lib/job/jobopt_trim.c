@@ -77,13 +77,20 @@ int bq_job_set_trim_rw(struct bq_job *job, const char *key, const char *val, siz
 	return ret;
 }
 
+/*
+ * The trim value of rate and rate_iops caps the trims (io/trim_rate.c); a
+ * trim-only job has no reads or writes for the others to cap, and the
+ * writes of trimwrite, issued between the trims, are not capped here.
+ */
 static bool trim_rate_limited(const struct bq_job *j)
 {
 	for (int d = 0; d < BQ_NR_DIRS; d++)
-		if (j->rate[d] || j->rate_iops_rw[d] || j->rate_min[d] || j->rate_iops_min[d] ||
-		    j->max_latency_ns[d])
+		if (j->max_latency_ns[d])
 			return true;
-	return j->rate_iops || j->latency_target_ns;
+	if (j->trim == BQ_TRIM_WRITE && (j->rate[BQ_WRITE] || j->rate_iops_rw[BQ_WRITE] ||
+					 j->rate_min[BQ_WRITE] || j->rate_iops_min[BQ_WRITE]))
+		return true;
+	return j->latency_target_ns;
 }
 
 /**
@@ -110,8 +117,9 @@ int bq_job_check_trim(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: trims through ioengine=sg "
 				     "(SCSI UNMAP) are not supported", rw);
 	if (trim_rate_limited(job))
-		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: rate limits, max_latency and "
-				     "latency_target do not apply to trims here", rw);
+		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: max_latency, latency_target and "
+				     "a write rate of trimwrite are not supported (the trim value of "
+				     "rate and rate_iops is)", rw);
 	/* Trims are issued between the engine's I/Os, where these do not look. */
 	if (job->thinktime_ns)
 		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: thinktime does not apply to "

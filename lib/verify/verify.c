@@ -209,7 +209,8 @@ int bq_vparams_init(struct bq_vparams *p, enum bq_verify_method method, uint32_t
 			return -EOPNOTSUPP;
 		p->hdr_len = bq_vmethod_hdr_len(method);
 	}
-	if (method != BQ_VERIFY_PATTERN)
+	/* verify=meta with verify_pattern: fio fills and checks the payload with it too. */
+	if (method != BQ_VERIFY_PATTERN && (method != BQ_VERIFY_META || !pattern_len))
 		return 0;
 	if (!pattern || !pattern_len) {
 		pattern = deadbeef;
@@ -300,7 +301,7 @@ void bq_verify_fill(void *buf, const struct bq_vparams *p, uint64_t offset, uint
 	};
 	uint8_t *b = buf;
 
-	if (p->method == BQ_VERIFY_PATTERN)
+	if (p->tmpl)
 		memcpy(b + BQ_VHDR_SIZE, p->tmpl + BQ_VHDR_SIZE, p->block_size - BQ_VHDR_SIZE);
 	else
 		payload_fill(b, p->hdr_len, p->block_size, payload_key(seed, offset, gen));
@@ -465,7 +466,7 @@ static int64_t first_diff(const uint8_t *buf, const struct bq_vparams *p, uint64
 	uint8_t img[8];
 
 	for (uint32_t i = p->hdr_len; i < p->block_size; i += 8) {
-		if (p->method == BQ_VERIFY_PATTERN) {
+		if (p->tmpl) {
 			memcpy(img, p->tmpl + i, 8);
 		} else {
 			uint64_t w = payload_word(key, i / 8);
@@ -511,7 +512,7 @@ static enum bq_verify_class analyse(const uint8_t *buf, const struct bq_vparams 
 	uint64_t newest = e->have_gen ? e->gen_hi : hdr_here ? h->generation : 0;
 	uint64_t key[MAX_CANDS];
 	struct cands c = { .n = 0 };
-	bool pattern = p->method == BQ_VERIFY_PATTERN;
+	bool pattern = p->tmpl != NULL;
 
 	if (!e->have_seed && !hdr)
 		return BQ_VCLASS_NEVER_WRITTEN;
@@ -596,7 +597,7 @@ enum bq_verify_class bq_verify_block(const void *buf, const struct bq_vparams *p
 	} else if (fits) {
 		sum = bq_verify_sum(buf, bs, p->method);
 		intact = sum == h.checksum;
-		if (intact && p->method == BQ_VERIFY_PATTERN)
+		if (intact && p->tmpl)
 			intact = !memcmp((const uint8_t *)buf + BQ_VHDR_SIZE,
 					 p->tmpl + BQ_VHDR_SIZE, bs - BQ_VHDR_SIZE);
 	}

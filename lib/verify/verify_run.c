@@ -212,7 +212,7 @@ static void check_self(struct bq_worker *w, struct bq_vworker *v, uint8_t *buf,
 		if (vj->swap_at && p.block_size <= len - at)
 			swap_hdr(buf + at, vj->swap_at, p.hdr_len);
 		/* A block written with another verify_interval is judged whole, if it fits. */
-		else if (vj->p.method != BQ_VERIFY_PATTERN && bq_vhdr_decode(buf + at, &h) &&
+		else if (!vj->p.tmpl && bq_vhdr_decode(buf + at, &h) &&
 		    h.length >= BQ_VERIFY_SECTOR && !(h.length % BQ_VERIFY_SECTOR) &&
 		    h.length <= len - at)
 			p.block_size = h.length;
@@ -405,7 +405,8 @@ static int state_mismatch(const struct bq_vstate_disk *h, const struct bq_vident
 		return bq_fail_at(err, where, -EINVAL, "it records verify=%s, the job has verify=%s",
 				  bq_verify_method_name((enum bq_verify_method)h->method),
 				  bq_verify_method_name((enum bq_verify_method)j->verify));
-	if (h->method == BQ_VERIFY_PATTERN && j->verify_pattern_len &&
+	if ((h->method == BQ_VERIFY_PATTERN || h->method == BQ_VERIFY_META) &&
+	    j->verify_pattern_len &&
 	    (h->pattern_len != j->verify_pattern_len ||
 	     memcmp(h->pattern, j->verify_pattern, h->pattern_len)))
 		return bq_fail_at(err, where, -EINVAL, "it records another verify_pattern");

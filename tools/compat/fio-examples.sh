@@ -163,6 +163,8 @@ rewrite()
 		line = $0; sub(/^[ \t]*/, "", line)
 		k = line; sub(/[ \t]*=.*/, "", k)
 		v = line; sub(/^[^=]*=[ \t]*/, "", v); sub(/[ \t]+$/, "", v)
+		# A comment after the value ("datafile.tmp ; or /dev/sda") is not part of it.
+		sub(/[ \t]+[;#].*$/, "", v)
 		if (k == "filename") {
 			if (v ~ /^\/dev\//) v = vm ? guest_dev(v) : dev
 			else if (v ~ /\//) { n = split(v, p, "/"); v = dir "/" p[n] }
@@ -188,6 +190,9 @@ rewrite()
 			v = "128"
 		}
 		print k "=" v
+		# Filling the 8 GiB scratch filesystem would take minutes: fill 64 MiB
+		# of it (size= caps fill_device in fio as in blkqual).
+		if ((k == "fill_device" || k == "fill_fs") && v != "0") print "size=64m"
 		next
 	}
 	{ print }' "$1"
