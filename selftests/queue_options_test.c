@@ -227,7 +227,7 @@ static json_object *cmdprio_without_caps(struct __test_metadata *_metadata,
 			       "--no-status", "-o", "json", "--name=c", filename,
 			       "--ioengine=io_uring", "--direct=1", "--rw=randread", "--bs=4k",
 			       "--size=1m", "--io_size=1m", "--iodepth=8", "--cmdprio_class=1",
-			       "--continue_on_error=1", pct, NULL };
+			       "--ignore_error=EPERM", pct, NULL };
 	struct run_result r;
 	json_object *root = NULL;
 

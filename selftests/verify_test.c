@@ -381,7 +381,7 @@ TEST(job_options)
 	bq_jobset_free(&back);
 	bq_jobset_free(&set);
 
-	EXPECT_EQ(-EOPNOTSUPP, jobs(&set, &err, "--verify=md5", "--verify_dump=1", NULL));
+	EXPECT_EQ(-EOPNOTSUPP, jobs(&set, &err, "--verify=md5", "--experimental_verify=1", NULL));
 	EXPECT_NE(NULL, strstr(err.msg, "not supported")) TH_LOG("%s", err.msg);
 	EXPECT_EQ(-EOPNOTSUPP, jobs(&set, &err, "--verify=crc32c", "--verify_state_save=1", NULL));
 	EXPECT_EQ(-EINVAL, jobs(&set, &err, "--verify=sha1024", NULL, NULL));
