@@ -59,6 +59,17 @@ int bq_natural_cmp(const char *a, const char *b);
  */
 int bq_cpulist_parse(const char *s, int *cpus, int max);
 
+/**
+ * bq_argf() - append a formatted string to a vector (strv.c)
+ * @sv: the vector
+ * @fmt: printf format
+ *
+ * The options a job is rebuilt from (jobargs.c) are made with it.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int bq_argf(struct bq_strv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* sysfs.c: reading small attribute files below a root */
 int bq_path(char *buf, size_t len, const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -4,6 +4,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,22 @@ int bq_strv_add(struct bq_strv *sv, const char *s)
 	v[sv->n] = NULL;
 	sv->v = v;
 	return 0;
+}
+
+int bq_argf(struct bq_strv *sv, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	ret = bq_strv_add(sv, s);
+	free(s);
+	return ret;
 }
 
 bool bq_strv_contains(const struct bq_strv *sv, const char *s)

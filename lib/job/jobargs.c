@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,23 +23,6 @@
 #include "jobopt_zbd.h"
 #include "errfilter_opt.h"
 #include "jobopt_fill.h"
-
-static int add(struct bq_strv *args, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int add(struct bq_strv *args, const char *fmt, ...)
-{
-	char buf[4096];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		return -ENAMETOOLONG;
-	return bq_strv_add(args, buf);
-}
 
 /* File names are ':'-separated, so a ':' inside a name is escaped as fio does. */
 static int add_filenames(struct bq_strv *args, const struct bq_job *j)
@@ -60,7 +42,7 @@ static int add_filenames(struct bq_strv *args, const struct bq_job *j)
 			buf[n++] = ':';
 	}
 	buf[n] = '\0';
-	return n ? add(args, "--filename=%s", buf) : 0;
+	return n ? bq_argf(args, "--filename=%s", buf) : 0;
 }
 
 static const char *rw_name(enum bq_rw rw)
@@ -88,7 +70,7 @@ static int add_split(struct bq_strv *args, const struct bq_job *j)
 					      i ? ":" : "", j->bssplit[d][i].bs,
 					      j->bssplit[d][i].pct);
 	}
-	return add(args, "--bssplit=%s", buf);
+	return bq_argf(args, "--bssplit=%s", buf);
 }
 
 /*
@@ -102,10 +84,10 @@ static int add_sizes(struct bq_strv *args, const struct bq_job *j)
 
 	if (j->nr_bssplit[BQ_READ] || j->nr_bssplit[BQ_WRITE])
 		ret = add_split(args, j);
-	ret = ret ?: add(args, "--bs=%" PRIu32 ",%" PRIu32, j->bs[BQ_READ], j->bs[BQ_WRITE]);
+	ret = ret ?: bq_argf(args, "--bs=%" PRIu32 ",%" PRIu32, j->bs[BQ_READ], j->bs[BQ_WRITE]);
 	if (!ret && (j->bs_min[BQ_READ] != j->bs_max[BQ_READ] ||
 		     j->bs_min[BQ_WRITE] != j->bs_max[BQ_WRITE]))
-		ret = add(args, "--bsrange=%" PRIu32 "-%" PRIu32 ",%" PRIu32 "-%" PRIu32,
+		ret = bq_argf(args, "--bsrange=%" PRIu32 "-%" PRIu32 ",%" PRIu32 "-%" PRIu32,
 			  j->bs_min[BQ_READ], j->bs_max[BQ_READ], j->bs_min[BQ_WRITE],
 			  j->bs_max[BQ_WRITE]);
 	return ret;
@@ -121,30 +103,31 @@ static int add_verify(struct bq_strv *args, const struct bq_job *j)
 	for (uint32_t i = 0; i < j->verify_pattern_len; i++)
 		snprintf(hex + 2 + 2 * i, 3, "%02x", j->verify_pattern[i]);
 	if (j->verify_pattern_len)
-		ret = add(args, "--verify_pattern=%s", hex);
+		ret = bq_argf(args, "--verify_pattern=%s", hex);
 	if (j->verify || j->verify_pattern_len)
-		ret = ret ?: add(args, "--verify=%s", j->verify ?
+		ret = ret ?: bq_argf(args, "--verify=%s", j->verify ?
 				 bq_verify_method_name((enum bq_verify_method)j->verify) : "0");
 	if (!j->do_verify)
-		ret = ret ?: add(args, "--do_verify=0");
+		ret = ret ?: bq_argf(args, "--do_verify=0");
 	if (j->verify_fatal)
-		ret = ret ?: add(args, "--verify_fatal=1");
+		ret = ret ?: bq_argf(args, "--verify_fatal=1");
 	if (j->verify_only)
-		ret = ret ?: add(args, "--verify_only=1");
+		ret = ret ?: bq_argf(args, "--verify_only=1");
 	if (j->verify_interval)
-		ret = ret ?: add(args, "--verify_interval=%" PRIu32, j->verify_interval);
+		ret = ret ?: bq_argf(args, "--verify_interval=%" PRIu32, j->verify_interval);
 	if (j->verify_backlog)
-		ret = ret ?: add(args, "--verify_backlog=%" PRIu32, j->verify_backlog);
+		ret = ret ?: bq_argf(args, "--verify_backlog=%" PRIu32, j->verify_backlog);
 	if (j->verify_backlog_batch)
-		ret = ret ?: add(args, "--verify_backlog_batch=%" PRIu32, j->verify_backlog_batch);
+		ret = ret ?: bq_argf(args, "--verify_backlog_batch=%" PRIu32,
+					   j->verify_backlog_batch);
 	if (j->verify_offset)
-		ret = ret ?: add(args, "--verify_offset=%" PRIu32, j->verify_offset);
+		ret = ret ?: bq_argf(args, "--verify_offset=%" PRIu32, j->verify_offset);
 	if (j->verify_async)
-		ret = ret ?: add(args, "--verify_async=%" PRIu32, j->verify_async);
+		ret = ret ?: bq_argf(args, "--verify_async=%" PRIu32, j->verify_async);
 	if (!j->verify_header_seed)
-		ret = ret ?: add(args, "--verify_header_seed=0");
+		ret = ret ?: bq_argf(args, "--verify_header_seed=0");
 	if (!j->verify_write_sequence)
-		ret = ret ?: add(args, "--verify_write_sequence=0");
+		ret = ret ?: bq_argf(args, "--verify_write_sequence=0");
 	return ret;
 }
 
@@ -155,35 +138,36 @@ static int add_rates(struct bq_strv *args, const struct bq_job *j)
 					  "lat_slope" };
 	int ret;
 
-	ret = add(args, "--rate=%" PRIu64 ",%" PRIu64 ",%" PRIu64, j->rate[BQ_READ],
+	ret = bq_argf(args, "--rate=%" PRIu64 ",%" PRIu64 ",%" PRIu64, j->rate[BQ_READ],
 		  j->rate[BQ_WRITE], j->rate_trim);
-	ret = ret ?: add(args, "--rate_min=%" PRIu64 ",%" PRIu64 ",%" PRIu64, j->rate_min[BQ_READ],
+	ret = ret ?: bq_argf(args, "--rate_min=%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+				   j->rate_min[BQ_READ],
 			 j->rate_min[BQ_WRITE], j->rate_min_trim);
-	ret = ret ?: add(args, "--rate_iops_min=%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+	ret = ret ?: bq_argf(args, "--rate_iops_min=%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			 j->rate_iops_min[BQ_READ], j->rate_iops_min[BQ_WRITE],
 			 j->rate_iops_min_trim);
-	ret = ret ?: add(args, "--ratecycle=%" PRIu32, j->ratecycle_ms);
-	ret = ret ?: add(args, "--rate_process=%s", j->rate_poisson ? "poisson" : "linear");
-	ret = ret ?: add(args, "--rate_ignore_thinktime=%d", j->rate_ignore_thinktime);
-	ret = ret ?: add(args, "--thinktime_spin=%" PRIu64 "ns", j->thinktime_spin_ns);
+	ret = ret ?: bq_argf(args, "--ratecycle=%" PRIu32, j->ratecycle_ms);
+	ret = ret ?: bq_argf(args, "--rate_process=%s", j->rate_poisson ? "poisson" : "linear");
+	ret = ret ?: bq_argf(args, "--rate_ignore_thinktime=%d", j->rate_ignore_thinktime);
+	ret = ret ?: bq_argf(args, "--thinktime_spin=%" PRIu64 "ns", j->thinktime_spin_ns);
 	/* Given or not matters with thinktime_iotime: write it only when given. */
 	if (j->thinktime_blocks_set)
-		ret = ret ?: add(args, "--thinktime_blocks=%" PRIu32, j->thinktime_blocks);
-	ret = ret ?: add(args, "--thinktime_blocks_type=%s",
+		ret = ret ?: bq_argf(args, "--thinktime_blocks=%" PRIu32, j->thinktime_blocks);
+	ret = ret ?: bq_argf(args, "--thinktime_blocks_type=%s",
 			 j->thinktime_blocks_issue ? "issue" : "complete");
-	ret = ret ?: add(args, "--thinktime_iotime=%" PRIu64 "ns", j->thinktime_iotime_ns);
-	ret = ret ?: add(args, "--max_latency=%" PRIu64 "ns,%" PRIu64 "ns",
+	ret = ret ?: bq_argf(args, "--thinktime_iotime=%" PRIu64 "ns", j->thinktime_iotime_ns);
+	ret = ret ?: bq_argf(args, "--max_latency=%" PRIu64 "ns,%" PRIu64 "ns",
 			 j->max_latency_ns[BQ_READ], j->max_latency_ns[BQ_WRITE]);
-	ret = ret ?: add(args, "--latency_target=%" PRIu64 "ns", j->latency_target_ns);
-	ret = ret ?: add(args, "--latency_window=%" PRIu64 "ns", j->latency_window_ns);
-	ret = ret ?: add(args, "--latency_percentile=%.17g", j->latency_percentile);
-	ret = ret ?: add(args, "--latency_run=%d", j->latency_run);
+	ret = ret ?: bq_argf(args, "--latency_target=%" PRIu64 "ns", j->latency_target_ns);
+	ret = ret ?: bq_argf(args, "--latency_window=%" PRIu64 "ns", j->latency_window_ns);
+	ret = ret ?: bq_argf(args, "--latency_percentile=%.17g", j->latency_percentile);
+	ret = ret ?: bq_argf(args, "--latency_run=%d", j->latency_run);
 	if (j->ss >= 0 && j->ss < (int)ARRAY_SIZE(ss))
-		ret = ret ?: add(args, "--steadystate=%s:%.17g%s", ss[j->ss], j->ss_limit,
+		ret = ret ?: bq_argf(args, "--steadystate=%s:%.17g%s", ss[j->ss], j->ss_limit,
 				 j->ss_pct ? "%" : j->ss >= BQ_SS_LAT ? "ns" : "");
-	ret = ret ?: add(args, "--ss_dur=%" PRIu64 "ns", j->ss_dur_ns);
-	ret = ret ?: add(args, "--ss_ramp=%" PRIu64 "ns", j->ss_ramp_ns);
-	ret = ret ?: add(args, "--ss_interval=%" PRIu64 "ns", j->ss_interval_ns);
+	ret = ret ?: bq_argf(args, "--ss_dur=%" PRIu64 "ns", j->ss_dur_ns);
+	ret = ret ?: bq_argf(args, "--ss_ramp=%" PRIu64 "ns", j->ss_ramp_ns);
+	ret = ret ?: bq_argf(args, "--ss_interval=%" PRIu64 "ns", j->ss_interval_ns);
 	return ret;
 }
 
@@ -232,36 +216,36 @@ static int add_patterns(struct bq_strv *args, const struct bq_job *j)
 	int ret = 0;
 
 	if (j->rw_seq_identical)
-		ret = add(args, "--rw_sequencer=identical");
+		ret = bq_argf(args, "--rw_sequencer=identical");
 	if (j->pct_seq[BQ_READ] || j->pct_seq[BQ_WRITE])
-		ret = ret ?: add(args, "--percentage_random=%u,%u", 100 - j->pct_seq[BQ_READ],
+		ret = ret ?: bq_argf(args, "--percentage_random=%u,%u", 100 - j->pct_seq[BQ_READ],
 				 100 - j->pct_seq[BQ_WRITE]);
 	if (j->random_generator)
-		ret = ret ?: add(args, "--random_generator=%s", gens[j->random_generator]);
+		ret = ret ?: bq_argf(args, "--random_generator=%s", gens[j->random_generator]);
 	if (j->allrandrepeat)
-		ret = ret ?: add(args, "--allrandrepeat=1");
+		ret = ret ?: bq_argf(args, "--allrandrepeat=1");
 	if (j->softrandommap)
-		ret = ret ?: add(args, "--softrandommap=1");
+		ret = ret ?: bq_argf(args, "--softrandommap=1");
 	if (j->zonemode)
-		ret = ret ?: add(args, "--zonemode=%s",
+		ret = ret ?: bq_argf(args, "--zonemode=%s",
 				 j->zonemode == BQ_ZONEMODE_STRIDED ? "strided" :
 				 j->zonemode == BQ_ZONEMODE_ZBD ? "zbd" : "none");
 	if (j->zone_size)
-		ret = ret ?: add(args, "--zonesize=%" PRIu64, j->zone_size);
+		ret = ret ?: bq_argf(args, "--zonesize=%" PRIu64, j->zone_size);
 	if (j->zone_range)
-		ret = ret ?: add(args, "--zonerange=%" PRIu64, j->zone_range);
+		ret = ret ?: bq_argf(args, "--zonerange=%" PRIu64, j->zone_range);
 	if (j->zone_skip)
-		ret = ret ?: add(args, "--zoneskip=%" PRIu64, j->zone_skip);
+		ret = ret ?: bq_argf(args, "--zoneskip=%" PRIu64, j->zone_skip);
 	if (j->offset_increment_pct)
-		ret = ret ?: add(args, "--offset_increment=%u%%", j->offset_increment_pct);
+		ret = ret ?: bq_argf(args, "--offset_increment=%u%%", j->offset_increment_pct);
 	else if (j->offset_increment)
-		ret = ret ?: add(args, "--offset_increment=%" PRIu64, j->offset_increment);
+		ret = ret ?: bq_argf(args, "--offset_increment=%" PRIu64, j->offset_increment);
 	if (j->offset_align)
-		ret = ret ?: add(args, "--offset_align=%" PRIu64, j->offset_align);
+		ret = ret ?: bq_argf(args, "--offset_align=%" PRIu64, j->offset_align);
 	if (j->number_ios)
-		ret = ret ?: add(args, "--number_ios=%" PRIu64, j->number_ios);
+		ret = ret ?: bq_argf(args, "--number_ios=%" PRIu64, j->number_ios);
 	if (j->bs_is_seq_rand)
-		ret = ret ?: add(args, "--bs_is_seq_rand=1");
+		ret = ret ?: bq_argf(args, "--bs_is_seq_rand=1");
 	return ret;
 }
 
@@ -271,14 +255,14 @@ static int add_ordering(struct bq_strv *args, const struct bq_job *j)
 	static const char *const what[] = { "group", "stonewall", "all" };
 	int ret;
 
-	ret = add(args, "--stonewall=%d", j->stonewall);
-	ret = ret ?: add(args, "--new_group=%d", j->new_group);
+	ret = bq_argf(args, "--stonewall=%d", j->stonewall);
+	ret = ret ?: bq_argf(args, "--new_group=%d", j->new_group);
 	if (j->wait_for[0])
-		ret = ret ?: add(args, "--wait_for=%s", j->wait_for);
-	ret = ret ?: add(args, "--loops=%u", j->loops);
-	ret = ret ?: add(args, "--exitall=%d", j->exitall);
-	ret = ret ?: add(args, "--exit_what=%s", what[j->exit_what]);
-	ret = ret ?: add(args, "--exitall_on_error=%d", j->exitall_on_error);
+		ret = ret ?: bq_argf(args, "--wait_for=%s", j->wait_for);
+	ret = ret ?: bq_argf(args, "--loops=%u", j->loops);
+	ret = ret ?: bq_argf(args, "--exitall=%d", j->exitall);
+	ret = ret ?: bq_argf(args, "--exit_what=%s", what[j->exit_what]);
+	ret = ret ?: bq_argf(args, "--exitall_on_error=%d", j->exitall_on_error);
 	return ret;
 }
 
@@ -287,39 +271,39 @@ static int add_queue(struct bq_strv *args, const struct bq_job *j)
 {
 	int ret;
 
-	ret = add(args, "--iodepth_batch=%u", j->iodepth_batch);
-	ret = ret ?: add(args, "--iodepth_low=%u", j->iodepth_low);
-	ret = ret ?: add(args, "--iodepth_batch_complete_max=%u", j->batch_complete_max);
-	ret = ret ?: add(args, "--serialize_overlap=%d", j->serialize_overlap);
+	ret = bq_argf(args, "--iodepth_batch=%u", j->iodepth_batch);
+	ret = ret ?: bq_argf(args, "--iodepth_low=%u", j->iodepth_low);
+	ret = ret ?: bq_argf(args, "--iodepth_batch_complete_max=%u", j->batch_complete_max);
+	ret = ret ?: bq_argf(args, "--serialize_overlap=%d", j->serialize_overlap);
 	if (j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE]) {
-		ret = ret ?: add(args, "--cmdprio_percentage=%u,%u", j->cmdprio_pct[BQ_READ],
+		ret = ret ?: bq_argf(args, "--cmdprio_percentage=%u,%u", j->cmdprio_pct[BQ_READ],
 				 j->cmdprio_pct[BQ_WRITE]);
-		ret = ret ?: add(args, "--cmdprio_class=%u,%u",
+		ret = ret ?: bq_argf(args, "--cmdprio_class=%u,%u",
 				 j->cmdprio_class[BQ_READ] ? j->cmdprio_class[BQ_READ] : 1,
 				 j->cmdprio_class[BQ_WRITE] ? j->cmdprio_class[BQ_WRITE] : 1);
-		ret = ret ?: add(args, "--cmdprio=%u,%u", j->cmdprio_level[BQ_READ],
+		ret = ret ?: bq_argf(args, "--cmdprio=%u,%u", j->cmdprio_level[BQ_READ],
 				 j->cmdprio_level[BQ_WRITE]);
 	}
 	if (j->cpus_policy != BQ_CPUS_PLACED)
-		ret = ret ?: add(args, "--cpus_allowed_policy=%s",
+		ret = ret ?: bq_argf(args, "--cpus_allowed_policy=%s",
 				 j->cpus_policy == BQ_CPUS_SHARED ? "shared" : "split");
 	if (j->numa_cpu_nodes[0])
-		ret = ret ?: add(args, "--numa_cpu_nodes=%s", j->numa_cpu_nodes);
+		ret = ret ?: bq_argf(args, "--numa_cpu_nodes=%s", j->numa_cpu_nodes);
 	if (j->numa_mem_mode) {
 		static const char *const modes[] = { "", "default", "prefer", "bind",
 						     "interleave", "local" };
 
-		ret = ret ?: add(args, "--numa_mem_policy=%s%s%s", modes[j->numa_mem_mode],
+		ret = ret ?: bq_argf(args, "--numa_mem_policy=%s%s%s", modes[j->numa_mem_mode],
 				 j->numa_mem_nodes[0] ? ":" : "", j->numa_mem_nodes);
 	}
 	if (j->flow) {
-		ret = ret ?: add(args, "--flow_id=%u", j->flow_id);
-		ret = ret ?: add(args, "--flow=%u", j->flow);
-		ret = ret ?: add(args, "--flow_sleep=%" PRIu64, j->flow_sleep_ns / 1000);
+		ret = ret ?: bq_argf(args, "--flow_id=%u", j->flow_id);
+		ret = ret ?: bq_argf(args, "--flow=%u", j->flow);
+		ret = ret ?: bq_argf(args, "--flow_sleep=%" PRIu64, j->flow_sleep_ns / 1000);
 	}
 	if (j->ioprio_set) {
-		ret = ret ?: add(args, "--prioclass=%u", j->ioprio_class);
-		ret = ret ?: add(args, "--prio=%u", j->ioprio);
+		ret = ret ?: bq_argf(args, "--prioclass=%u", j->ioprio_class);
+		ret = ret ?: bq_argf(args, "--prio=%u", j->ioprio);
 	}
 	return ret;
 }
@@ -331,92 +315,96 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 
 	if (j->stripe)
 		return -EOPNOTSUPP;
-	ret = add(args, "--name=%s", j->name);
+	ret = bq_argf(args, "--name=%s", j->name);
 	ret = ret ?: add_filenames(args, j);
 	if (j->seq_add)
-		ret = ret ?: add(args, "--rw=%s:%" PRId64, bq_job_trim_rw_name(j) ?: rw_name(j->rw), j->seq_add);
+		ret = ret ?: bq_argf(args, "--rw=%s:%" PRId64,
+					   bq_job_trim_rw_name(j) ?: rw_name(j->rw), j->seq_add);
 	else if (j->seq_nr)
-		ret = ret ?: add(args, "--rw=%s:%u", bq_job_trim_rw_name(j) ?: rw_name(j->rw), j->seq_nr);
+		ret = ret ?: bq_argf(args, "--rw=%s:%u",
+					   bq_job_trim_rw_name(j) ?: rw_name(j->rw), j->seq_nr);
 	else
-		ret = ret ?: add(args, "--rw=%s", bq_job_trim_rw_name(j) ?: rw_name(j->rw));
-	ret = ret ?: add(args, "--rwmixread=%u", j->rwmixread);
+		ret = ret ?: bq_argf(args, "--rw=%s", bq_job_trim_rw_name(j) ?: rw_name(j->rw));
+	ret = ret ?: bq_argf(args, "--rwmixread=%u", j->rwmixread);
 	ret = ret ?: add_sizes(args, j);
 	if (j->ba)
-		ret = ret ?: add(args, "--ba=%" PRIu32, j->ba);
-	ret = ret ?: add(args, "--iodepth=%u", j->iodepth);
+		ret = ret ?: bq_argf(args, "--ba=%" PRIu32, j->ba);
+	ret = ret ?: bq_argf(args, "--iodepth=%u", j->iodepth);
 	if (j->batch_complete)
-		ret = ret ?: add(args, "--iodepth_batch_complete_min=%u", j->batch_complete);
-	ret = ret ?: add(args, "--numjobs=%u", j->numjobs);
+		ret = ret ?: bq_argf(args, "--iodepth_batch_complete_min=%u", j->batch_complete);
+	ret = ret ?: bq_argf(args, "--numjobs=%u", j->numjobs);
 	if (j->size_pct)
-		ret = ret ?: add(args, "--size=%u%%", j->size_pct);
+		ret = ret ?: bq_argf(args, "--size=%u%%", j->size_pct);
 	else
-		ret = ret ?: add(args, "--size=%" PRIu64, j->size);
-	ret = ret ?: add(args, "--offset=%" PRIu64, j->offset);
-	ret = ret ?: add(args, "--io_size=%" PRIu64, j->io_size);
-	ret = ret ?: add(args, "--runtime=%" PRIu64 "ns", j->runtime_ns);
-	ret = ret ?: add(args, "--time_based=%d", j->time_based);
-	ret = ret ?: add(args, "--ramp_time=%" PRIu64 "ns", j->ramp_ns);
+		ret = ret ?: bq_argf(args, "--size=%" PRIu64, j->size);
+	ret = ret ?: bq_argf(args, "--offset=%" PRIu64, j->offset);
+	ret = ret ?: bq_argf(args, "--io_size=%" PRIu64, j->io_size);
+	ret = ret ?: bq_argf(args, "--runtime=%" PRIu64 "ns", j->runtime_ns);
+	ret = ret ?: bq_argf(args, "--time_based=%d", j->time_based);
+	ret = ret ?: bq_argf(args, "--ramp_time=%" PRIu64 "ns", j->ramp_ns);
 	if (j->startdelay_max_ns)
-		ret = ret ?: add(args, "--startdelay=%" PRIu64 "ns-%" PRIu64 "ns", j->startdelay_ns,
+		ret = ret ?: bq_argf(args, "--startdelay=%" PRIu64 "ns-%" PRIu64 "ns",
+					   j->startdelay_ns,
 				 j->startdelay_max_ns);
 	else
-		ret = ret ?: add(args, "--startdelay=%" PRIu64 "ns", j->startdelay_ns);
-	ret = ret ?: add(args, "--thinktime=%" PRIu64 "ns", j->thinktime_ns);
-	ret = ret ?: add(args, "--direct=%d", j->direct);
-	ret = ret ?: add(args, "--invalidate=%d", j->invalidate);
-	ret = ret ?: add(args, "--sync=%s",
+		ret = ret ?: bq_argf(args, "--startdelay=%" PRIu64 "ns", j->startdelay_ns);
+	ret = ret ?: bq_argf(args, "--thinktime=%" PRIu64 "ns", j->thinktime_ns);
+	ret = ret ?: bq_argf(args, "--direct=%d", j->direct);
+	ret = ret ?: bq_argf(args, "--invalidate=%d", j->invalidate);
+	ret = ret ?: bq_argf(args, "--sync=%s",
 			 !j->sync ? "none" : j->sync_data_only ? "dsync" : "sync");
-	ret = ret ?: add(args, "--fsync=%u", j->fsync_every);
-	ret = ret ?: add(args, "--randrepeat=%d", j->randrepeat);
-	ret = ret ?: add(args, "--randseed=%" PRIu64, j->randseed);
-	ret = ret ?: add(args, "--norandommap=%d", j->norandommap);
+	ret = ret ?: bq_argf(args, "--fsync=%u", j->fsync_every);
+	ret = ret ?: bq_argf(args, "--randrepeat=%d", j->randrepeat);
+	ret = ret ?: bq_argf(args, "--randseed=%" PRIu64, j->randseed);
+	ret = ret ?: bq_argf(args, "--norandommap=%d", j->norandommap);
 	ret = ret ?: add_dist(args, j);
-	ret = ret ?: add(args, "--rate_iops=%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+	ret = ret ?: bq_argf(args, "--rate_iops=%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			 j->rate_iops_rw[BQ_READ], j->rate_iops_rw[BQ_WRITE], j->rate_iops_trim);
-	ret = ret ?: add(args, "--group_reporting=%d", j->group_reporting);
-	ret = ret ?: add(args, "--gtod_reduce=%d", j->gtod_reduce);
+	ret = ret ?: bq_argf(args, "--group_reporting=%d", j->group_reporting);
+	ret = ret ?: bq_argf(args, "--gtod_reduce=%d", j->gtod_reduce);
 	ret = ret ?: bq_errfilter_to_args(j, args);
-	ret = ret ?: add(args, "--stall_timeout=%" PRIu64 "ns", j->stall_timeout_ns);
-	ret = ret ?: add(args, "--ioengine=%s", bq_engine_name(j->engine));
-	ret = ret ?: add(args, "--poll=%s", j->poll == BQ_POLL_ON ? "on" :
+	ret = ret ?: bq_argf(args, "--stall_timeout=%" PRIu64 "ns", j->stall_timeout_ns);
+	ret = ret ?: bq_argf(args, "--ioengine=%s", bq_engine_name(j->engine));
+	ret = ret ?: bq_argf(args, "--poll=%s", j->poll == BQ_POLL_ON ? "on" :
 			 j->poll == BQ_POLL_OFF ? "off" : "auto");
-	ret = ret ?: add(args, "--fixedbufs=%d", j->fixedbufs);
-	ret = ret ?: add(args, "--registerfiles=%d", j->registerfiles);
-	ret = ret ?: add(args, "--sqthread_poll=%d", j->sqpoll);
+	ret = ret ?: bq_argf(args, "--fixedbufs=%d", j->fixedbufs);
+	ret = ret ?: bq_argf(args, "--registerfiles=%d", j->registerfiles);
+	ret = ret ?: bq_argf(args, "--sqthread_poll=%d", j->sqpoll);
 	if (j->sqpoll_cpu_set)
-		ret = ret ?: add(args, "--sqthread_poll_cpu=%u", j->sqpoll_cpu);
+		ret = ret ?: bq_argf(args, "--sqthread_poll_cpu=%u", j->sqpoll_cpu);
 	/* io_uring's own options: other engines refuse them even at their defaults. */
 	if (j->force_async)
-		ret = ret ?: add(args, "--force_async=%u", j->force_async);
+		ret = ret ?: bq_argf(args, "--force_async=%u", j->force_async);
 	if (j->vectored)
-		ret = ret ?: add(args, "--nonvectored=0");
+		ret = ret ?: bq_argf(args, "--nonvectored=0");
 	for (int d = 0; d < BQ_NR_DIRS; d++)
 		if (j->fua[d])
-			ret = ret ?: add(args, d == BQ_READ ? "--readfua=1" : "--writefua=1");
+			ret = ret ?: bq_argf(args, d == BQ_READ ? "--readfua=1" : "--writefua=1");
 	if (j->cpus_allowed[0])
-		ret = ret ?: add(args, "--cpus_allowed=%s", j->cpus_allowed);
+		ret = ret ?: bq_argf(args, "--cpus_allowed=%s", j->cpus_allowed);
 	ret = ret ?: add_verify(args, j);
 	/* Sizes above are bytes, so kb_base changes none of them: it is kept as set. */
 	if (j->kb_base)
-		ret = ret ?: add(args, "--kb_base=%u", j->kb_base);
+		ret = ret ?: bq_argf(args, "--kb_base=%u", j->kb_base);
 	if (j->unit_base)
-		ret = ret ?: add(args, "--unit_base=%u", j->unit_base);
+		ret = ret ?: bq_argf(args, "--unit_base=%u", j->unit_base);
 	/* the synchronous engines and the sync-family file options (issue 19) */
-	ret = ret ?: add(args, "--fdatasync=%u", j->fdatasync_every);
-	ret = ret ?: add(args, "--end_fsync=%d", j->end_fsync);
-	ret = ret ?: add(args, "--fsync_on_close=%d", j->fsync_on_close);
-	ret = ret ?: add(args, "--write_barrier=%u", j->write_barrier);
+	ret = ret ?: bq_argf(args, "--fdatasync=%u", j->fdatasync_every);
+	ret = ret ?: bq_argf(args, "--end_fsync=%d", j->end_fsync);
+	ret = ret ?: bq_argf(args, "--fsync_on_close=%d", j->fsync_on_close);
+	ret = ret ?: bq_argf(args, "--write_barrier=%u", j->write_barrier);
 	if (j->atomic)
-		ret = ret ?: add(args, "--atomic=1");
+		ret = ret ?: bq_argf(args, "--atomic=1");
 	/* pvsync2's own options; any other engine has them at their defaults. */
 	if (j->engine == BQ_ENGINE_PVSYNC2) {
-		ret = ret ?: add(args, "--hipri_percentage=%u", j->hipri_percentage);
-		ret = ret ?: add(args, "--uncached=%u", j->uncached);
-		ret = ret ?: add(args, "--nowait=%d", j->nowait);
+		ret = ret ?: bq_argf(args, "--hipri_percentage=%u", j->hipri_percentage);
+		ret = ret ?: bq_argf(args, "--uncached=%u", j->uncached);
+		ret = ret ?: bq_argf(args, "--nowait=%d", j->nowait);
 	}
 	/* sg's own option; any other engine refuses it even at its default. */
 	if (j->engine == BQ_ENGINE_SG)
-		ret = ret ?: add(args, "--sg_write_mode=%s", bq_sg_write_mode_name(j->sg_write_mode));
+		ret = ret ?: bq_argf(args, "--sg_write_mode=%s",
+					   bq_sg_write_mode_name(j->sg_write_mode));
 	ret = ret ?: bq_bufopt_to_args(j, args);
 	ret = ret ?: bq_fileset_to_args(j, args);
 	ret = ret ?: add_patterns(args, j);
@@ -431,10 +419,10 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 		char mode[64];
 
 		bq_job_write_mode_str(j, mode, sizeof(mode));
-		ret = ret ?: add(args, "--write_mode=%s", mode);
-		ret = ret ?: add(args, "--deac=%d", j->nvme_deac);
+		ret = ret ?: bq_argf(args, "--write_mode=%s", mode);
+		ret = ret ?: bq_argf(args, "--deac=%d", j->nvme_deac);
 	}
-	ret = ret ?: add(args, "--num_range=%u", j->num_range);
+	ret = ret ?: bq_argf(args, "--num_range=%u", j->num_range);
 	ret = ret ?: bq_fill_to_args(j, args);
 	return ret;
 }

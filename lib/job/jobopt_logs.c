@@ -7,7 +7,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,22 +275,6 @@ int bq_job_check_statlog(const struct bq_job *job, struct bq_parse_error *err)
 	return 0;
 }
 
-static int add(struct bq_strv *args, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int add(struct bq_strv *args, const char *fmt, ...)
-{
-	char buf[1200];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		return -ENAMETOOLONG;
-	return bq_strv_add(args, buf);
-}
-
 static int add_bss(struct bq_strv *args, const struct bq_job *j)
 {
 	char buf[1024];
@@ -315,7 +298,7 @@ static int add_bss(struct bq_strv *args, const struct bq_job *j)
 		if (n >= sizeof(buf))
 			return -ENAMETOOLONG;
 	}
-	return add(args, "--cmdprio_bssplit=%s", buf);
+	return bq_argf(args, "--cmdprio_bssplit=%s", buf);
 }
 
 /**
@@ -332,21 +315,21 @@ int bq_statlog_to_args(const struct bq_job *job, struct bq_strv *args)
 
 	for (int k = 0; k < BQ_NR_STATLOG; k++)
 		if (j->logs & (1U << k))
-			ret = ret ?: add(args, j->log_names[k][0] ? "--%s=%s" : "--%s%s",
+			ret = ret ?: bq_argf(args, j->log_names[k][0] ? "--%s=%s" : "--%s%s",
 					 log_opt[k], j->log_names[k]);
 	if (j->logs || j->log_avg_msec || j->log_max_value || j->log_offset || j->log_prio ||
 	    j->shared_logs || j->log_epoch || j->log_epoch_clock || j->log_hist_msec ||
 	    j->log_hist_coarseness) {
-		ret = ret ?: add(args, "--log_avg_msec=%u", j->log_avg_msec);
-		ret = ret ?: add(args, "--log_max_value=%d", j->log_max_value);
-		ret = ret ?: add(args, "--log_offset=%d", j->log_offset);
-		ret = ret ?: add(args, "--log_prio=%d", j->log_prio);
-		ret = ret ?: add(args, "--per_job_logs=%d", !j->shared_logs);
-		ret = ret ?: add(args, "--log_unix_epoch=%d", j->log_epoch & 1);
-		ret = ret ?: add(args, "--log_alternate_epoch=%d", j->log_epoch >> 1);
-		ret = ret ?: add(args, "--log_alternate_epoch_clock_id=%d", j->log_epoch_clock);
-		ret = ret ?: add(args, "--log_hist_msec=%u", j->log_hist_msec);
-		ret = ret ?: add(args, "--log_hist_coarseness=%u", j->log_hist_coarseness);
+		ret = ret ?: bq_argf(args, "--log_avg_msec=%u", j->log_avg_msec);
+		ret = ret ?: bq_argf(args, "--log_max_value=%d", j->log_max_value);
+		ret = ret ?: bq_argf(args, "--log_offset=%d", j->log_offset);
+		ret = ret ?: bq_argf(args, "--log_prio=%d", j->log_prio);
+		ret = ret ?: bq_argf(args, "--per_job_logs=%d", !j->shared_logs);
+		ret = ret ?: bq_argf(args, "--log_unix_epoch=%d", j->log_epoch & 1);
+		ret = ret ?: bq_argf(args, "--log_alternate_epoch=%d", j->log_epoch >> 1);
+		ret = ret ?: bq_argf(args, "--log_alternate_epoch_clock_id=%d", j->log_epoch_clock);
+		ret = ret ?: bq_argf(args, "--log_hist_msec=%u", j->log_hist_msec);
+		ret = ret ?: bq_argf(args, "--log_hist_coarseness=%u", j->log_hist_coarseness);
 	}
 	if (j->nr_cmdprio_bss[BQ_READ] || j->nr_cmdprio_bss[BQ_WRITE])
 		ret = ret ?: add_bss(args, j);
