@@ -29,6 +29,7 @@
 #include "io/engine.h"
 #include "job/jobopt.h"
 
+#include "helpers/jobs.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
@@ -38,21 +39,6 @@
 #define NBLK		(DEV_SIZE / BLK)
 
 /* ---- parsing ------------------------------------------------------------ */
-
-static int set1(const char *key, const char *value, struct bq_job *out,
-		struct bq_parse_error *err)
-{
-	struct bq_job job;
-	int ret;
-
-	bq_job_defaults(&job);
-	memset(err, 0, sizeof(*err));
-	ret = bq_job_set(&job, key, value, err);
-	if (out)
-		*out = job;
-	bq_job_release(&job);
-	return ret;
-}
 
 TEST(rw_offset_modifiers)
 {
@@ -194,19 +180,6 @@ TEST(other_options)
 	EXPECT_NE(NULL, strstr(err.msg, "unified_rw_reporting=mixed")) TH_LOG("%s", err.msg);
 	EXPECT_EQ(-EINVAL, set1("unified_rw_reporting", "sum", NULL, &err));
 	EXPECT_EQ(0, set1("max_open_zones", "8", NULL, &err));
-}
-
-static int jobs_of(struct bq_jobset *set, struct bq_parse_error *err, ...)
-{
-	char *argv[32];
-	int argc = 0;
-	va_list ap;
-
-	va_start(ap, err);
-	while (argc < 31 && (argv[argc] = va_arg(ap, char *)))
-		argc++;
-	va_end(ap);
-	return bq_jobs_from_args(argc, argv, set, err);
 }
 
 TEST(whole_jobs)

@@ -26,6 +26,7 @@
 #include "io/rate.h"
 #include "job/jobopt.h"
 
+#include "helpers/jobs.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
@@ -39,20 +40,6 @@
 #define NS_PER_S 1000000000ull
 
 /* ---- parsing ------------------------------------------------------------ */
-
-static int set1(const char *key, const char *value, struct bq_job *out,
-		struct bq_parse_error *err)
-{
-	struct bq_job job;
-	int ret;
-
-	bq_job_defaults(&job);
-	ret = bq_job_set(&job, key, value, err);
-	if (out)
-		*out = job;
-	bq_job_release(&job);
-	return ret;
-}
 
 TEST(rate_options_parse_as_in_fio)
 {

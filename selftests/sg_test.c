@@ -19,24 +19,8 @@
 #include "blkqual.h"
 #include "io/scsi.h"
 #include "job/jobopt.h"
+#include "helpers/jobs.h"
 #include "helpers/run.h"
-
-static int set1(const char *key, const char *value, struct bq_job *out,
-		struct bq_parse_error *err)
-{
-	struct bq_job job;
-	int ret;
-
-	bq_job_defaults(&job);
-	ret = bq_job_set(&job, key, value, err);
-	if (out) {
-		*out = job;
-		memset(out->filenames, 0, sizeof(out->filenames));
-		out->nr_files = 0;
-	}
-	bq_job_release(&job);
-	return ret;
-}
 
 static int args_job(struct bq_parse_error *err, int argc, const char *const *argv)
 {

@@ -15,7 +15,6 @@
  *   A real zoned device is tested in the VM (vm/guest_zbd_test.c).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@
 #include "io/zbd.h"
 #include "job/jobopt.h"
 
+#include "helpers/jobs.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
@@ -36,21 +36,6 @@
 #define ZONE		(2 * MIB)
 
 /* ---- parsing ------------------------------------------------------------ */
-
-static int set1(const char *key, const char *value, struct bq_job *out,
-		struct bq_parse_error *err)
-{
-	struct bq_job job;
-	int ret;
-
-	bq_job_defaults(&job);
-	memset(err, 0, sizeof(*err));
-	ret = bq_job_set(&job, key, value, err);
-	if (out)
-		*out = job;
-	bq_job_release(&job);
-	return ret;
-}
 
 TEST(parse_values)
 {
@@ -84,20 +69,6 @@ TEST(parse_values)
 	EXPECT_EQ(-EINVAL, set1("read_beyond_wp", "yes", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("zonemode", "zoned", NULL, &err));
 	EXPECT_NE(NULL, strstr(err.msg, "zbd")) TH_LOG("%s", err.msg);
-}
-
-static int jobs_of(struct bq_jobset *set, struct bq_parse_error *err, ...)
-{
-	char *argv[32];
-	int argc = 0;
-	va_list ap;
-
-	va_start(ap, err);
-	while (argc < 31 && (argv[argc] = va_arg(ap, char *)))
-		argc++;
-	va_end(ap);
-	memset(err, 0, sizeof(*err));
-	return bq_jobs_from_args(argc, argv, set, err);
 }
 
 TEST(parse_whole_jobs)

@@ -19,7 +19,6 @@
  * A real zoned device is tested in the VM (vm/guest_zbd_test.c).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,7 @@
 #include "internal.h"
 #include "job/jobopt.h"
 
+#include "helpers/jobs.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
@@ -39,35 +39,6 @@
 #define DEV_SIZE	(32LL << 20)
 
 /* ---- parsing ------------------------------------------------------------ */
-
-static int jobs_of(struct bq_jobset *set, struct bq_parse_error *err, ...)
-{
-	char *argv[32];
-	int argc = 0;
-	va_list ap;
-
-	va_start(ap, err);
-	while (argc < 31 && (argv[argc] = va_arg(ap, char *)))
-		argc++;
-	va_end(ap);
-	memset(err, 0, sizeof(*err));
-	return bq_jobs_from_args(argc, argv, set, err);
-}
-
-static int set1(const char *key, const char *value, struct bq_job *out,
-		struct bq_parse_error *err)
-{
-	struct bq_job job;
-	int ret;
-
-	bq_job_defaults(&job);
-	memset(err, 0, sizeof(*err));
-	ret = bq_job_set(&job, key, value, err);
-	if (out)
-		*out = job;
-	bq_job_release(&job);
-	return ret;
-}
 
 TEST(parse_zone_counts)
 {

@@ -2,6 +2,7 @@
 /*
  * jobs.c - test helper: one job option set on a job with fio's defaults
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "helpers/jobs.h"
@@ -22,6 +23,7 @@ int set1(const char *key, const char *value, struct bq_job *out, struct bq_parse
 	int ret;
 
 	bq_job_defaults(&job);
+	memset(err, 0, sizeof(*err));
 	ret = bq_job_set(&job, key, value, err);
 	if (out) {
 		*out = job;
@@ -30,4 +32,25 @@ int set1(const char *key, const char *value, struct bq_job *out, struct bq_parse
 	}
 	bq_job_release(&job);
 	return ret;
+}
+
+/**
+ * jobs_of() - bq_jobs_from_args() of a NULL-terminated list of arguments
+ * @set: receives the jobs
+ * @err: filled in on failure
+ *
+ * Return: what bq_jobs_from_args() returned.
+ */
+int jobs_of(struct bq_jobset *set, struct bq_parse_error *err, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+
+	va_start(ap, err);
+	while (argc < 31 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	memset(err, 0, sizeof(*err));
+	return bq_jobs_from_args(argc, argv, set, err);
 }

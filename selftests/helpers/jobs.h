@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * jobs.h - test helper: one job option set on a job with fio's defaults
+ * jobs.h - test helpers: one job option set on a job with fio's defaults,
+ * or jobs made from an argument list
  */
 #ifndef SELFTESTS_JOBS_H
 #define SELFTESTS_JOBS_H
@@ -8,5 +9,6 @@
 #include "blkqual.h"
 
 int set1(const char *key, const char *value, struct bq_job *out, struct bq_parse_error *err);
+int jobs_of(struct bq_jobset *set, struct bq_parse_error *err, ...) __attribute__((sentinel));
 
 #endif /* SELFTESTS_JOBS_H */
