@@ -65,7 +65,7 @@ TEST(parse_refused_values)
 	EXPECT_EQ(-EINVAL, set1("fallocate", "sideways", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("create_serialize", "2", NULL, &err));
 	/* Still refused by name, with fio's meaning not done. */
-	EXPECT_EQ(-EOPNOTSUPP, set1("fill_device", "1", NULL, &err));
+	EXPECT_EQ(-EOPNOTSUPP, set1("opendir", "/tmp", NULL, &err));
 }
 
 /* ---- runs, against fio -------------------------------------------------- */
