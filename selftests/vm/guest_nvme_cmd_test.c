@@ -96,7 +96,7 @@ static long nonzero_bytes(size_t len)
 /* Fill the first @len bytes with 0x5a through the block device (O_DIRECT). */
 static void fill(struct __test_metadata *_metadata, size_t len)
 {
-	unsigned char *buf;
+	unsigned char *buf = NULL;
 	int fd;
 
 	ASSERT_EQ(0, posix_memalign((void **)&buf, 4096, len));
