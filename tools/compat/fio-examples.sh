@@ -83,6 +83,8 @@ rawdev=
 fsdev=
 cleanup()
 {
+	# A job's clone that outlived its timeout still holds the scratch mount.
+	pkill -KILL -f "$work/jobs/" 2>/dev/null && sleep 1
 	mountpoint -q "$work/mnt" && umount "$work/mnt"
 	rm -f "$work/nvme-zoned.img"
 	[ -n "$fsdev" ] && losetup -d "$fsdev"
@@ -252,7 +254,7 @@ run_blkqual()
 		return "$(cat "$r/bq.rc")"
 	fi
 	fresh_rundir
-	(cd "$rundir" && timeout -s INT 60 "$blkqual" run -o json --output "$work/out/bq.json" \
+	(cd "$rundir" && timeout -k 10 -s INT 60 "$blkqual" run -o json --output "$work/out/bq.json" \
 		"$1" >/dev/null 2>"$work/out/bq.err")
 }
 
@@ -267,7 +269,7 @@ run_fio()
 		return "$(cat "$r/fio.rc")"
 	fi
 	fresh_rundir
-	{ (cd "$rundir" && timeout -s INT 60 "$fio" --output-format=json \
+	{ (cd "$rundir" && timeout -k 10 -s INT 60 "$fio" --output-format=json \
 		--output="$work/out/fio.json" "$1" >/dev/null 2>"$work/out/fio.err"); } 2>/dev/null
 }
 
@@ -379,7 +381,8 @@ for f in "${examples[@]}"; do
 	2)
 		refused=$((refused + 1))
 		reasons=$(sed "s|^[a-z]*: ||; s|$guestjobs||" "$work/out/bq.err" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
-		if fio_refuses "$job"; then
+		# An engine fio would need a network or a library for is not tried.
+		if [ -n "$inscope" ] && fio_refuses "$job"; then
 			both=$((both + 1))
 			[ -n "$inscope" ] && scope_both=$((scope_both + 1))
 			echo "$base: refused$tag, $fio_version refuses it too ($(fio_msg)): $reasons"
@@ -390,7 +393,7 @@ for f in "${examples[@]}"; do
 	*)
 		failed=$((failed + 1))
 		why=$(head -n 1 "$work/out/bq.err")
-		if fio_refuses "$job"; then
+		if [ -n "$inscope" ] && fio_refuses "$job"; then
 			echo "$base: failed$tag (exit $rc), $fio_version fails too ($(fio_msg)): $why"
 		else
 			echo "$base: failed$tag (exit $rc): $why"
