@@ -21,6 +21,7 @@
 #include "kselftest_harness.h"
 
 #include "blkqual.h"
+#include "helpers/jobs.h"
 #include "helpers/fio.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
@@ -31,33 +32,6 @@
 #define JOB_SIZE	(16LL << 20)
 #define JOB_BS		(64 << 10)
 #define JOB_IOS		(JOB_SIZE / JOB_BS)
-
-/* Apply @opts ("key=value" or "key"), then check the whole job. */
-static int parse(const char *const *opts, struct bq_job *out, struct bq_parse_error *err)
-{
-	struct bq_job job;
-	int ret = 0;
-
-	bq_job_defaults(&job);
-	ret = bq_job_set(&job, "filename", "/dev/null", err);
-	for (int i = 0; !ret && opts[i]; i++) {
-		char key[64];
-		const char *eq = strchr(opts[i], '=');
-
-		snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - opts[i]) : (int)strlen(opts[i]),
-			 opts[i]);
-		ret = bq_job_set(&job, key, eq ? eq + 1 : NULL, err);
-	}
-	if (!ret)
-		ret = bq_job_check(&job, err);
-	if (out)
-		*out = job;
-	else
-		bq_job_release(&job);
-	return ret;
-}
-
-#define PARSE(out, err, ...) parse((const char *const[]){ __VA_ARGS__, NULL }, out, err)
 
 TEST(rw_trim_values)
 {

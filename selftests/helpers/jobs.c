@@ -3,6 +3,7 @@
  * jobs.c - test helper: one job option set on a job with fio's defaults
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers/jobs.h"
@@ -53,4 +54,37 @@ int jobs_of(struct bq_jobset *set, struct bq_parse_error *err, ...)
 	va_end(ap);
 	memset(err, 0, sizeof(*err));
 	return bq_jobs_from_args(argc, argv, set, err);
+}
+
+/**
+ * job_of_opts() - a job on /dev/null with @opts applied, then checked whole
+ * @opts: NULL-terminated "key=value" or "key"
+ * @out: receives the job (the caller releases it), or NULL
+ * @err: filled in on failure
+ *
+ * Return: the first failure of bq_job_set() or bq_job_check(), or 0.
+ */
+int job_of_opts(const char *const *opts, struct bq_job *out, struct bq_parse_error *err)
+{
+	struct bq_job job;
+	int ret;
+
+	bq_job_defaults(&job);
+	memset(err, 0, sizeof(*err));
+	ret = bq_job_set(&job, "filename", "/dev/null", err);
+	for (int i = 0; !ret && opts[i]; i++) {
+		char key[64];
+		const char *eq = strchr(opts[i], '=');
+
+		snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - opts[i]) : (int)strlen(opts[i]),
+			 opts[i]);
+		ret = bq_job_set(&job, key, eq ? eq + 1 : NULL, err);
+	}
+	if (!ret)
+		ret = bq_job_check(&job, err);
+	if (out)
+		*out = job;
+	else
+		bq_job_release(&job);
+	return ret;
 }
