@@ -116,6 +116,12 @@ static inline uint64_t bq_splitmix64(uint64_t *state)
 	return bq_fmix64(*state += BQ_GOLDEN64);
 }
 
+/* The generator's next draw as a double in (0, 1), never 0: -log() of it is finite. */
+static inline double bq_uniform01(uint64_t *state)
+{
+	return ((double)(bq_splitmix64(state) >> 11) + 0.5) / 9007199254740992.0;
+}
+
 /* resolve.c: devices by number */
 int bq_device_load_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev);
 int bq_device_name_devt(struct bq_ctx *ctx, dev_t devt, char *name, size_t len);

@@ -325,6 +325,7 @@ int bq_flow_join(struct bq_worker *w);		/* flow.c: flow_id, flow, flow_sleep */
 void bq_flow_leave(struct bq_worker *w);
 bool bq_flow_held(struct bq_worker *w, unsigned int inflight);
 uint16_t bq_queue_cmdprio(struct bq_worker *w, int dir);
+unsigned int bq_queue_draw100(struct bq_worker *w);
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */
 uint64_t worker_order_start(struct bq_worker *w, uint64_t t0);
@@ -690,5 +691,15 @@ static inline bool worker_may_start(struct bq_worker *w, unsigned int busy, uint
 }
 int worker_run(struct bq_worker *w);
 void worker_sleep_until(uint64_t t_ns);
+
+/**
+ * worker_wait_until() - sleep until @until, or until the run is stopped
+ * @w: the worker
+ * @until: monotonic time to wake at
+ * @now: the time now
+ *
+ * Return: the time on waking.
+ */
+uint64_t worker_wait_until(struct bq_worker *w, uint64_t until, uint64_t now);
 
 #endif /* BLKQUAL_ENGINE_H */

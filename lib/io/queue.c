@@ -76,14 +76,28 @@ void bq_queue_init(struct bq_worker *w)
 uint16_t bq_queue_cmdprio(struct bq_worker *w, int dir)
 {
 	struct bq_queue *q = &w->q;
-	uint64_t x = q->prio_rng;
 
-	/* xorshift64 */
+	return bq_queue_draw100(w) < q->prio_pct[dir] ? q->prio_on[dir] : q->prio_off;
+}
+
+/**
+ * bq_queue_draw100() - the next of the priority draws, 0 to 99
+ * @w: the worker
+ *
+ * One xorshift64 stream per thread serves cmdprio_percentage and
+ * cmdprio_bssplit, apart from the workload's draws.
+ *
+ * Return: the draw.
+ */
+unsigned int bq_queue_draw100(struct bq_worker *w)
+{
+	uint64_t x = w->q.prio_rng;
+
 	x ^= x << 13;
 	x ^= x >> 7;
 	x ^= x << 17;
-	q->prio_rng = x;
-	return (x >> 11) % 100 < q->prio_pct[dir] ? q->prio_on[dir] : q->prio_off;
+	w->q.prio_rng = x;
+	return (unsigned int)((x >> 11) % 100);
 }
 
 /**

@@ -167,17 +167,6 @@ void bq_rate_ramp_end(struct bq_worker *w, uint64_t now)
 	}
 }
 
-/* Uniform in (0, 1), never 0, so that -log() stays finite. */
-static double rate_uniform(struct bq_rate *r)
-{
-	uint64_t z = (r->rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
-
 static uint64_t clip_to_end(const struct bq_worker *w, uint64_t t)
 {
 	return w->end_ns && t > w->end_ns ? w->end_ns : t;
@@ -199,12 +188,7 @@ static void think_pause(struct bq_worker *w, struct bq_rate *r, uint64_t now)
 		t = bq_now_ns();
 	total = t - now;
 	if (total < j->thinktime_ns) {
-		uint64_t until = clip_to_end(w, t + (j->thinktime_ns - total));
-
-		while (t < until && !*w->stop) {
-			worker_sleep_until(until - t > WAIT_SLICE_NS ? t + WAIT_SLICE_NS : until);
-			t = bq_now_ns();
-		}
+		t = worker_wait_until(w, clip_to_end(w, t + (j->thinktime_ns - total)), t);
 		total = t - now;
 	}
 	if (total && rd->bps && j->rate_ignore_thinktime) {
@@ -338,7 +322,7 @@ void bq_rate_issued(struct bq_worker *w, const struct bq_slot *s)
 	rd->issued += s->len;
 	if (w->job->rate_poisson) {
 		/* Exponential gaps: a Poisson process of rate bps / smallest block. */
-		rd->last_ns += rd->gap_ns * -log(rate_uniform(r));
+		rd->last_ns += rd->gap_ns * -log(bq_uniform01(&r->rng));
 		rd->next_ns = (uint64_t)rd->last_ns;
 	} else if (rd->per_io) {
 		rd->last_ns += rd->gap_ns;

@@ -237,15 +237,6 @@ void run_order_progress(const struct run_state *st, struct bq_progress *p)
 	p->bytes += st->order->bytes_before;
 }
 
-/* splitmix64: a startdelay drawn per thread, reproducible with randrepeat. */
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 /**
  * run_order_link() - tie a phase's threads to what they wait for
  * @st: the run, its workers set up
@@ -277,7 +268,7 @@ int run_order_link(struct run_state *st, struct bq_parse_error *err)
 			w->nr_waitee = nr_waitee;
 			w->delay_ns = j->startdelay_ns;
 			if (span)
-				w->delay_ns += mix(seed ^ mix((uint64_t)k << 32 | (uint64_t)i)) %
+				w->delay_ns += bq_mix64(seed ^ bq_mix64((uint64_t)k << 32 | (uint64_t)i)) %
 					       (span + 1);
 			w->loop_bytes = w->bytes_left;
 			w->on_end = worker_ended;

@@ -575,7 +575,6 @@ uint16_t bq_cmdprio_of(struct bq_worker *w, struct bq_slot *s)
 	unsigned int r = 0, acc = 0;
 	uint16_t prio = w->q.prio_off;
 	bool drawn = false;
-	uint64_t x;
 
 	if (!j->nr_cmdprio_bss[BQ_READ] && !j->nr_cmdprio_bss[BQ_WRITE]) {
 		prio = bq_queue_cmdprio(w, dir);
@@ -588,13 +587,7 @@ uint16_t bq_cmdprio_of(struct bq_worker *w, struct bq_slot *s)
 		if (e->bs != s->len)
 			continue;
 		if (!drawn) {
-			/* xorshift64, the same stream as cmdprio_percentage's */
-			x = w->q.prio_rng;
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			w->q.prio_rng = x;
-			r = (unsigned int)((x >> 11) % 100);
+			r = bq_queue_draw100(w);
 			drawn = true;
 		}
 		acc += e->pct;

@@ -15,19 +15,6 @@
 #include "engine.h"
 
 #define NS_PER_S 1000000000ULL
-/* Long waits are cut into slices, so that a stop (^C) is seen in time. */
-#define WAIT_SLICE_NS (100 * 1000000ULL)
-
-/* Uniform in (0, 1), never 0, so that -log() stays finite. */
-static double trim_uniform(struct bq_worker *w)
-{
-	uint64_t z = (w->trim_rate_rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
 
 /* The trim's time on the schedule, after the first trim. */
 static uint64_t trim_due(const struct bq_worker *w, const struct bq_job *j)
@@ -63,10 +50,7 @@ bool bq_trim_rate_wait(struct bq_worker *w, uint32_t len)
 	until = w->trim_rate_t0 + trim_due(w, j);
 	if (w->end_ns && until > w->end_ns)
 		until = w->end_ns;
-	while (now < until && !*w->stop) {
-		worker_sleep_until(until - now > WAIT_SLICE_NS ? now + WAIT_SLICE_NS : until);
-		now = bq_now_ns();
-	}
+	now = worker_wait_until(w, until, now);
 	if (*w->stop || (w->end_ns && now >= w->end_ns))
 		return false;
 	w->trim_rate_bytes += len;
@@ -75,7 +59,7 @@ bool bq_trim_rate_wait(struct bq_worker *w, uint32_t len)
 		double mean = j->rate_iops_trim ? (double)NS_PER_S / (double)j->rate_iops_trim :
 			      (double)NS_PER_S * (double)bs / (double)j->rate_trim;
 
-		w->trim_rate_next_ns += -log(trim_uniform(w)) * mean;
+		w->trim_rate_next_ns += -log(bq_uniform01(&w->trim_rate_rng)) * mean;
 	}
 	return true;
 }

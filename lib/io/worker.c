@@ -31,6 +31,18 @@ void worker_sleep_until(uint64_t t_ns)
 		;
 }
 
+/* Long waits are cut into slices, so that a stop (^C) is seen in time. */
+#define WAIT_SLICE_NS (100 * 1000000ULL)
+
+uint64_t worker_wait_until(struct bq_worker *w, uint64_t until, uint64_t now)
+{
+	while (now < until && !*w->stop) {
+		worker_sleep_until(until - now > WAIT_SLICE_NS ? now + WAIT_SLICE_NS : until);
+		now = bq_now_ns();
+	}
+	return now;
+}
+
 /* Pin the thread, allocate its buffers on its node; -errno with @w->setup_msg. */
 static int worker_prepare(struct bq_worker *w)
 {
