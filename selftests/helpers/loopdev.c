@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +143,17 @@ int scratch_attach(struct scratch *s)
 	return loop_attach(s->file, 0, 0, s->dev, sizeof(s->dev), &s->hold_fd);
 }
 
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
 void scratch_destroy(struct scratch *s)
 {
 	if (s->hold_fd >= 0) {
@@ -152,6 +164,10 @@ void scratch_destroy(struct scratch *s)
 	}
 	if (s->file[0])
 		unlink(s->file);
+	/*
+	 * Tests leave job files, logs and results beside the backing file;
+	 * take them too, never following a link or crossing a mount.
+	 */
 	if (s->dir[0])
-		rmdir(s->dir);
+		nftw(s->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
