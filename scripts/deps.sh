@@ -8,7 +8,7 @@ set -eu
 
 pkgs="build-essential pkg-config liburing-dev libblkid-dev libnvme-dev
 libnuma-dev libjson-c-dev libaio-dev libssl-dev xfsprogs mdadm util-linux fdisk
-e2fsprogs dmsetup shellcheck xz-utils kmod cpio busybox-static qemu-system-x86 fio time python3 dbench chromium ansible-core openssh-server openssh-client
+e2fsprogs dmsetup shellcheck xz-utils kmod cpio busybox-static qemu-system-x86 fio time python3 dbench sysbench ioping strace chromium ansible-core openssh-server openssh-client
 clang libclang-rt-dev valgrind"
 
 missing=

@@ -28,6 +28,7 @@
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
 #include "helpers/scratchfs.h"
+#include "helpers/strace.h"
 
 #define SYNC_DEV_SIZE (64LL << 20)
 
@@ -383,34 +384,6 @@ TEST_F_TIMEOUT(dev, engines_count_what_fio_counts, 120)
 		SKIP(return, "%s: blkqual checked against the device only", need_program("fio"));
 }
 
-/* Calls named in "strace -c" output, and how many. */
-static long long strace_calls(const char *text, const char *name)
-{
-	for (const char *line = text; line && *line; line = strchr(line, '\n') + 1) {
-		const char *end = strchr(line, '\n');
-		size_t len = end ? (size_t)(end - line) : strlen(line);
-		char buf[160], last[64];
-		long long calls = -1, n;
-		double pct, secs;
-		long long usecs;
-
-		if (len >= sizeof(buf))
-			len = sizeof(buf) - 1;
-		memcpy(buf, line, len);
-		buf[len] = '\0';
-		/* "% time  seconds  usecs/call  calls  [errors]  syscall" */
-		if (sscanf(buf, "%lf %lf %lld %lld %lld %63s", &pct, &secs, &usecs, &calls, &n,
-			   last) == 6 && !strcmp(last, name))
-			return calls;
-		if (sscanf(buf, "%lf %lf %lld %lld %63s", &pct, &secs, &usecs, &calls, last) == 5 &&
-		    !strcmp(last, name))
-			return calls;
-		if (!end)
-			break;
-	}
-	return 0;
-}
-
 /* Each engine moves its data with its own system calls, one per I/O. */
 TEST_F_TIMEOUT(dev, each_engine_makes_its_own_calls, 60)
 {
@@ -420,17 +393,11 @@ TEST_F_TIMEOUT(dev, each_engine_makes_its_own_calls, 60)
 		{ "sync", "read", "pread64" }, { "sync", "lseek", "pread64" },
 		{ "pvsync", "preadv", "pread64" }, { "pvsync2", "preadv2", "pread64" },
 	};
-	char out[400], had[400] = "", asan[512];
-	bool was_set = getenv("ASAN_OPTIONS") != NULL;
+	char out[400];
 
 	PREP_READY(&self->p);
 	if (need_program("strace"))
 		SKIP(return, "%s", need_program("strace"));
-	/* LeakSanitizer cannot work under ptrace: the traced runs go without it. */
-	if (was_set)
-		snprintf(had, sizeof(had), "%s", getenv("ASAN_OPTIONS"));
-	snprintf(asan, sizeof(asan), "%s%sdetect_leaks=0", had, was_set ? ":" : "");
-	setenv("ASAN_OPTIONS", asan, 1);
 	snprintf(out, sizeof(out), "%s/strace.out", self->s.dir);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char body[128];
@@ -444,10 +411,10 @@ TEST_F_TIMEOUT(dev, each_engine_makes_its_own_calls, 60)
 		job = write_job(_metadata, &self->s, "calls", body);
 		ASSERT_NE(NULL, job);
 		{
-			const char *argv[] = { "strace", "-f", "-c", "-o", out, blkqual_path(),
-					       "run", "--no-status", "-o", "json", job, NULL };
+			const char *argv[] = { blkqual_path(), "run", "--no-status", "-o", "json",
+					       job, NULL };
 
-			ASSERT_EQ(0, run_argv(argv, &r));
+			ASSERT_EQ(0, strace_run(argv, out, &r));
 		}
 		EXPECT_EQ(0, r.status) TH_LOG("%.300s", r.err ? r.err : "");
 		run_result_free(&r);
@@ -460,10 +427,6 @@ TEST_F_TIMEOUT(dev, each_engine_makes_its_own_calls, 60)
 			TH_LOG("%s: %s", cases[i].engine, cases[i].not);
 		free(text);
 	}
-	if (was_set)
-		setenv("ASAN_OPTIONS", had, 1);
-	else
-		unsetenv("ASAN_OPTIONS");
 }
 
 /*

@@ -48,6 +48,7 @@ struct replay_cli {
 enum {
 	OPT_WARMUP = OPT_FIRST_PRIVATE,
 	OPT_NO_RESOLVE,
+	OPT_LEAN,
 	OPT_CLIENTS_PER_PROCESS,
 	OPT_SKIP_CLEANUP,
 	OPT_PER_CLIENT,
@@ -70,6 +71,7 @@ static const struct option longopts[] = {
 	{ "fsync", no_argument, NULL, 'F' },
 	{ "no-resolve", no_argument, NULL, OPT_NO_RESOLVE },
 	{ "case-sensitive", no_argument, NULL, OPT_NO_RESOLVE },
+	{ "lean", no_argument, NULL, OPT_LEAN },
 	{ "clients-per-process", required_argument, NULL, OPT_CLIENTS_PER_PROCESS },
 	{ "skip-cleanup", no_argument, NULL, OPT_SKIP_CLEANUP },
 	{ "per-client-results", no_argument, NULL, OPT_PER_CLIENT },
@@ -114,6 +116,8 @@ static const char usage[] =
 	"  -o, --output-format table|json   dbench's text (table) or one JSON document\n"
 	"      --output FILE          the JSON document to FILE too, written whole\n"
 	"      --strict               exit 1 when any status or result mismatched\n"
+	"      --lean                 skip the system calls dbench makes that do no\n"
+	"                             work (figures then do not compare with dbench's)\n"
 	"      --stall-timeout=DUR    a client stuck in one system call this long is\n"
 	"                             reported and the run ends [120s; 0: never]\n"
 	"\n"
@@ -192,6 +196,9 @@ static int apply_option(struct replay_cli *rc, int c, char **argv)
 		return 0;
 	case OPT_NO_RESOLVE:
 		o->case_sensitive = true;
+		return 0;
+	case OPT_LEAN:
+		o->lean = true;
 		return 0;
 	case OPT_CLIENTS_PER_PROCESS:
 		return parse_count(rc, "--clients-per-process", optarg, 1000, &rc->per_process);

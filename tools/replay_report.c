@@ -111,9 +111,13 @@ void replay_print_report(FILE *out, const struct replay_info *ri, const struct b
 		fprintf(out, "       ...  %zu more kinds in the JSON output\n",
 			res->nr_classes - 20);
 	fprintf(out, "\n");
-	fprintf(out, "Throughput %g MB/sec%s%s  %d clients  %d procs  max_latency=%.03f ms\n",
+	if (ri->o->lean)
+		fprintf(out, "Lean (--lean): fewer system calls than dbench makes, "
+			"so this throughput does not compare with dbench's.\n");
+	fprintf(out, "Throughput %g MB/sec%s%s%s  %d clients  %d procs  max_latency=%.03f ms\n",
 		res->mb_s, ri->o->sync_open ? " (sync open)" : "",
-		ri->o->sync_dirs ? " (sync dirs)" : "", ri->clients, ri->procs,
+		ri->o->sync_dirs ? " (sync dirs)" : "", ri->o->lean ? " (lean)" : "",
+		ri->clients, ri->procs,
 		(double)res->max_lat_ns / 1e6);
 }
 
@@ -236,6 +240,8 @@ json_object *replay_json(const struct replay_info *ri, const struct bq_loadfile 
 	json_object_object_add(j, "sync_dirs", json_object_new_boolean(o->sync_dirs));
 	json_object_object_add(j, "fsync_writes", json_object_new_boolean(o->fsync_writes));
 	json_object_object_add(j, "case_sensitive", json_object_new_boolean(o->case_sensitive));
+	/* Whether the figures are dbench's (its system calls) or the lean ones. */
+	json_object_object_add(j, "system_calls", json_object_new_string(o->lean ? "lean" : "dbench"));
 	json_object_object_add(j, "target_rate_mb_s", json_dbl(o->target_rate));
 	json_object_object_add(doc, "options", j);
 

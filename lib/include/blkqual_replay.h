@@ -276,6 +276,11 @@ struct bq_replay_progress {
  * @case_sensitive: names are looked up as written; otherwise a name not
  *                  found is looked for again ignoring case, as an SMB
  *                  server would
+ * @lean: leave out the system calls dbench makes that do no work here (a
+ *        stat() of every name before its operation, the liveness check of
+ *        the parent before every line, an fstat() after every open), so
+ *        that the figures are the filesystem's rather than dbench's; they
+ *        then no longer compare with dbench's
  * @target_rate: per-client limit in 10^6 bytes per second, 0 for none (-R)
  * @stop: set non-zero to stop early, or NULL
  * @on_progress: called once a second from the calling thread, or NULL
@@ -292,6 +297,7 @@ struct bq_replay_opts {
 	bool sync_dirs;
 	bool fsync_writes;
 	bool case_sensitive;
+	bool lean;
 	double target_rate;
 	volatile int *stop;
 	void (*on_progress)(void *arg, const struct bq_replay_progress *p);

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,12 @@ static int client_fn(struct bq_ops_thread *t, void *arg)
 				nap(t, op->size * 1000);
 				continue;
 			}
+			/*
+			 * A dbench client checks that its parent is alive before
+			 * each line: a system call a line that its figures pay for.
+			 */
+			if (!o->lean)
+				kill(rp->pid, 0);
 			t0 = bq_now_ns();
 			if (!c->warmed && t0 >= warm_end)
 				take_warmup_snapshot(c, t);
@@ -339,6 +346,7 @@ static void clients_free(struct replay *rp)
 		free(c->h);
 		free(c->rbuf);
 		free(c->wbuf);
+		free(c->dirbuf);
 		free(c->mm);
 	}
 	free(rp->clients);
@@ -360,7 +368,8 @@ static int clients_alloc(struct replay *rp)
 		/* dbench numbers its clients from 0: client0, client1, ... */
 		c->name_len = (size_t)snprintf(c->name, sizeof(c->name), "client%d", i);
 		c->h = calloc(lf->nr_handles ? lf->nr_handles : 1, sizeof(*c->h));
-		if (!c->h || posix_memalign((void **)&c->rbuf, 4096, io) ||
+		c->dirbuf = malloc(RP_DIRBUF_SIZE);
+		if (!c->h || !c->dirbuf || posix_memalign((void **)&c->rbuf, 4096, io) ||
 		    posix_memalign((void **)&c->wbuf, 4096, io))
 			return -ENOMEM;
 		/* WriteX writes zeros, as dbench 4 does. */
@@ -374,7 +383,7 @@ static int clients_alloc(struct replay *rp)
 int bq_replay_run(struct bq_ctx *ctx, const struct bq_loadfile *lf,
 		  const struct bq_replay_opts *o, struct bq_replay_result *res)
 {
-	struct replay rp = { .lf = lf, .o = o, .rootfd = -1 };
+	struct replay rp = { .lf = lf, .o = o, .rootfd = -1, .pid = getpid() };
 	struct bq_ops_opts oo = { 0 };
 	int ret;
 

@@ -85,6 +85,8 @@ struct client {
 	struct handle *h;
 	char *rbuf;
 	char *wbuf;
+	/* Directory entries as getdents64() returns them, for one scan at a time. */
+	char *dirbuf;
 	char path[PATH_ROOM];
 	char path2[PATH_ROOM];
 	char tmp[PATH_ROOM];
@@ -101,6 +103,12 @@ struct client {
 	uint64_t bytes;
 	uint64_t rate_ns;
 	uint64_t rate_bytes;
+	/*
+	 * The name dbench's look found missing under every case in this
+	 * operation, and whether its directory was there: not looked for twice.
+	 */
+	const char *missed;
+	bool missed_dir_found;
 	/* A link found where the replay's own names go: the client stops. */
 	char link_at[PATH_ROOM];
 };
@@ -109,6 +117,8 @@ struct replay {
 	const struct bq_loadfile *lf;
 	const struct bq_replay_opts *o;
 	int rootfd;
+	/* Checked alive before every line, as a dbench client checks its parent. */
+	int pid;
 	bool no_renameat2;
 	struct client *clients;
 	uint64_t warmup_ns;
@@ -152,6 +162,29 @@ char *rp_op_path(struct client *c, uint32_t idx, char *buf);
 bool rp_retry_case(struct client *c, int err, char *path);
 /* Before creating @path: take the name it already has under another case. */
 void rp_case_before_create(struct client *c, char *path);
+/*
+ * dbench's look at a name before its operation: stat() it and, when it
+ * is not there, scan its directory for it ignoring case (rewriting @path
+ * here, where dbench ignores what it finds).  0 when it was there,
+ * else the stat's errno; *@changed when the scan rewrote @path.
+ */
+int rp_resolve_name(struct client *c, char *path, bool *changed);
+
+/* One directory read straight with getdents64(), into the client's buffer. */
+struct rp_dir {
+	int fd;
+	size_t pos;
+	size_t len;
+	char *buf;
+};
+
+#define RP_DIRBUF_SIZE 32768
+
+/* Open @path below @dirfd for reading its entries; 0 or -errno. */
+int rp_dir_open(struct client *c, struct rp_dir *d, int dirfd, const char *path);
+/* The next entry's name (and its d_type in @type), or NULL at the end. */
+const char *rp_dir_next(struct rp_dir *d, unsigned char *type);
+void rp_dir_close(struct rp_dir *d);
 
 /* ---- replay_ops.c: one operation of the loadfile ------------------------------ */
 

@@ -58,6 +58,10 @@ uint32_t rp_status_of(struct client *c, int err, const char *path)
 		return BQ_NT_STATUS_OBJECT_PATH_NOT_FOUND;
 	if (err != ENOENT)
 		return bq_nt_status_from_errno(err);
+	/* dbench's look has just scanned the directory: no second look. */
+	if (c->missed == path)
+		return c->missed_dir_found ? BQ_NT_STATUS_OBJECT_NAME_NOT_FOUND
+					   : BQ_NT_STATUS_OBJECT_PATH_NOT_FOUND;
 	slash = strrchr(path, '/');
 	if (!slash)
 		return BQ_NT_STATUS_OBJECT_NAME_NOT_FOUND;
@@ -162,43 +166,109 @@ bool rp_wild_match(const char *p, const char *n)
  * the parent is missing too is it looked for the same way, and so on up.
  * Rewrites @path in place; true when it changed.
  */
-bool rp_resolve_case(struct client *c, char *path)
+static bool resolve_case(struct client *c, char *path, bool *dir_found)
 {
 	char *slash = strrchr(path, '/');
 	char *leaf = slash ? slash + 1 : path;
 	size_t len = strlen(leaf);
 	bool changed = false;
-	struct dirent *d;
-	DIR *dir;
-	int fd;
+	struct rp_dir dir;
+	const char *name;
+	int ret;
 
 	if (slash)
 		*slash = '\0';
-	fd = openat(c->rp->rootfd, slash ? path : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 && slash && (errno == ENOENT || errno == ENOTDIR) && rp_resolve_case(c, path)) {
+	ret = rp_dir_open(c, &dir, c->rp->rootfd, slash ? path : ".");
+	if ((ret == -ENOENT || ret == -ENOTDIR) && slash && rp_resolve_case(c, path)) {
 		changed = true;
-		fd = openat(c->rp->rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		ret = rp_dir_open(c, &dir, c->rp->rootfd, path);
 	}
 	if (slash)
 		*slash = '/';
-	if (fd < 0)
+	*dir_found = !ret;
+	if (ret)
 		return changed;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return changed;
-	}
-	while ((d = readdir(dir))) {
-		if (strlen(d->d_name) == len && !strcasecmp(d->d_name, leaf)) {
-			if (strcmp(d->d_name, leaf)) {
-				memcpy(leaf, d->d_name, len);
+	while ((name = rp_dir_next(&dir, NULL))) {
+		if (strlen(name) == len && !strcasecmp(name, leaf)) {
+			if (strcmp(name, leaf)) {
+				memcpy(leaf, name, len);
 				changed = true;
 			}
 			break;
 		}
 	}
-	closedir(dir);
+	rp_dir_close(&dir);
 	return changed;
+}
+
+bool rp_resolve_case(struct client *c, char *path)
+{
+	bool dir_found;
+
+	return resolve_case(c, path, &dir_found);
+}
+
+int rp_resolve_name(struct client *c, char *path, bool *changed)
+{
+	bool dir_found;
+	struct stat st;
+	int err;
+
+	*changed = false;
+	if (!fstatat(c->rp->rootfd, path, &st, 0))
+		return 0;
+	err = errno;
+	/* dbench --no-resolve keeps the stat() and drops the scan. */
+	if (c->rp->o->case_sensitive || !strcmp(path, "."))
+		return err;
+	*changed = resolve_case(c, path, &dir_found);
+	if (!*changed && err == ENOENT) {
+		c->missed = path;
+		c->missed_dir_found = dir_found;
+	}
+	return err;
+}
+
+/* ---- directories, read as opendir() and readdir() would ---------------------- */
+
+int rp_dir_open(struct client *c, struct rp_dir *d, int dirfd, const char *path)
+{
+	struct stat st;
+
+	d->pos = d->len = 0;
+	d->buf = c->dirbuf;
+	d->fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC);
+	if (d->fd < 0)
+		return -errno;
+	/* opendir() looks at what it opened; fdopendir() adds two fcntl()s. */
+	if (!c->rp->o->lean)
+		fstat(d->fd, &st);
+	return 0;
+}
+
+const char *rp_dir_next(struct rp_dir *d, unsigned char *type)
+{
+	struct dirent64 *e;
+
+	if (d->pos >= d->len) {
+		ssize_t n = getdents64(d->fd, d->buf, RP_DIRBUF_SIZE);
+
+		if (n <= 0)
+			return NULL;
+		d->len = (size_t)n;
+		d->pos = 0;
+	}
+	e = (struct dirent64 *)(d->buf + d->pos);
+	d->pos += e->d_reclen;
+	if (type)
+		*type = e->d_type;
+	return e->d_name;
+}
+
+void rp_dir_close(struct rp_dir *d)
+{
+	close(d->fd);
+	d->fd = -1;
 }
 
 /*
@@ -219,7 +289,8 @@ char *rp_op_path(struct client *c, uint32_t idx, char *buf)
 /* The operation failed on @path: true when a name differing in case was found. */
 bool rp_retry_case(struct client *c, int err, char *path)
 {
-	if (c->rp->o->case_sensitive || (err != ENOENT && err != ENOTDIR) || !strcmp(path, "."))
+	if (c->rp->o->case_sensitive || (err != ENOENT && err != ENOTDIR) || !strcmp(path, ".") ||
+	    c->missed == path)
 		return false;
 	return rp_resolve_case(c, path);
 }

@@ -57,6 +57,36 @@ void rp_handle_close(struct client *c, struct handle *h)
 	h->delete_on_close = false;
 }
 
+/*
+ * dbench's look at every name before its operation (a stat(), and a scan
+ * of the directory when it is missing); --lean leaves it out.
+ */
+static void look_up(struct client *c, char *path)
+{
+	bool changed;
+
+	if (!c->rp->o->lean)
+		rp_resolve_name(c, path, &changed);
+}
+
+/* Before a create: the look dbench makes, or only the one a server needs. */
+static void look_up_create(struct client *c, char *path)
+{
+	if (c->rp->o->lean)
+		rp_case_before_create(c, path);
+	else
+		look_up(c, path);
+}
+
+/* dbench looks at what it opened (is it a directory?); --lean does not. */
+static void look_at_opened(struct client *c, int fd)
+{
+	struct stat st;
+
+	if (!c->rp->o->lean)
+		fstat(fd, &st);
+}
+
 static bool is_shared(const struct client *c, uint32_t idx)
 {
 	return c->rp->lf->paths[idx].client_at < 0;
@@ -66,7 +96,6 @@ static uint32_t do_mkdir(struct client *c, uint32_t idx, char *path, bool exist_
 {
 	int err;
 
-	rp_case_before_create(c, path);
 	for (;;) {
 		if (!mkdirat(c->rp->rootfd, path, 0777)) {
 			rp_sync_parent(c, path);
@@ -85,6 +114,14 @@ static uint32_t do_mkdir(struct client *c, uint32_t idx, char *path, bool exist_
 	}
 }
 
+static uint32_t op_mkdir(struct client *c, const struct bq_replay_op *op)
+{
+	char *path = rp_op_path(c, op->path, c->path);
+
+	look_up_create(c, path);
+	return do_mkdir(c, op->path, path, false);
+}
+
 static uint32_t op_ntcreatex(struct client *c, const struct bq_replay_op *op, int *fdp,
 			     bool *is_dir)
 {
@@ -93,12 +130,15 @@ static uint32_t op_ntcreatex(struct client *c, const struct bq_replay_op *op, in
 	int fd, flags, err;
 
 	*is_dir = false;
+	look_up(c, path);
 	if (opts & BQ_NT_FILE_DIRECTORY_FILE) {
 		uint32_t st;
 
 		if (opts & BQ_NT_FILE_NON_DIRECTORY_FILE)
 			return BQ_NT_STATUS_INVALID_PARAMETER;
 		if (disp == BQ_NT_FILE_CREATE || disp == BQ_NT_FILE_OPEN_IF) {
+			if (c->rp->o->lean)
+				rp_case_before_create(c, path);
 			st = do_mkdir(c, op->path, path, disp == BQ_NT_FILE_OPEN_IF);
 			if (st != BQ_NT_STATUS_OK)
 				return st;
@@ -121,6 +161,7 @@ static uint32_t op_ntcreatex(struct client *c, const struct bq_replay_op *op, in
 		}
 		*is_dir = true;
 		*fdp = fd;
+		look_at_opened(c, fd);
 		return BQ_NT_STATUS_OK;
 	}
 
@@ -140,7 +181,7 @@ static uint32_t op_ntcreatex(struct client *c, const struct bq_replay_op *op, in
 		flags |= O_TRUNC;
 		break;
 	}
-	if (flags & O_CREAT)
+	if ((flags & O_CREAT) && c->rp->o->lean)
 		rp_case_before_create(c, path);
 	for (;;) {
 		fd = bq_openat_beneath(c->rp->rootfd, path, flags, 0644);
@@ -165,6 +206,7 @@ static uint32_t op_ntcreatex(struct client *c, const struct bq_replay_op *op, in
 	if (flags & O_CREAT)
 		rp_sync_parent(c, path);
 	*fdp = fd;
+	look_at_opened(c, fd);
 	return BQ_NT_STATUS_OK;
 }
 
@@ -246,7 +288,8 @@ static uint32_t op_rename(struct client *c, const struct bq_replay_op *op)
 	char *to = rp_op_path(c, op->path2, c->path2);
 	int ret, err;
 
-	rp_case_before_create(c, to);
+	look_up(c, from);
+	look_up_create(c, to);
 	for (;;) {
 		/* SMB renames do not replace: the target must not exist. */
 		if (!__atomic_load_n(&c->rp->no_renameat2, __ATOMIC_RELAXED)) {
@@ -278,27 +321,21 @@ static uint32_t unlink_matching(struct client *c, const char *path)
 {
 	const char *pattern = rp_split_dir(c, path);
 	uint32_t st = BQ_NT_STATUS_NO_SUCH_FILE;
-	struct dirent *d;
-	DIR *dir;
-	int fd;
+	struct rp_dir dir;
+	unsigned char type;
+	const char *name;
 
-	fd = openat(c->rp->rootfd, c->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	if (rp_dir_open(c, &dir, c->rp->rootfd, c->tmp))
 		return BQ_NT_STATUS_OBJECT_PATH_NOT_FOUND;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return BQ_NT_STATUS_NO_MEMORY;
-	}
-	while ((d = readdir(dir))) {
-		if (d->d_type == DT_DIR || !rp_wild_match(pattern, d->d_name))
+	while ((name = rp_dir_next(&dir, &type))) {
+		if (type == DT_DIR || !rp_wild_match(pattern, name))
 			continue;
-		if (unlinkat(fd, d->d_name, 0))
+		if (unlinkat(dir.fd, name, 0))
 			st = bq_nt_status_from_errno(errno);
 		else if (st == BQ_NT_STATUS_NO_SUCH_FILE)
 			st = BQ_NT_STATUS_OK;
 	}
-	closedir(dir);
+	rp_dir_close(&dir);
 	return st;
 }
 
@@ -307,6 +344,7 @@ static uint32_t op_unlink(struct client *c, const struct bq_replay_op *op)
 	char *path = rp_op_path(c, op->path, c->path);
 	int err;
 
+	look_up(c, path);
 	if (c->rp->lf->paths[op->path].wildcard)
 		return unlink_matching(c, path);
 	for (;;) {
@@ -374,6 +412,7 @@ static uint32_t op_rmdir(struct client *c, const struct bq_replay_op *op)
 	struct stat st;
 	int err;
 
+	look_up(c, path);
 	for (;;) {
 		if (!unlinkat(c->rp->rootfd, path, AT_REMOVEDIR))
 			break;
@@ -389,12 +428,33 @@ static uint32_t op_rmdir(struct client *c, const struct bq_replay_op *op)
 	return BQ_NT_STATUS_OK;
 }
 
+/*
+ * Without --lean the look dbench makes before the operation is its
+ * answer too: there, or missing under every case.  -1 when it was not
+ * made, or found the name under another case: look again.
+ */
+static int looked_up(struct client *c, char *path)
+{
+	bool changed;
+	int err;
+
+	if (c->rp->o->lean)
+		return -1;
+	err = rp_resolve_name(c, path, &changed);
+	return changed ? -1 : err;
+}
+
 static uint32_t op_qpathinfo(struct client *c, const struct bq_replay_op *op)
 {
 	char *path = rp_op_path(c, op->path, c->path);
 	struct stat st;
 	int err;
 
+	err = looked_up(c, path);
+	if (!err)
+		return BQ_NT_STATUS_OK;
+	if (err > 0)
+		return rp_status_of(c, err, path);
 	for (;;) {
 		if (!fstatat(c->rp->rootfd, path, &st, 0))
 			return BQ_NT_STATUS_OK;
@@ -448,34 +508,38 @@ static uint32_t op_sfileinfo(struct client *c, const struct bq_replay_op *op)
 static uint32_t op_find(struct client *c, const struct bq_replay_op *op, uint64_t *count)
 {
 	char *path = rp_op_path(c, op->path, c->path);
-	const char *pattern;
-	struct dirent *d;
+	const char *pattern, *name;
+	struct rp_dir dir;
 	struct stat st;
-	DIR *dir;
-	int fd, err;
+	int err;
 
 	*count = 0;
 	if (!c->rp->lf->paths[op->path].wildcard) {
 		/* No wildcard: one name, there or not. */
-		for (;;) {
+		err = looked_up(c, path);
+		if (!err) {
+			*count = 1;
+			return BQ_NT_STATUS_OK;
+		}
+		while (err < 0) {
 			if (!fstatat(c->rp->rootfd, path, &st, 0)) {
 				*count = 1;
 				return BQ_NT_STATUS_OK;
 			}
 			err = errno;
-			if (!rp_retry_case(c, err, path))
-				break;
+			if (rp_retry_case(c, err, path))
+				err = -1;
 		}
 		if (rp_status_of(c, err, path) == BQ_NT_STATUS_OBJECT_NAME_NOT_FOUND)
 			return BQ_NT_STATUS_NO_SUCH_FILE;
 		return BQ_NT_STATUS_OBJECT_PATH_NOT_FOUND;
 	}
+	look_up(c, path);
 	pattern = rp_split_dir(c, path);
 	for (;;) {
-		fd = openat(c->rp->rootfd, c->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0)
+		err = -rp_dir_open(c, &dir, c->rp->rootfd, c->tmp);
+		if (!err)
 			break;
-		err = errno;
 		/* rp_resolve_case works on c->path; c->tmp is its directory part. */
 		if (c->rp->o->case_sensitive || (err != ENOENT && err != ENOTDIR) || pattern == path)
 			return err == ENOENT || err == ENOTDIR ? BQ_NT_STATUS_OBJECT_PATH_NOT_FOUND
@@ -488,15 +552,10 @@ static uint32_t op_find(struct client *c, const struct bq_replay_op *op, uint64_
 		path[pattern - path - 1] = '/';
 		pattern = rp_split_dir(c, path);
 	}
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return BQ_NT_STATUS_NO_MEMORY;
-	}
-	while ((d = readdir(dir)) && (!op->b || *count < op->b))
-		if (rp_wild_match(pattern, d->d_name))
+	while ((!op->b || *count < op->b) && (name = rp_dir_next(&dir, NULL)))
+		if (rp_wild_match(pattern, name))
 			(*count)++;
-	closedir(dir);
+	rp_dir_close(&dir);
 	return *count ? BQ_NT_STATUS_OK : BQ_NT_STATUS_NO_SUCH_FILE;
 }
 
@@ -512,6 +571,7 @@ uint32_t rp_execute(struct client *c, const struct bq_replay_op *op, uint64_t *r
 	bool is_dir;
 	int fd = -1;
 
+	c->missed = NULL;
 	switch (op->kind) {
 	case BQ_REPLAY_NTCREATEX:
 		status = op_ntcreatex(c, op, &fd, &is_dir);
@@ -546,7 +606,7 @@ uint32_t rp_execute(struct client *c, const struct bq_replay_op *op, uint64_t *r
 	case BQ_REPLAY_RMDIR:
 		return op_rmdir(c, op);
 	case BQ_REPLAY_MKDIR:
-		return do_mkdir(c, op->path, rp_op_path(c, op->path, c->path), false);
+		return op_mkdir(c, op);
 	case BQ_REPLAY_QPATHINFO:
 		return op_qpathinfo(c, op);
 	case BQ_REPLAY_QFILEINFO:
