@@ -91,7 +91,8 @@ int cmd_report(int argc, char **argv)
 		return EXIT_BADINPUT;
 	a.source = argv[optind];
 	ret = result_load(&cli, a.source, &(const struct result_want){
-		.what = "blkqual result", .dash = true, .utf8 = true, .schema = true,
+		.what = "blkqual or fio JSON result", .dash = true, .utf8 = true, .schema = true,
+		.fio = true,
 	}, &a.root);
 	if (ret)
 		return ret;

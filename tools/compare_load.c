@@ -73,7 +73,8 @@ static int load_one(struct cli *cli, struct cmp_side *s, const char *path)
 	int ret;
 
 	ret = result_load(cli, path, &(const struct result_want){
-		.what = "'blkqual run' result", .schema = true, .jobs = true,
+		.what = "'blkqual run' or fio JSON result", .schema = true, .jobs = true,
+		.fio = true,
 	}, &doc);
 	if (ret)
 		return ret;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fio_result_load.h"
 #include "result_load.h"
 
 static char *read_all(FILE *f, size_t *len)
@@ -156,6 +157,14 @@ int result_load(struct cli *cli, const char *path, const struct result_want *wan
 	free(buf);
 	if (!o)
 		return EXIT_BADINPUT;
+	if (want->fio && fio_result_is(o)) {
+		json_object *native = fio_result_native(o);
+
+		json_object_put(o);
+		if (!native)
+			return cli_usage_error(cli, "%s: fio's JSON without a \"jobs\" array", name);
+		o = native;
+	}
 	ret = check(cli, name, o, want);
 	if (ret) {
 		json_object_put(o);

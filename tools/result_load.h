@@ -24,6 +24,8 @@
  *          "schema_version"
  * @jobs: a run's result: a non-empty "jobs" array (with @schema)
  * @kind: a state file: "kind" is this string; NULL for none
+ * @fio: fio's JSON output is taken too, in blkqual's layout (with @schema:
+ *       see fio_result_native())
  *
  * Whatever is asked, the file must hold one JSON object and nothing but
  * white space after it.
@@ -36,6 +38,7 @@ struct result_want {
 	bool schema;
 	bool jobs;
 	const char *kind;
+	bool fio;
 };
 
 /**
