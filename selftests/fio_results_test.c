@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fio_results_test.c - compare and report take fio's own JSON output, so
- * that two sets of fio runs can be compared with a verdict: the figures
- * read from fio's file are fio's (checked against the file itself), a
- * slower side is found slower, and report draws a page of it.
+ * fio_results_test.c - compare, report and fleet take fio's own JSON
+ * output, so that two sets of fio runs can be compared with a verdict:
+ * the figures read from fio's file are fio's (checked against the file
+ * itself), a slower side is found slower, report draws a page of it and
+ * fleet puts hosts' fio results side by side.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -163,6 +164,30 @@ TEST_F_TIMEOUT(runs, figures_are_fios, 120)
 	EXPECT_NE(NULL, strstr(text, "randread"));
 	EXPECT_NE(NULL, strstr(text, ">null<"));
 	free(text);
+}
+
+/* A fleet of hosts that ran fio: HOST/NAME.json as for blkqual's results. */
+TEST_F_TIMEOUT(runs, fleet_of_fio_results, 120)
+{
+	struct run_result r;
+	char host[400];
+
+	if (!have_fio())
+		SKIP(return, "needs fio (make deps installs it)");
+	snprintf(host, sizeof(host), "%s/fleet", self->s.dir);
+	ASSERT_EQ(0, mkdir(host, 0755));
+	for (int h = 0; h < 3; h++) {
+		snprintf(host, sizeof(host), "%s/fleet/host%d", self->s.dir, h);
+		ASSERT_EQ(0, mkdir(host, 0755));
+		ASSERT_EQ(0, fio_runs(host, 1, false));
+	}
+	snprintf(host, sizeof(host), "%s/fleet", self->s.dir);
+	ASSERT_EQ(0, run_blkqual(&r, "fleet", host, NULL));
+	/* 1 when a host's null-engine figures stand out: fleet judged them, as it should. */
+	EXPECT_TRUE(r.status == 0 || r.status == 1) TH_LOG("%.300s", r.err);
+	EXPECT_NE(NULL, strstr(r.out, "3 devices on 3 hosts"));
+	EXPECT_NE(NULL, strstr(r.out, "j: read IOPS")) TH_LOG("%.500s", r.out);
+	run_result_free(&r);
 }
 
 TEST_HARNESS_MAIN

@@ -82,7 +82,7 @@ static int add_file(struct fleet_cmd *c, const char *path, const char *host, con
 		ret = fleet_add_missing(&c->f, host ? host : "-", name, path, why);
 		goto out_ret;
 	}
-	ret = result_load(&c->cli, path, &(const struct result_want){ 0 }, &root);
+	ret = result_load(&c->cli, path, &(const struct result_want){ .fio = true }, &root);
 	if (ret)
 		return ret;
 	/* blkqual fleet -o json > RESULTS/fleet.json must not trip the next run. */
