@@ -293,6 +293,9 @@ struct bq_worker {
 	uint64_t trim_rate_ios;		/* trims let through */
 	double trim_rate_next_ns;	/* rate_process=poisson: the next trim, after t0 */
 	uint64_t trim_rate_rng;		/* its draws */
+	/* sequence distribution and SPRandom (issue 19; pattern.c, sprandom.c) */
+	uint64_t seq_issued[BQ_NR_DIRS];	/* I/Os issued per direction (fio's io_issues) */
+	struct bq_sprandom *spr;	/* sprandom's state; NULL: not sprandom */
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */

@@ -465,7 +465,9 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	for (int i = 0; i < w->nr_files; i++) {
 		struct bq_file_state *f = &w->files[i];
 		const struct bq_target_info *ti = j->stripe ? &js->logical : &jr->targets[first + i];
-		bool zoned = j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS;
+		/* zoned and sequence draw their own blocks (pattern.c), with no map as in fio. */
+		bool zoned = j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS ||
+			     j->dist == BQ_DIST_SEQUENCE;
 		bool lfsr = j->random_generator == BQ_RANDGEN_LFSR;
 		struct bq_offgen_params p = {
 			/* lfsr never repeats a block, map or not; zoned draws its own blocks. */
