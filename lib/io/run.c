@@ -22,6 +22,7 @@
 #include "fill.h"
 #include "job/jobopt.h"
 #include "run_int.h"
+#include "sprandom.h"
 #include "zbd.h"
 #include "verify/verify_int.h"
 
@@ -516,6 +517,11 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	if (js->fset)
 		total = js->fset->bytes[index];
 	w->bytes_left = j->time_based ? UINT64_MAX : j->io_size ? j->io_size : total;
+	if (j->sprandom) {
+		ret = bq_sprandom_worker_init(w);
+		if (ret)
+			return ret;
+	}
 	/* create_only: the files are laid out, and that is the whole job. */
 	if (j->create_only)
 		w->bytes_left = 0;
@@ -963,6 +969,7 @@ static void teardown(struct run_state *st)
 		bq_zbd_worker_free(&st->workers[i]);
 		free(st->workers[i].fsrv);
 		bq_iolog_worker_free(&st->workers[i]);
+		bq_sprandom_free(st->workers[i].spr);
 		if (bq_statlog_worker_free(&st->workers[i], msg, sizeof(msg)))
 			run_job_note(st->workers[i].jr, "%s", msg);
 		for (int f = 0; f < st->workers[i].nr_files; f++)
