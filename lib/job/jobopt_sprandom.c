@@ -118,7 +118,7 @@ int bq_job_check_sprandom(const struct bq_job *j, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EINVAL, "sprandom requires random_generator=lfsr");
 	if (j->norandommap_given && !j->norandommap)
 		return bq_parse_fail(err, -EINVAL, "sprandom requires norandommap=1");
-	if (j->nr_files != 1 || j->stripe)
+	if (j->nr_files > 1 || j->stripe)
 		return bq_parse_fail(err, -EINVAL, "sprandom supports only one file");
 	/* fio's example states it; two threads would each write the whole device. */
 	if (j->numjobs != 1)
