@@ -224,6 +224,48 @@ TEST_F(tmp, regions_follow_the_model)
 	free(last);
 }
 
+/*
+ * rw=randrw: fio's reads draw from the preconditioning's LFSR, so read
+ * blocks are not written.  fio head on this job: 1098 reads and 1149
+ * writes, 2247 I/Os, the 2048 blocks each drawn once.
+ */
+TEST_F(tmp, randrw_reads_take_blocks)
+{
+	char file[128], log[128], line[512], act[16];
+	const char *argv[] = {
+		blkqual_path(), "run", "--no-status", "--name=spr", "--ioengine=psync",
+		"--rw=randrw", "--bs=4k", "--sprandom=1", "--spr_num_regions=5", file, log, NULL,
+	};
+	uint8_t *seen = calloc(FILE_SIZE / 4096, 1);
+	unsigned long long off;
+	size_t ios = 0, blocks = 0;
+	struct run_result r;
+	FILE *f;
+
+	ASSERT_NE(NULL, seen);
+	snprintf(file, sizeof(file), "--filename=%s", self->data);
+	snprintf(log, sizeof(log), "--write_iolog=%s", self->log);
+	unlink(self->log);
+	ASSERT_EQ(0, run_argv(argv, &r));
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	run_result_free(&r);
+	f = fopen(self->log, "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %15s %llu", act, &off) != 2 ||
+		    (strcmp(act, "read") && strcmp(act, "write")))
+			continue;
+		ASSERT_GT((unsigned long long)FILE_SIZE, off);
+		ios++;
+		blocks += !seen[off / 4096];
+		seen[off / 4096] = 1;
+	}
+	fclose(f);
+	free(seen);
+	EXPECT_EQ(FILE_SIZE / 4096, blocks);
+	EXPECT_LE(fabs((double)ios - 2247.0), 0.02 * 2247.0) TH_LOG("%zu I/Os", ios);
+}
+
 /* fio head refuses a cache larger than a region (its filesetup fails). */
 TEST_F(tmp, cache_larger_than_a_region)
 {

@@ -373,7 +373,7 @@ void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off);
 
 /* sprandom.c: sprandom=1's next write; false when it is done (issue 19) */
 bool worker_sprandom_offset(struct bq_worker *w, struct bq_slot *s,
-			    const struct bq_file_state *f);
+			    const struct bq_file_state *f, int dir);
 int bq_sprandom_worker_init(struct bq_worker *w);
 
 /* pattern.c: rw=...:N, percentage_random, strided zones, zoned distributions */
@@ -446,8 +446,8 @@ worker_pick_as(struct bq_worker *w, struct bq_slot *s, uint64_t now, const bool 
 		if (off == UINT64_MAX)
 			return false;
 		s->offset = f->base + off;
-	} else if (rare && w->spr != NULL && dir == BQ_WRITE) {
-		if (!worker_sprandom_offset(w, s, f))
+	} else if (rare && w->spr != NULL) {
+		if (!worker_sprandom_offset(w, s, f, dir))
 			return false;
 	} else if (w->random) {
 		uint64_t off = bq_offgen_next(&f->gen) * w->unit;

@@ -190,6 +190,15 @@ keep:
 	return maybe_keep(s, b) ? -ENOMEM : 0;
 }
 
+int bq_sprandom_next_read(struct bq_sprandom *s, uint64_t *block)
+{
+	if (s->drawn == s->nblocks)
+		return 1;
+	*block = bq_offgen_next(&s->perm);
+	s->drawn++;
+	return 0;
+}
+
 struct bq_sprandom *bq_sprandom_new(const struct bq_sprandom_params *p)
 {
 	struct bq_sprandom *s = calloc(1, sizeof(*s));

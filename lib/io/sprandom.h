@@ -68,6 +68,18 @@ struct bq_sprandom *bq_sprandom_new(const struct bq_sprandom_params *p);
 int bq_sprandom_next(struct bq_sprandom *s, uint64_t *block);
 
 /**
+ * bq_sprandom_next_read() - the block of a read of a sprandom randrw job
+ * @s: the state
+ * @block: receives the logical block index
+ *
+ * fio's reads draw from the same LFSR as its preconditioning writes, so a
+ * block read is one the writes never reach; so here.
+ *
+ * Return: 0, or 1 when every block has been drawn (the job ends).
+ */
+int bq_sprandom_next_read(struct bq_sprandom *s, uint64_t *block);
+
+/**
  * bq_sprandom_free() - free the state
  * @s: the state, or NULL
  */

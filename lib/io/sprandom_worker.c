@@ -60,14 +60,16 @@ int bq_sprandom_worker_init(struct bq_worker *w)
  * @w: the worker
  * @s: gets the offset
  * @f: the file
+ * @dir: the I/O's direction (a read of randrw takes a block as fio's does)
  *
  * Return: false when the preconditioning is done (or failed, counted).
  */
 bool worker_sprandom_offset(struct bq_worker *w, struct bq_slot *s,
-			    const struct bq_file_state *f)
+			    const struct bq_file_state *f, int dir)
 {
 	uint64_t b;
-	int ret = bq_sprandom_next(w->spr, &b);
+	int ret = dir == BQ_WRITE ? bq_sprandom_next(w->spr, &b) :
+		  bq_sprandom_next_read(w->spr, &b);
 
 	if (ret < 0) {
 		struct bq_slot none = { .dir = BQ_WRITE };
