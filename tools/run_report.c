@@ -462,6 +462,7 @@ static json_object *job_options_json(const struct bq_job *j)
 						      j->dist == BQ_DIST_NORMAL ? "normal" :
 						      j->dist == BQ_DIST_ZONED ? "zoned" :
 						      j->dist == BQ_DIST_ZONED_ABS ? "zoned_abs" :
+						      j->dist == BQ_DIST_SEQUENCE ? "sequence" :
 						      "random"));
 	json_object_object_add(o, "distribution_param", json_dbl(j->dist_param));
 	json_object_object_add(o, "rate_iops", json_u64(j->rate_iops));

@@ -119,7 +119,11 @@ enum bq_dist {
 	BQ_DIST_NORMAL,		/* fio's normal (gauss): a bell of hits, scattered */
 	BQ_DIST_ZONED,		/* access percentages over percentages of the region */
 	BQ_DIST_ZONED_ABS,	/* access percentages over byte ranges */
+	BQ_DIST_SEQUENCE,	/* fio's sequence: a fixed list of block indices */
 };
+
+/* fio's limit for random_distribution=sequence */
+#define BQ_MAX_DIST_SEQ 64
 
 /* random_generator= (see struct bq_job) */
 enum bq_randgen {
@@ -479,6 +483,16 @@ struct bq_job {
 	uint64_t rate_iops_trim;	/* rate_iops's: trims per second per thread */
 	uint64_t rate_min_trim;		/* rate_min's (a trim job refuses it: not judged) */
 	uint64_t rate_iops_min_trim;	/* rate_iops_min's, likewise */
+	/* sequence distribution and SPRandom (issue 19; jobopt_sprandom.c, io/sprandom.c) */
+	uint32_t dist_seq[BQ_MAX_DIST_SEQ];	/* random_distribution=sequence:I,J,...: blocks */
+	uint8_t nr_dist_seq;		/* entries of @dist_seq */
+	bool dist_seq_stride;		/* random_sequence_stride: the list moves on each round */
+	bool sprandom;			/* sprandom: SanDisk's steady-state preconditioning */
+	uint32_t spr_num_regions;	/* spr_num_regions (fio's default 100) */
+	double spr_op;			/* spr_op: over-provisioning in (0, 1) (default 0.15) */
+	uint64_t spr_cs;		/* spr_cs: device cache bytes; 0: no deferral */
+	bool random_generator_given;	/* random_generator= given (sprandom's rule) */
+	bool norandommap_given;		/* norandommap given (sprandom's rule) */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

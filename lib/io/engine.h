@@ -293,6 +293,9 @@ struct bq_worker {
 	uint64_t trim_rate_ios;		/* trims let through */
 	double trim_rate_next_ns;	/* rate_process=poisson: the next trim, after t0 */
 	uint64_t trim_rate_rng;		/* its draws */
+	/* sequence distribution and SPRandom (issue 19; pattern.c, sprandom.c) */
+	uint64_t seq_issued[BQ_NR_DIRS];	/* I/Os issued per direction (fio's io_issues) */
+	struct bq_sprandom *spr;	/* sprandom's state; NULL: not sprandom */
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -368,6 +371,11 @@ void bq_fsrv_done(struct bq_worker *w, int f, uint32_t len);
 /* zbd.c: an I/O of a zonemode=zbd job completed */
 void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off);
 
+/* sprandom.c: sprandom=1's next write; false when it is done (issue 19) */
+bool worker_sprandom_offset(struct bq_worker *w, struct bq_slot *s,
+			    const struct bq_file_state *f, int dir);
+int bq_sprandom_worker_init(struct bq_worker *w);
+
 /* pattern.c: rw=...:N, percentage_random, strided zones, zoned distributions */
 struct bq_target_info;
 
@@ -438,6 +446,9 @@ worker_pick_as(struct bq_worker *w, struct bq_slot *s, uint64_t now, const bool 
 		if (off == UINT64_MAX)
 			return false;
 		s->offset = f->base + off;
+	} else if (rare && w->spr != NULL) {
+		if (!worker_sprandom_offset(w, s, f, dir))
+			return false;
 	} else if (w->random) {
 		uint64_t off = bq_offgen_next(&f->gen) * w->unit;
 
@@ -594,7 +605,7 @@ static inline void worker_set_paths(struct bq_worker *w)
 {
 	w->rare_next = w->iolog || w->ios_left != UINT64_MAX || w->rate || w->pattern ||
 		       w->fsrv || w->varbs || w->verify || w->job->trim != BQ_TRIM_NONE ||
-		       w->iolog_out;
+		       w->iolog_out || w->spr;
 	w->rare_done = w->ramping || w->verify || w->zbd || w->rate || w->statlog;
 }
 

@@ -2,7 +2,7 @@
 /*
  * pattern.c - where the I/Os of a job with fio's pattern options go:
  * rw=...:N and rw_sequencer, percentage_random, bs_is_seq_rand,
- * zonemode=strided, random_distribution=zoned and zoned_abs
+ * zonemode=strided, random_distribution=zoned, zoned_abs and sequence
  *
  * Jobs without them never come here (worker_pick() keeps its short path).
  * The rules are fio's, step for step, because a job file's offsets are
@@ -81,7 +81,40 @@ static uint64_t zoned_block(struct bq_worker *w, struct bq_file_state *f, int di
 	return start + (len ? bq_bounded(&f->gen, len) : 0);
 }
 
-/* A random offset from the zone's start (the whole region without zones). */
+/*
+ * random_distribution=sequence: the I/O's number in its direction picks
+ * the entry; with random_sequence_stride each round of the list moves on
+ * by its length.  fio counts every I/O of the direction, the sequential
+ * ones of percentage_random too, and its blocks are of the smallest size
+ * (placed at blockalign).  Past the region the job has no more offsets;
+ * an entry of the list itself past it is fio's EINVAL.
+ */
+static uint64_t sequence_offset(struct bq_worker *w, struct bq_file_state *f, int dir)
+{
+	const struct bq_job *j = w->job;
+	uint64_t n = w->seq_issued[dir], idx = n % j->nr_dist_seq;
+	uint64_t b = j->dist_seq[idx], max = f->span / j->bs_min[dir];
+
+	if (j->dist_seq_stride)
+		b += n / j->nr_dist_seq * j->nr_dist_seq;
+	if (b < max)
+		return b * w->unit;
+	if (j->dist_seq[idx] >= max && !w->stopping) {
+		struct bq_slot bad = {
+			.offset = f->base + j->dist_seq[idx] * w->unit, .len = j->bs_min[dir],
+			.dir = (uint8_t)dir, .file = (uint8_t)w->next_file,
+		};
+
+		worker_record_error(w, &bad, EINVAL);
+		w->stopping = true;
+	}
+	return UINT64_MAX;
+}
+
+/*
+ * A random offset from the zone's start (the whole region without zones);
+ * UINT64_MAX: no more offsets.
+ */
 static uint64_t rand_offset(struct bq_worker *w, struct bq_file_state *f, int dir,
 			    uint32_t *len, bool *mapped)
 {
@@ -92,6 +125,8 @@ static uint64_t rand_offset(struct bq_worker *w, struct bq_file_state *f, int di
 		*len = worker_pick_len(w, BQ_WRITE);
 	if (j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS)
 		return zoned_block(w, f, dir) * w->unit;
+	if (j->dist == BQ_DIST_SEQUENCE)
+		return sequence_offset(w, f, dir);
 	/* The map's size is drawn after the offset, to fit, as fio does (bsmap.c). */
 	if (f->map) {
 		*mapped = true;
@@ -252,6 +287,7 @@ static bool pick_once(struct bq_worker *w, struct bq_slot *s, int dir)
 	}
 	s->len = len;
 	s->dir = (uint8_t)dir;
+	w->seq_issued[dir]++;
 	if (w->zbd)
 		bq_zbd_issued(w->zbd, dir, s->offset, len);
 	if (++w->next_file == (unsigned int)w->nr_files)

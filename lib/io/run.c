@@ -22,6 +22,7 @@
 #include "fill.h"
 #include "job/jobopt.h"
 #include "run_int.h"
+#include "sprandom.h"
 #include "zbd.h"
 #include "verify/verify_int.h"
 
@@ -465,7 +466,9 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	for (int i = 0; i < w->nr_files; i++) {
 		struct bq_file_state *f = &w->files[i];
 		const struct bq_target_info *ti = j->stripe ? &js->logical : &jr->targets[first + i];
-		bool zoned = j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS;
+		/* zoned and sequence draw their own blocks (pattern.c), with no map as in fio. */
+		bool zoned = j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS ||
+			     j->dist == BQ_DIST_SEQUENCE;
 		bool lfsr = j->random_generator == BQ_RANDGEN_LFSR;
 		struct bq_offgen_params p = {
 			/* lfsr never repeats a block, map or not; zoned draws its own blocks. */
@@ -514,6 +517,11 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	if (js->fset)
 		total = js->fset->bytes[index];
 	w->bytes_left = j->time_based ? UINT64_MAX : j->io_size ? j->io_size : total;
+	if (j->sprandom) {
+		ret = bq_sprandom_worker_init(w);
+		if (ret)
+			return ret;
+	}
 	/* create_only: the files are laid out, and that is the whole job. */
 	if (j->create_only)
 		w->bytes_left = 0;
@@ -961,6 +969,7 @@ static void teardown(struct run_state *st)
 		bq_zbd_worker_free(&st->workers[i]);
 		free(st->workers[i].fsrv);
 		bq_iolog_worker_free(&st->workers[i]);
+		bq_sprandom_free(st->workers[i].spr);
 		if (bq_statlog_worker_free(&st->workers[i], msg, sizeof(msg)))
 			run_job_note(st->workers[i].jr, "%s", msg);
 		for (int f = 0; f < st->workers[i].nr_files; f++)

@@ -23,6 +23,7 @@
 #include "jobopt_zbd.h"
 #include "errfilter_opt.h"
 #include "jobopt_fill.h"
+#include "jobopt_sprandom.h"
 
 /* File names are ':'-separated, so a ':' inside a name is escaped as fio does. */
 static int add_filenames(struct bq_strv *args, const struct bq_job *j)
@@ -187,7 +188,7 @@ static int add_dist(struct bq_strv *args, const struct bq_job *j)
 	static const char *const names[] = {
 		[BQ_DIST_RANDOM] = "random", [BQ_DIST_ZIPF] = "zipf", [BQ_DIST_PARETO] = "pareto",
 		[BQ_DIST_NORMAL] = "normal", [BQ_DIST_ZONED] = "zoned",
-		[BQ_DIST_ZONED_ABS] = "zoned_abs",
+		[BQ_DIST_ZONED_ABS] = "zoned_abs", [BQ_DIST_SEQUENCE] = "sequence",
 	};
 	/* 2 x 256 zones of "100/" and a 20-digit size, with separators */
 	char buf[2 * BQ_MAX_DIST_ZONES * 26 + 64];
@@ -199,6 +200,10 @@ static int add_dist(struct bq_strv *args, const struct bq_job *j)
 		n += zones_text(j, BQ_READ, buf + n, sizeof(buf) - n);
 		buf[n++] = ',';
 		n += zones_text(j, BQ_WRITE, buf + n, sizeof(buf) - n);
+	} else if (j->dist == BQ_DIST_SEQUENCE) {
+		for (int i = 0; i < j->nr_dist_seq && n < sizeof(buf); i++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%c%" PRIu32, i ? ',' : ':',
+					      j->dist_seq[i]);
 	} else if (j->dist != BQ_DIST_RANDOM) {
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ":%.17g", j->dist_param);
 		if (j->dist_has_center)
@@ -220,7 +225,7 @@ static int add_patterns(struct bq_strv *args, const struct bq_job *j)
 	if (j->pct_seq[BQ_READ] || j->pct_seq[BQ_WRITE])
 		ret = ret ?: bq_argf(args, "--percentage_random=%u,%u", 100 - j->pct_seq[BQ_READ],
 				 100 - j->pct_seq[BQ_WRITE]);
-	if (j->random_generator)
+	if (j->random_generator || j->random_generator_given)
 		ret = ret ?: bq_argf(args, "--random_generator=%s", gens[j->random_generator]);
 	if (j->allrandrepeat)
 		ret = ret ?: bq_argf(args, "--allrandrepeat=1");
@@ -356,7 +361,8 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: bq_argf(args, "--fsync=%u", j->fsync_every);
 	ret = ret ?: bq_argf(args, "--randrepeat=%d", j->randrepeat);
 	ret = ret ?: bq_argf(args, "--randseed=%" PRIu64, j->randseed);
-	ret = ret ?: bq_argf(args, "--norandommap=%d", j->norandommap);
+	if (j->norandommap || j->norandommap_given)
+		ret = ret ?: bq_argf(args, "--norandommap=%d", j->norandommap);
 	ret = ret ?: add_dist(args, j);
 	ret = ret ?: bq_argf(args, "--rate_iops=%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			 j->rate_iops_rw[BQ_READ], j->rate_iops_rw[BQ_WRITE], j->rate_iops_trim);
@@ -424,5 +430,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	}
 	ret = ret ?: bq_argf(args, "--num_range=%u", j->num_range);
 	ret = ret ?: bq_fill_to_args(j, args);
+	ret = ret ?: bq_sprandom_to_args(j, args);
 	return ret;
 }

@@ -26,6 +26,7 @@
 #include "errfilter_opt.h"
 #include "jobopt_queue.h"
 #include "jobopt_fill.h"
+#include "jobopt_sprandom.h"
 #include "internal.h"
 #include "verify/verify_int.h"
 
@@ -184,6 +185,14 @@ static int set_bool(const struct job_opt *o, const char *key, const char *val,
 		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0 or 1", key, val);
 	*FIELD(job, o, bool) = b;
 	return 0;
+}
+
+/* norandommap, remembering that it was given: sprandom refuses norandommap=0. */
+static int set_norandommap(const struct job_opt *o, const char *key, const char *val,
+			      struct bq_job *job, struct bq_parse_error *err)
+{
+	job->norandommap_given = true;
+	return set_bool(o, key, val, job, err);
 }
 
 static int set_uint(const struct job_opt *o, const char *key, const char *val,
@@ -948,7 +957,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("fsync", OPT_VALUE, set_uint, fsync_every, 0, UINT32_MAX),
 	OPT_AT("randrepeat", OPT_VALUE, set_bool, randrepeat, 0, 0),
 	OPT_AT("randseed", OPT_VALUE, set_u64, randseed, 0, 0),
-	OPT_AT("norandommap", OPT_FLAG, set_bool, norandommap, 0, 0),
+	OPT_AT("norandommap", OPT_FLAG, set_norandommap, norandommap, 0, 0),
 	OPT("random_distribution", OPT_VALUE, set_distribution),
 	OPT("rate_iops", OPT_VALUE, bq_job_set_rates),
 	OPT_AT("group_reporting", OPT_FLAG, set_bool, group_reporting, 0, 0),
@@ -1156,6 +1165,12 @@ static const struct job_opt job_opts[] = {
 	/* fill_device, trim rates, offload submission (issue 19; jobopt_fill.c, io/fill.c) */
 	OPT_AT("fill_device", OPT_FLAG, set_bool, fill_device, 0, 0),
 	OPT_AT("fill_fs", OPT_FLAG, set_bool, fill_device, 0, 0),
+	/* sequence distribution and SPRandom (issue 19; jobopt_sprandom.c, io/sprandom.c) */
+	OPT_AT("random_sequence_stride", OPT_VALUE, set_bool, dist_seq_stride, 0, 0),
+	OPT_AT("sprandom", OPT_VALUE, set_bool, sprandom, 0, 0),
+	OPT_AT("spr_num_regions", OPT_VALUE, set_uint, spr_num_regions, 1, UINT32_MAX),
+	OPT("spr_op", OPT_VALUE, bq_job_set_spr_op),
+	OPT_AT("spr_cs", OPT_VALUE, set_bytes, spr_cs, 0, 0),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1209,6 +1224,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->randrepeat = true;
 	job->invalidate = true;
 	job->dist = BQ_DIST_RANDOM;
+	bq_sprandom_defaults(job);
 	job->engine = BQ_ENGINE_IO_URING;
 	job->poll = BQ_POLL_AUTO;
 	job->fixedbufs = true;
@@ -1405,7 +1421,7 @@ static int (*const family_checks[])(const struct bq_job *, struct bq_parse_error
 	bq_job_check_sync, bq_job_check_sg, bq_job_check_queue, bq_fileset_check,
 	bq_job_check_patterns, bq_job_check_rates, bq_job_check_zbd, check_verify,
 	bq_job_check_trim, bq_bufopt_check, bq_job_check_statlog, bq_job_check_nvme,
-	bq_job_check_fill,
+	bq_job_check_fill, bq_job_check_sprandom,
 };
 
 /**

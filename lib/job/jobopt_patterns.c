@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "jobopt.h"
+#include "jobopt_sprandom.h"
 #include "internal.h"
 
 /* "N%" with 0 < N <= 100: the N, or -EINVAL; -ENOENT when @s has no '%'. */
@@ -134,6 +135,7 @@ int bq_set_random_generator(const struct job_opt *o, const char *key, const char
 	else
 		return bq_parse_fail(err, -EINVAL, "%s=%s: use tausworthe, lfsr or tausworthe64",
 				     key, val);
+	job->random_generator_given = true;
 	return 0;
 }
 
@@ -329,6 +331,8 @@ static int set_zoned(struct bq_job *job, const char *key, const char *val, const
 	memcpy(job->dist_zones, z, sizeof(z));
 	memcpy(job->nr_dist_zones, nr, sizeof(nr));
 	job->dist = abs ? BQ_DIST_ZONED_ABS : BQ_DIST_ZONED;
+	memset(job->dist_seq, 0, sizeof(job->dist_seq));
+	job->nr_dist_seq = 0;
 	job->dist_param = 0;
 	job->dist_has_center = false;
 	job->dist_center = 0;
@@ -341,7 +345,7 @@ static int set_zoned(struct bq_job *job, const char *key, const char *val, const
  * @key: the option name, for messages
  * @val: "random", "zipf[:THETA[:CENTER]]", "pareto[:H[:CENTER]]",
  *       "normal[:DEV[:CENTER]]" ("gauss" too), "zoned:SPLIT[,SPLIT]",
- *       "zoned_abs:SPLIT[,SPLIT]"
+ *       "zoned_abs:SPLIT[,SPLIT]", "sequence:I,J,..."
  * @err: filled in on failure
  *
  * Return: 0, -EINVAL or -EOPNOTSUPP (a trim split).
@@ -365,13 +369,16 @@ int bq_job_set_distribution(struct bq_job *job, const char *key, const char *val
 		dist = BQ_DIST_PARETO;
 	else if (IS("normal") || IS("gauss"))
 		dist = BQ_DIST_NORMAL;
+	else if (IS("sequence"))
+		return bq_job_set_sequence(job, key, val, colon ? colon + 1 : NULL, err);
 	else if (IS("zoned") || IS("zoned_abs"))
 		return colon ? set_zoned(job, key, val, colon + 1, IS("zoned_abs"), err) :
 		       bq_parse_fail(err, -EINVAL, "%s=%s needs zones, like %s:60/10:40/90",
 				     key, val, val);
 	else
 		return bq_parse_fail(err, -EINVAL, "%s=%s: use random, zipf:THETA, pareto:H, "
-				     "normal:DEV, zoned:SPLIT or zoned_abs:SPLIT", key, val);
+				     "normal:DEV, zoned:SPLIT, zoned_abs:SPLIT or sequence:I,J,...",
+				     key, val);
 #undef IS
 	/* fio's defaults when no parameter is given. */
 	param = dist == BQ_DIST_ZIPF ? 1.1 : dist == BQ_DIST_PARETO ? 0.2 : 0.0;
@@ -406,6 +413,8 @@ int bq_job_set_distribution(struct bq_job *job, const char *key, const char *val
 	job->dist_center = center;
 	memset(job->dist_zones, 0, sizeof(job->dist_zones));
 	memset(job->nr_dist_zones, 0, sizeof(job->nr_dist_zones));
+	memset(job->dist_seq, 0, sizeof(job->dist_seq));
+	job->nr_dist_seq = 0;
 	return 0;
 }
 
@@ -432,7 +441,8 @@ int bq_job_check_patterns(const struct bq_job *job, struct bq_parse_error *err)
 				     "supported");
 	if (bq_job_has_pattern(job) && job->verify)
 		return bq_parse_fail(err, -EOPNOTSUPP, "verify with rw=...:N, percentage_random, "
-				     "bs_is_seq_rand or zoned distributions is not supported");
+				     "bs_is_seq_rand, zoned or sequence distributions is not "
+				     "supported");
 	return 0;
 }
 
@@ -457,5 +467,6 @@ bool bq_job_has_pattern(const struct bq_job *job)
 {
 	return job->seq_add || job->seq_nr > 1 || job->pct_seq[BQ_READ] ||
 	       job->pct_seq[BQ_WRITE] || job->bs_is_seq_rand || bq_job_strided(job) ||
-	       job->dist == BQ_DIST_ZONED || job->dist == BQ_DIST_ZONED_ABS;
+	       job->dist == BQ_DIST_ZONED || job->dist == BQ_DIST_ZONED_ABS ||
+	       job->dist == BQ_DIST_SEQUENCE;
 }
