@@ -245,19 +245,40 @@ static int substitute(const char *in, const struct bq_files_var *vars, size_t nr
 	return 0;
 }
 
-/* Cut a line at its first blank outside quotes: the rest is a comment. */
-static void cut_comment(char *line)
+/*
+ * End a line at its first blank outside quotes, as vdbench does; returns
+ * what follows the blanks there (maybe ""), or NULL when there is no blank.
+ */
+static char *cut_at_blank(char *line)
 {
 	bool inq = false;
 
 	for (char *c = line; *c; c++) {
-		if (*c == '"')
+		if (*c == '"') {
 			inq = !inq;
-		else if (!inq && (*c == ' ' || *c == '\t')) {
-			*c = '\0';
-			return;
+		} else if (!inq && (*c == ' ' || *c == '\t')) {
+			*c++ = '\0';
+			return c + strspn(c, " \t");
 		}
 	}
+	return NULL;
+}
+
+/*
+ * Text after a blank is a comment to vdbench, but a file pasted with its
+ * lines run together ("fsd=... fwd=... rd=...") has its next definition
+ * there: a part that starts with a definition keyword is a line of its own.
+ * Other comments stay comments.
+ */
+static bool starts_definition(const char *s)
+{
+	static const char *const defs[] = { "fsd=", "fwd=", "rd=", "hd=", "host=", "sd=",
+					     "wd=", "rg=" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(defs); i++)
+		if (!strncasecmp(s, defs[i], strlen(defs[i])) && s[strlen(defs[i])])
+			return true;
+	return false;
 }
 
 static int read_file(struct vstream *s, const char *path, const struct bq_files_var *vars,
@@ -284,7 +305,7 @@ static int read_file(struct vstream *s, const char *path, const struct bq_files_
 		     size_t nr_vars, bool nested, const char *from, struct bq_parse_error *err)
 {
 	char where[BQ_FILES_WHERE_MAX];
-	char *line = NULL, *subst = NULL;
+	char *line = NULL, *subst = NULL, *rest;
 	size_t cap = 0;
 	int lineno = 0, ret = 0;
 	FILE *f;
@@ -313,7 +334,7 @@ static int read_file(struct vstream *s, const char *path, const struct bq_files_
 		ret = substitute(p, vars, nr_vars, &subst, where, err);
 		if (ret)
 			break;
-		cut_comment(subst);
+		rest = cut_at_blank(subst);
 		if (!strncasecmp(subst, "include=", 8)) {
 			if (nested)
 				ret = bq_fail_at(err, where, -EINVAL,
@@ -323,8 +344,24 @@ static int read_file(struct vstream *s, const char *path, const struct bq_files_
 						 "include= inside an open '('");
 			else
 				ret = include(s, subst + 8, path, vars, nr_vars, where, err);
+			rest = NULL;
 		} else {
 			ret = stream_line(s, subst, where, err);
+		}
+		while (!ret && rest && *rest) {
+			char *part = rest;
+
+			if (s->depth && strchr(part, ')')) {
+				/* vdbench would take "(4k, 8k)" as "(4k," and a comment */
+				ret = bq_fail_at(err, where, -EINVAL,
+						 "a blank inside '( )': it ends the line there "
+						 "(write the list without blanks)");
+				break;
+			}
+			if (s->depth || !starts_definition(part))
+				break;	/* a comment */
+			rest = cut_at_blank(part);
+			ret = stream_line(s, part, where, err);
 		}
 		free(subst);
 		if (ret)
