@@ -27,7 +27,8 @@ static int complete(struct run_result *r, const char *const *words)
 {
 	static const char script[] =
 		"source \"$1\" || exit 9; shift; COMP_CWORD=$1; shift; COMP_WORDS=(\"$@\"); "
-		"_blkqual || exit 8; ((${#COMPREPLY[@]} == 0)) || printf '%s\\n' \"${COMPREPLY[@]}\"";
+		"_blkqual || exit 8; "
+		"((${#COMPREPLY[@]} == 0)) || printf '%s\\n' \"${COMPREPLY[@]}\"";
 	const char *argv[MAX_WORDS + 8] = { "bash", "-c", script, "bash" };
 	char path[512], cword[16];
 	int n = 4, nr = 0;

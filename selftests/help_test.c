@@ -24,9 +24,11 @@ static int words_of(char *text, const char *indent, char *words[], int max)
 	int n = 0;
 
 	for (char *line = strtok(text, "\n"); line && n < max; line = strtok(NULL, "\n")) {
-		if (indent && (strncmp(line, indent, strlen(indent)) || line[strlen(indent)] == ' '))
+		size_t len = indent ? strlen(indent) : 0;
+
+		if (indent && (strncmp(line, indent, len) || line[len] == ' '))
 			continue;
-		line += indent ? strlen(indent) : 0;
+		line += len;
 		line[strcspn(line, " ")] = '\0';
 		if (*line)
 			words[n++] = line;

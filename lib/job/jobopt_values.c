@@ -86,8 +86,9 @@ int bq_job_opt_values(const char *name, int (*fn)(const char *value, void *arg),
 	p = ret ? value_list(err.msg) : NULL;
 	while (p && *p) {
 		size_t len = strcspn(p, ", ()");
+		bool or = len == 2 && !strncmp(p, "or", 2);
 
-		if (plain_word(p, len) && len < sizeof(word) && !(len == 2 && !strncmp(p, "or", 2))) {
+		if (plain_word(p, len) && len < sizeof(word) && !or) {
 			memcpy(word, p, len);
 			word[len] = '\0';
 			if (!try_set(name, word, &ok)) {
