@@ -321,10 +321,12 @@ TEST(command_line_form)
 TEST(pasted_on_one_line)
 {
 	static const char one[] =
+		"create_anchors=yes messagescan=no "
 		"fsd=fsd1,anchor=/tmp/x,depth=1,width=2,files=4,size=1m   "
 		"fwd=fwd1,fsd=fsd1,operation=read\tRD=rd1,fwd=fwd1,fwdrate=max,format=yes,"
 		"elapsed=5,interval=1 depth=3 fsd=never\n";
 	static const char multi[] =
+		"create_anchors=yes\nmessagescan=no\n"
 		"fsd=fsd1,anchor=/tmp/x,depth=1,width=2,files=4,size=1m\n"
 		"fwd=fwd1,fsd=fsd1,operation=read\n"
 		"rd=rd1,fwd=fwd1,fwdrate=max,format=yes,elapsed=5,interval=1\n";
@@ -333,6 +335,7 @@ TEST(pasted_on_one_line)
 
 	ASSERT_EQ(0, parse_text(one, &a, &err)) TH_LOG("%s: %s", err.where, err.msg);
 	ASSERT_EQ(0, parse_text(multi, &b, &err)) TH_LOG("%s: %s", err.where, err.msg);
+	EXPECT_TRUE(a.create_anchors);
 	ASSERT_EQ(1, a.nr_fsd);
 	ASSERT_EQ(1, a.nr_fwd);
 	ASSERT_EQ(1, a.nr_rd);

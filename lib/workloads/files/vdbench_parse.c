@@ -264,13 +264,16 @@ static char *cut_at_blank(char *line)
 	return NULL;
 }
 
+static bool general_keyword(const char *s);
+
 /*
  * Text after a blank is a comment to vdbench, but a file pasted with its
- * lines run together ("fsd=... fwd=... rd=...") has its next definition
- * there: a part that starts with a definition keyword is a line of its own.
- * Other comments stay comments.
+ * lines run together ("fsd=... fwd=... rd=...") has its next line there:
+ * a part that starts with a definition ("fsd=", "rd=") or a general
+ * parameter ("messagescan=") is a line of its own.  Other comments stay
+ * comments.
  */
-static bool starts_definition(const char *s)
+static bool starts_line(const char *s)
 {
 	static const char *const defs[] = { "fsd=", "fwd=", "rd=", "hd=", "host=", "sd=",
 					     "wd=", "rg=" };
@@ -278,7 +281,7 @@ static bool starts_definition(const char *s)
 	for (size_t i = 0; i < ARRAY_SIZE(defs); i++)
 		if (!strncasecmp(s, defs[i], strlen(defs[i])) && s[strlen(defs[i])])
 			return true;
-	return false;
+	return general_keyword(s);
 }
 
 static int read_file(struct vstream *s, const char *path, const struct bq_files_var *vars,
@@ -358,7 +361,7 @@ static int read_file(struct vstream *s, const char *path, const struct bq_files_
 						 "(write the list without blanks)");
 				break;
 			}
-			if (s->depth || !starts_definition(part))
+			if (s->depth || !starts_line(part))
 				break;	/* a comment */
 			rest = cut_at_blank(part);
 			ret = stream_line(s, part, where, err);
@@ -790,6 +793,18 @@ static const struct kw rd_kws[] = {
  * Exact name first; otherwise an unambiguous abbreviation of at least two
  * letters.  "for..." keywords are vdbench's loops, all refused.
  */
+/* "messagescan=no": a general parameter, spelled in full, with its value */
+static bool general_keyword(const char *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(general_kws); i++) {
+		size_t n = strlen(general_kws[i].name);
+
+		if (!strncasecmp(s, general_kws[i].name, n) && s[n] == '=' && s[n + 1])
+			return true;
+	}
+	return false;
+}
+
 static int lookup(const struct kw *tab, size_t n, const char *kw, const struct kw **hit)
 {
 	size_t len = strlen(kw);
