@@ -2,7 +2,8 @@
 /*
  * completion_test.c - the bash completion, sourced in bash and asked as
  * bash asks it (COMP_WORDS, COMP_CWORD, then _blkqual): commands, each
- * command's options, fio's job options and their closed sets of values,
+ * command's options, fio's job options and their closed sets of values
+ * (and sysbench's, after fileio),
  * both as bash splits "--rw=ra" at the '=' and unsplit; file names where
  * nothing else fits; every value offered taken by "blkqual run"; and
  * "make install" putting the script where bash-completion looks.
@@ -220,6 +221,14 @@ TEST(closed_value_sets)
 		EXPECT_LE(2, nr) TH_LOG("%s: %d values", opts[i], nr);
 		run_result_free(&r);
 	}
+
+	/* sysbench's options after fileio, from its own setter */
+	COMPLETE(&r, "fileio", "--file-test-mode", "=", "rnd");
+	EXPECT_STREQ("rndrd\nrndwr\nrndrw\n", r.out);
+	run_result_free(&r);
+	COMPLETE(&r, "fileio", "prepare", "--file-fsync-mode=");
+	EXPECT_STREQ("--file-fsync-mode=fsync\n--file-fsync-mode=fdatasync\n", r.out);
+	run_result_free(&r);
 
 	/* an open value (a size) offers nothing (and bash offers file names) */
 	ASSERT_EQ(0, run_blkqual(&r, "__complete", "4", "blkqual", "run", "--bs", "=", NULL));

@@ -58,6 +58,7 @@ int cli_parse_output(struct cli *cli, const char *arg);
 
 /* complete.c and every parser: "blkqual __complete" asks a command for its options */
 #define CLI_COMPLETE_JOB_OPTIONS "@job-options"
+#define CLI_COMPLETE_FILEIO_VALUES "@fileio-values"
 extern bool cli_completing;
 void cli_complete_options(const char *shortopts, const struct option *longopts,
 			  const char *const *names, bool job_options);

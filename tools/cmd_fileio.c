@@ -151,6 +151,7 @@ static void complete_options(void)
 	for (size_t i = 0; i < ARRAY_LEN(own); i++)
 		names[n++] = own[i];
 	names[n] = NULL;
+	printf("%s\n", CLI_COMPLETE_FILEIO_VALUES);
 	cli_complete_options("ho", NULL, names, false);
 }
 

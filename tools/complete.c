@@ -7,7 +7,8 @@
  * blkqual's command table, each command's options from the very tables
  * it parses with (cli_complete_options(), called by every parser before
  * it parses), fio's job options from the job option table, and their
- * closed sets of values from the setters themselves (bq_job_opt_values()).
+ * closed sets of values from the setters themselves (bq_job_opt_values(),
+ * bq_fileio_opt_values()).
  *
  * The command is run in a child that prints its options and ends before
  * it parses anything, so completing never touches a device.
@@ -20,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "blkqual_fileio.h"
 #include "cli.h"
 
 /* The commands that take a subcommand word first. */
@@ -170,14 +172,16 @@ static int job_option(const char *name, const char *refused, void *arg)
 	return 0;
 }
 
-static int job_value(const char *value, void *arg)
+static int offer_value(const char *value, void *arg)
 {
 	offer(arg, value);
 	return 0;
 }
 
-/* "--rw=ra": the values of a job option, when they are a closed set */
-static void job_values(const char *cur, bool split)
+/* "--rw=ra": the values of an option, when they are a closed set */
+static void option_values(const char *cur, bool split,
+			  int (*values)(const char *name, int (*fn)(const char *, void *),
+					void *arg))
 {
 	const char *name = cur + (cur[1] == '-' ? 2 : 1), *eq = strchr(cur, '=');
 	char opt[128], lead[160];
@@ -188,7 +192,7 @@ static void job_values(const char *cur, bool split)
 	snprintf(lead, sizeof(lead), "%s", split ? "" : cur);
 	lead[split ? 0 : eq - cur + 1] = '\0';
 	w = (struct want){ .prefix = eq + 1, .lead = lead };
-	bq_job_opt_values(opt, job_value, &w);
+	values(opt, offer_value, &w);
 }
 
 static void options(const char *list, const char *cur, bool job)
@@ -295,7 +299,9 @@ int cmd_complete(int argc, char **argv, const char *const *commands,
 	list = command_options(fn, cmd, strcmp(cmd, "fileio") ? sub : NULL);
 	if (strchr(cur, '=')) {
 		if (list && strstr(list, CLI_COMPLETE_JOB_OPTIONS))
-			job_values(cur, w.split);
+			option_values(cur, w.split, bq_job_opt_values);
+		else if (list && strstr(list, CLI_COMPLETE_FILEIO_VALUES))
+			option_values(cur, w.split, bq_fileio_opt_values);
 	} else {
 		options(list, cur, list && strstr(list, CLI_COMPLETE_JOB_OPTIONS));
 	}

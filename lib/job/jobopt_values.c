@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blkqual_core.h"
 #include "blkqual_job.h"
 #include "jobopt.h"
 
@@ -35,29 +36,11 @@ static int try_set(const char *name, const char *value, struct bq_parse_error *e
 	return ret;
 }
 
-/* The list after "use ", "one of " or "must be " in a setter's message. */
-static const char *value_list(const char *msg)
+static bool job_takes(const char *word, void *name)
 {
-	static const char *const lead[] = { ": use ", "(use ", ": one of ", ": must be " };
+	struct bq_parse_error err;
 
-	for (size_t i = 0; i < sizeof(lead) / sizeof(lead[0]); i++) {
-		const char *p = strstr(msg, lead[i]);
-
-		if (p)
-			return p + strlen(lead[i]);
-	}
-	return NULL;
-}
-
-static bool plain_word(const char *w, size_t len)
-{
-	if (!len)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
-			    w[i]))
-			return false;
-	return true;
+	return !try_set(name, word, &err);
 }
 
 /**
@@ -73,9 +56,7 @@ static bool plain_word(const char *w, size_t len)
  */
 int bq_job_opt_values(const char *name, int (*fn)(const char *value, void *arg), void *arg)
 {
-	struct bq_parse_error err, ok;
-	const char *p;
-	char word[64];
+	struct bq_parse_error err;
 	int ret;
 
 	ret = try_set(name, PROBE_VALUE, &err);
@@ -83,24 +64,7 @@ int bq_job_opt_values(const char *name, int (*fn)(const char *value, void *arg),
 		return ret;
 	if (ret == -EOPNOTSUPP && strstr(err.msg, "not supported by blkqual"))
 		return -EOPNOTSUPP;
-	p = ret ? value_list(err.msg) : NULL;
-	while (p && *p) {
-		size_t len = strcspn(p, ", ()");
-		bool or = len == 2 && !strncmp(p, "or", 2);
-
-		if (plain_word(p, len) && len < sizeof(word) && !or) {
-			memcpy(word, p, len);
-			word[len] = '\0';
-			if (!try_set(name, word, &ok)) {
-				ret = fn(word, arg);
-				if (ret)
-					return ret;
-			}
-		}
-		p += len;
-		if (*p == '(')
-			break;	/* "(with an optional :N)": an aside, not values */
-		p += strspn(p, ", )");
-	}
-	return 0;
+	if (!ret)
+		return 0;
+	return bq_values_named(err.msg, job_takes, (void *)name, fn, arg);
 }
