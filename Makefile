@@ -54,6 +54,12 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := liburing blkid libnvme numa json-c libcrypto
 
+# Where bash-completion looks for a command's completion, as it says itself.
+BASHCOMPDIR ?= $(shell $(PKG_CONFIG) --variable=completionsdir bash-completion 2>/dev/null)
+ifeq ($(strip $(BASHCOMPDIR)),)
+  BASHCOMPDIR := /usr/share/bash-completion/completions
+endif
+
 # The probe records what the installed headers support; see scripts/probe.sh.
 PROBE_OUT := $(gendir)/config.mk $(gendir)/include/config-host.h
 KSFT_DIR := $(gendir)/include/kselftest
@@ -248,6 +254,8 @@ install: $(blkqual)
 		$(DESTDIR)$(MANDIR)/man8/blkqual.8
 	$(call quiet,INSTALL,profiles)install -d $(DESTDIR)$(DATADIR)/blkqual/profiles && \
 		install -m 0644 $(srctree)/tools/profiles/*.ini $(DESTDIR)$(DATADIR)/blkqual/profiles/
+	$(call quiet,INSTALL,completion)install -D -m 0644 \
+		$(srctree)/tools/completion/blkqual.bash $(DESTDIR)$(BASHCOMPDIR)/blkqual
 
 clean:
 	$(call quiet,CLEAN,$(objtree))find $(objtree)/lib -name '*.[oda]' -delete 2>/dev/null; \
@@ -270,7 +278,8 @@ help:
 	@echo '  vm-shell   boot the test VM with a shell on this terminal'
 	@echo '  demo       install dependencies, build, run on a loop-backed scratch device'
 	@echo '  deps       install build and test dependencies (Debian/Ubuntu, as root)'
-	@echo '  install    install blkqual and its man page (PREFIX, DESTDIR)'
+	@echo '  install    install blkqual, its man page and bash completion (PREFIX, DESTDIR,'
+	@echo '             BASHCOMPDIR)'
 	@echo '  fuzz       run each libFuzzer target for FUZZ_TIME seconds (default 30; clang)'
 	@echo '  fio-options-doc  regenerate Documentation/fio-options.rst from blkqual options'
 	@echo '  clean      remove build products'

@@ -313,6 +313,62 @@ TEST(command_line_form)
 	EXPECT_NE(NULL, strstr(err.msg, "anchor=DIR is required"));
 }
 
+/*
+ * A file pasted with its lines run together: each part after a blank that
+ * starts a definition is a line of its own; any other text after a blank
+ * stays a comment, as in vdbench.
+ */
+TEST(pasted_on_one_line)
+{
+	static const char one[] =
+		"create_anchors=yes messagescan=no "
+		"fsd=fsd1,anchor=/tmp/x,depth=1,width=2,files=4,size=1m   "
+		"fwd=fwd1,fsd=fsd1,operation=read\tRD=rd1,fwd=fwd1,fwdrate=max,format=yes,"
+		"elapsed=5,interval=1 depth=3 fsd=never\n";
+	static const char multi[] =
+		"create_anchors=yes\nmessagescan=no\n"
+		"fsd=fsd1,anchor=/tmp/x,depth=1,width=2,files=4,size=1m\n"
+		"fwd=fwd1,fsd=fsd1,operation=read\n"
+		"rd=rd1,fwd=fwd1,fwdrate=max,format=yes,elapsed=5,interval=1\n";
+	struct bq_parse_error err = { 0 };
+	struct bq_files_parms a, b;
+
+	ASSERT_EQ(0, parse_text(one, &a, &err)) TH_LOG("%s: %s", err.where, err.msg);
+	ASSERT_EQ(0, parse_text(multi, &b, &err)) TH_LOG("%s: %s", err.where, err.msg);
+	EXPECT_TRUE(a.create_anchors);
+	ASSERT_EQ(1, a.nr_fsd);
+	ASSERT_EQ(1, a.nr_fwd);
+	ASSERT_EQ(1, a.nr_rd);
+	ASSERT_EQ(b.nr_fsd, a.nr_fsd);
+	ASSERT_EQ(b.nr_fwd, a.nr_fwd);
+	ASSERT_EQ(b.nr_rd, a.nr_rd);
+	/* all the same but where they were defined ("depth=3 fsd=never" is a comment) */
+	memset(a.fsd[0].where, 0, sizeof(a.fsd[0].where));
+	memset(b.fsd[0].where, 0, sizeof(b.fsd[0].where));
+	memset(a.fwd[0].where, 0, sizeof(a.fwd[0].where));
+	memset(b.fwd[0].where, 0, sizeof(b.fwd[0].where));
+	memset(a.rd[0].where, 0, sizeof(a.rd[0].where));
+	memset(b.rd[0].where, 0, sizeof(b.rd[0].where));
+	EXPECT_EQ(0, memcmp(&a.fsd[0], &b.fsd[0], sizeof(a.fsd[0])));
+	EXPECT_EQ(0, memcmp(&a.fwd[0], &b.fwd[0], sizeof(a.fwd[0])));
+	EXPECT_EQ(0, memcmp(&a.rd[0], &b.rd[0], sizeof(a.rd[0])));
+	EXPECT_EQ(0, memcmp(&a.format_fwd, &b.format_fwd, sizeof(a.format_fwd)));
+	EXPECT_EQ(1, a.fsd[0].depth);
+	EXPECT_EQ(BQ_FOP_READ, a.fwd[0].op);
+	EXPECT_EQ(5, a.rd[0].elapsed_s);
+	EXPECT_TRUE(a.rd[0].rate_max);
+	bq_files_parms_free(&a);
+	bq_files_parms_free(&b);
+
+	/* a quoted blank is no break; a blank inside an open ( ) list is refused */
+	ASSERT_EQ(0, parse_text("fsd=f,anchor=\"/tmp/a b\" fwd=w,fsd=f rd=r,fwd=w,fwdrate=max\n",
+				&a, &err)) TH_LOG("%s: %s", err.where, err.msg);
+	EXPECT_STREQ("/tmp/a b", a.fsd[0].anchor);
+	bq_files_parms_free(&a);
+	EXPECT_EQ(-EINVAL, parse_text("fsd=f,anchor=/a,size=(4k, 50,8k,50)\n", &a, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "a blank inside '( )'")) TH_LOG("%s", err.msg);
+}
+
 /* ---- the command line ------------------------------------------------------ */
 
 TEST(bad_input_is_one_line_and_exit_2)

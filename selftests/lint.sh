@@ -29,7 +29,8 @@ missing=()
 for f in "${files[@]}"; do
 	[ -f "$f" ] || continue
 	case "$f" in
-	*.c | *.h | *.sh | *.rst | Makefile | Kbuild | .ci/run | *.8 | scripts/* | selftests/vm/*) ;;
+	*.c | *.h | *.sh | *.bash | *.rst | Makefile | Kbuild | .ci/run | *.8 | scripts/* | \
+		selftests/vm/*) ;;
 	*) continue ;;
 	esac
 	head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-only' || missing+=("$f")
@@ -45,7 +46,7 @@ scripts=()
 for f in "${files[@]}"; do
 	[ -f "$f" ] || continue
 	case "$f" in
-	*.sh | .ci/run | selftests/vm/init) scripts+=("$f") ;;
+	*.sh | *.bash | .ci/run | selftests/vm/init) scripts+=("$f") ;;
 	esac
 done
 if ! command -v shellcheck >/dev/null 2>&1; then

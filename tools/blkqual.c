@@ -38,13 +38,14 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: blkqual [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_LEN(subcommands); i++)
-		fprintf(out, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
+		fprintf(out, "  %-11s %s\n", subcommands[i].name, subcommands[i].summary);
 	fprintf(out, "\n'blkqual COMMAND --help' shows a command's options; man blkqual(8).\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *names[ARRAY_LEN(subcommands)];
+	int (*fns[ARRAY_LEN(subcommands)])(int, char **);
 	const char *hint;
 
 	if (argc < 2)
@@ -61,7 +62,11 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
 		names[i] = subcommands[i].name;
+		fns[i] = subcommands[i].fn;
 	}
+	/* Hidden: the bash completion script's questions (complete.c). */
+	if (!strcmp(argv[1], "__complete"))
+		return cmd_complete(argc - 1, argv + 1, names, fns, ARRAY_LEN(subcommands));
 	if (argv[1][0] == '-')
 		return cli_usage_error(NULL, "unknown option '%s' (options follow the command)",
 				       argv[1]);

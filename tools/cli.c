@@ -152,6 +152,37 @@ static int check_whole_names(const struct cli *cli, int argc, char **argv,
 	return 0;
 }
 
+bool cli_completing;
+
+/**
+ * cli_complete_options() - under "blkqual __complete", print a command's options and end
+ * @shortopts: its short options in getopt's form, or NULL
+ * @longopts: its long options, or NULL
+ * @names: more long option names (without "--"; a trailing '=' marks a value), or NULL
+ * @job_options: whether the command takes fio's job options as well
+ *
+ * Every command calls this with the tables its parser uses, before it
+ * parses, so the completion offers what the parser takes.  Does nothing
+ * unless completing.
+ */
+void cli_complete_options(const char *shortopts, const struct option *longopts,
+			  const char *const *names, bool job_options)
+{
+	if (!cli_completing)
+		return;
+	for (const char *c = shortopts; c && *c; c++)
+		if (*c != ':')
+			printf("-%c\n", *c);
+	for (const struct option *o = longopts; o && o->name; o++)
+		printf("--%s%s\n", o->name, o->has_arg == required_argument ? "=" : "");
+	for (const char *const *n = names; n && *n; n++)
+		printf("--%s\n", *n);
+	if (job_options)
+		printf("%s\n", CLI_COMPLETE_JOB_OPTIONS);
+	fflush(stdout);
+	_exit(0);
+}
+
 /**
  * cli_getopt() - getopt_long() that handles the common options and errors
  * @cli: invocation state
@@ -169,6 +200,7 @@ int cli_getopt(struct cli *cli, int argc, char **argv, const char *shortopts,
 	char optstring[64];
 	int c;
 
+	cli_complete_options(shortopts, longopts, NULL, false);
 	if (optind <= 1 && check_whole_names(cli, argc, argv, longopts))
 		return '?';
 	snprintf(optstring, sizeof(optstring), ":%s", shortopts);

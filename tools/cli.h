@@ -55,6 +55,15 @@ int cli_usage_error(const struct cli *cli, const char *fmt, ...)
 int cli_getopt(struct cli *cli, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
 int cli_parse_output(struct cli *cli, const char *arg);
+
+/* complete.c and every parser: "blkqual __complete" asks a command for its options */
+#define CLI_COMPLETE_JOB_OPTIONS "@job-options"
+#define CLI_COMPLETE_FILEIO_VALUES "@fileio-values"
+extern bool cli_completing;
+void cli_complete_options(const char *shortopts, const struct option *longopts,
+			  const char *const *names, bool job_options);
+int cmd_complete(int argc, char **argv, const char *const *commands,
+		 int (*const *fns)(int, char **), size_t nr);
 int cli_output_options(struct cli *cli, int argc, char **argv);
 int cli_open_ctx(struct cli *cli, struct bq_ctx **ctx);
 int cli_resolve_device(struct cli *cli, struct bq_ctx *ctx, const char *arg,

@@ -136,9 +136,30 @@ static int parse_output(struct fileio_cli *fc, const char *v)
 	return cli_parse_output(&fc->cli, v) ? EXIT_BADINPUT : 0;
 }
 
+/* Under "blkqual __complete": sysbench's options and fileio's own. */
+static void complete_options(void)
+{
+	static const char *const own[] = { "output-format", "output", "directory", "help" };
+	const char *names[128];
+	size_t nr, n = 0;
+	const char *const *sb = bq_fileio_option_names(&nr);
+
+	if (!cli_completing)
+		return;
+	for (size_t i = 0; i < nr && n < ARRAY_LEN(names) - ARRAY_LEN(own) - 1; i++)
+		names[n++] = sb[i];
+	for (size_t i = 0; i < ARRAY_LEN(own); i++)
+		names[n++] = own[i];
+	names[n] = NULL;
+	printf("%s\n", CLI_COMPLETE_FILEIO_VALUES);
+	cli_complete_options("ho", NULL, names, false);
+}
+
 static int parse(struct fileio_cli *fc, int argc, char **argv)
 {
 	bool saw_test_name = false;
+
+	complete_options();
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *eq, *v;

@@ -96,12 +96,16 @@ static int refuse(struct files_cli *fc, const char *arg, const char *why)
 	return cli_usage_error(&fc->cli, "%s: not implemented: %s", arg, why);
 }
 
+/* files' own long options; its short ones are vdbench's letters */
+static const char *const longs[] = { "output-format", "json", "help", "stall-timeout", NULL };
+
 static int parse(struct files_cli *fc, int argc, char **argv)
 {
 	bool files_follow = false;
 	const char *val = NULL;
 	int ret;
 
+	cli_complete_options("hfoeiws", NULL, longs, false);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -142,13 +146,11 @@ static int parse(struct files_cli *fc, int argc, char **argv)
 			continue;
 		}
 		if (!strncmp(a, "--", 2)) {
-			static const char *const longs[] = { "output-format", "json", "help",
-							     "stall-timeout" };
 			char word[64];
 			const char *hint;
 
 			snprintf(word, sizeof(word), "%.*s", (int)strcspn(a + 2, "="), a + 2);
-			hint = bq_suggest(word, longs, ARRAY_LEN(longs));
+			hint = bq_suggest(word, longs, ARRAY_LEN(longs) - 1);
 			if (hint)
 				return cli_usage_error(&fc->cli, "unknown option '--%s' (did you "
 						       "mean '--%s'?)", word, hint);

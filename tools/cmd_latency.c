@@ -353,6 +353,7 @@ static int parse(struct latency_cli *lc, int argc, char **argv)
 	int c, idx;
 
 	lc->argv = argv;
+	cli_complete_options(shortopts, longopts, NULL, false);
 	opterr = 0;
 	for (;;) {
 		idx = -1;

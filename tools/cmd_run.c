@@ -93,13 +93,15 @@ static void more_job_errors(struct cli *cli, const struct bq_parse_error *perr)
 			  perr->more_dropped == 1 ? "" : "s");
 }
 
+/* run's own long options, beside fio's job options (hints and completion) */
+static const char *const run_own_opts[] = {
+	"output-format", "output", "csv", "verify-state", "interval", "force-destroy",
+	"stripe", "repeat", "replay", "cpus", "sqpoll", "continue-on-error", "no-status",
+	"stall-timeout", "help", NULL
+};
+
 static int job_args_error(struct cli *cli, const struct bq_parse_error *perr)
 {
-	static const char *const own[] = {
-		"output-format", "output", "csv", "verify-state", "interval", "force-destroy",
-		"stripe", "repeat", "replay", "cpus", "sqpoll", "continue-on-error", "no-status",
-		"stall-timeout",
-	};
 	const char *w = perr->where, *hint;
 	char word[64];
 
@@ -111,7 +113,7 @@ static int job_args_error(struct cli *cli, const struct bq_parse_error *perr)
 	}
 	w += w[1] == '-' ? 2 : 1;
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(w, "="), w);
-	hint = bq_suggest(word, own, ARRAY_LEN(own));
+	hint = bq_suggest(word, run_own_opts, ARRAY_LEN(run_own_opts) - 1);
 	/* The argument is the unknown name itself: the reason first, then the name. */
 	if (!hint)
 		return cli_usage_error(cli, "unknown option '--%.*s'", (int)strcspn(w, "="), w);
@@ -185,6 +187,7 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 	if (!rc->job_args)
 		return cli_usage_error(cli, "out of memory");
 	rc->status = isatty(STDERR_FILENO);
+	cli_complete_options("ho", NULL, run_own_opts, true);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		bool bad = false;

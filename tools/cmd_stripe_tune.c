@@ -65,16 +65,19 @@ static int parse_chunks(struct cli *cli, const char *arg, uint64_t *chunks, int 
  * misspelled option of its own ("--chnks") would be reported as a missing
  * --chunks or an unknown job option: catch it first.
  */
+/* stripe-tune's own long options, beside fio's job options */
+static const char *const own[] = { "chunks", "layout", "backend", "md", "force-destroy", "help",
+				   NULL };
+
 static const char *own_option_hint(const char *arg)
 {
-	static const char *const own[] = { "chunks", "layout", "backend", "md", "force-destroy" };
 	const char *hint;
 	char word[64];
 
 	if (strncmp(arg, "--", 2))
 		return NULL;
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
-	hint = bq_suggest(word, own, ARRAY_LEN(own));
+	hint = bq_suggest(word, own, ARRAY_LEN(own) - 1);
 	return hint && strcmp(hint, word) ? hint : NULL;
 }
 
@@ -385,6 +388,13 @@ int cmd_stripe_tune(int argc, char **argv)
 	char why[600], member_buf[4096];
 	bool use_md = false;
 
+	cli_complete_options("ho", NULL, own, true);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: %s\n", cli.usage);
+			return 0;
+		}
+	}
 	if (argc < 2 || argv[1][0] == '-')
 		return cli_usage_error(&cli, "the members come first (usage: %s)", cli.usage);
 	files = calloc(1, strlen(argv[1]) + 16);

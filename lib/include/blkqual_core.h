@@ -136,6 +136,10 @@ void bq_strv_free(struct bq_strv *sv);
  */
 const char *bq_suggest(const char *word, const char *const *candidates, size_t n);
 
+/* values.c: the values a setter's refusal names and takes (shell completion) */
+int bq_values_named(const char *msg, bool (*takes)(const char *word, void *ctx), void *ctx,
+		    int (*fn)(const char *value, void *arg), void *arg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -134,6 +134,9 @@ int bq_fileio_set(struct bq_fileio_opts *o, const char *key, const char *value,
  */
 const char *const *bq_fileio_option_names(size_t *n);
 
+/* fileio_values.c: the values an option takes from a closed set (shell completion) */
+int bq_fileio_opt_values(const char *name, int (*fn)(const char *value, void *arg), void *arg);
+
 /**
  * bq_fileio_check() - the options together make sense
  * @o: the options

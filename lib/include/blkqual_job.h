@@ -652,6 +652,11 @@ int bq_job_set(struct bq_job *job, const char *key, const char *value,
  */
 int bq_job_opt_each(int (*fn)(const char *name, const char *refused, void *arg), void *arg);
 
+/* jobopt_values.c: the closed sets of values, asked of the parser (shell completion) */
+int bq_job_opt_values(const char *name, int (*fn)(const char *value, void *arg), void *arg);
+/* whether a job option needs "=VALUE" (false for a flag such as time_based) */
+bool bq_job_opt_takes_value(const char *key);
+
 /**
  * bq_jobs_from_args() - jobs from a fio-style command line
  * @argc: number of arguments

@@ -245,19 +245,43 @@ static int substitute(const char *in, const struct bq_files_var *vars, size_t nr
 	return 0;
 }
 
-/* Cut a line at its first blank outside quotes: the rest is a comment. */
-static void cut_comment(char *line)
+/*
+ * End a line at its first blank outside quotes, as vdbench does; returns
+ * what follows the blanks there (maybe ""), or NULL when there is no blank.
+ */
+static char *cut_at_blank(char *line)
 {
 	bool inq = false;
 
 	for (char *c = line; *c; c++) {
-		if (*c == '"')
+		if (*c == '"') {
 			inq = !inq;
-		else if (!inq && (*c == ' ' || *c == '\t')) {
-			*c = '\0';
-			return;
+		} else if (!inq && (*c == ' ' || *c == '\t')) {
+			*c++ = '\0';
+			return c + strspn(c, " \t");
 		}
 	}
+	return NULL;
+}
+
+static bool general_keyword(const char *s);
+
+/*
+ * Text after a blank is a comment to vdbench, but a file pasted with its
+ * lines run together ("fsd=... fwd=... rd=...") has its next line there:
+ * a part that starts with a definition ("fsd=", "rd=") or a general
+ * parameter ("messagescan=") is a line of its own.  Other comments stay
+ * comments.
+ */
+static bool starts_line(const char *s)
+{
+	static const char *const defs[] = { "fsd=", "fwd=", "rd=", "hd=", "host=", "sd=",
+					     "wd=", "rg=" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(defs); i++)
+		if (!strncasecmp(s, defs[i], strlen(defs[i])) && s[strlen(defs[i])])
+			return true;
+	return general_keyword(s);
 }
 
 static int read_file(struct vstream *s, const char *path, const struct bq_files_var *vars,
@@ -284,7 +308,7 @@ static int read_file(struct vstream *s, const char *path, const struct bq_files_
 		     size_t nr_vars, bool nested, const char *from, struct bq_parse_error *err)
 {
 	char where[BQ_FILES_WHERE_MAX];
-	char *line = NULL, *subst = NULL;
+	char *line = NULL, *subst = NULL, *rest;
 	size_t cap = 0;
 	int lineno = 0, ret = 0;
 	FILE *f;
@@ -313,7 +337,7 @@ static int read_file(struct vstream *s, const char *path, const struct bq_files_
 		ret = substitute(p, vars, nr_vars, &subst, where, err);
 		if (ret)
 			break;
-		cut_comment(subst);
+		rest = cut_at_blank(subst);
 		if (!strncasecmp(subst, "include=", 8)) {
 			if (nested)
 				ret = bq_fail_at(err, where, -EINVAL,
@@ -323,8 +347,24 @@ static int read_file(struct vstream *s, const char *path, const struct bq_files_
 						 "include= inside an open '('");
 			else
 				ret = include(s, subst + 8, path, vars, nr_vars, where, err);
+			rest = NULL;
 		} else {
 			ret = stream_line(s, subst, where, err);
+		}
+		while (!ret && rest && *rest) {
+			char *part = rest;
+
+			if (s->depth && strchr(part, ')')) {
+				/* vdbench would take "(4k, 8k)" as "(4k," and a comment */
+				ret = bq_fail_at(err, where, -EINVAL,
+						 "a blank inside '( )': it ends the line there "
+						 "(write the list without blanks)");
+				break;
+			}
+			if (s->depth || !starts_line(part))
+				break;	/* a comment */
+			rest = cut_at_blank(part);
+			ret = stream_line(s, part, where, err);
 		}
 		free(subst);
 		if (ret)
@@ -753,6 +793,18 @@ static const struct kw rd_kws[] = {
  * Exact name first; otherwise an unambiguous abbreviation of at least two
  * letters.  "for..." keywords are vdbench's loops, all refused.
  */
+/* "messagescan=no": a general parameter, spelled in full, with its value */
+static bool general_keyword(const char *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(general_kws); i++) {
+		size_t n = strlen(general_kws[i].name);
+
+		if (!strncasecmp(s, general_kws[i].name, n) && s[n] == '=' && s[n + 1])
+			return true;
+	}
+	return false;
+}
+
 static int lookup(const struct kw *tab, size_t n, const char *kw, const struct kw **hit)
 {
 	size_t len = strlen(kw);
