@@ -479,6 +479,16 @@ struct bq_job {
 	uint64_t rate_iops_trim;	/* rate_iops's: trims per second per thread */
 	uint64_t rate_min_trim;		/* rate_min's (a trim job refuses it: not judged) */
 	uint64_t rate_iops_min_trim;	/* rate_iops_min's, likewise */
+
+	/*
+	 * fio's output (issue 20): the options as given, "key=value" lines,
+	 * for its JSON's "job options" and "global options".  The first
+	 * @fio_given_own bytes came from [global] (or the options before the
+	 * first --name); a job file's section name is not among them, as in
+	 * fio.  Options beyond the buffer are not listed.
+	 */
+	char fio_given[2048];
+	unsigned int fio_given_own;
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

@@ -1297,6 +1297,21 @@ static int set_expanded(const struct job_opt *o, const char *key, const char *va
 	return ret;
 }
 
+/*
+ * fio's JSON lists the options a job was given, as given: kept as
+ * "key=value" lines; what does not fit is left out of that list only.
+ */
+static void note_given(struct bq_job *job, const char *key, const char *value)
+{
+	size_t used = strnlen(job->fio_given, sizeof(job->fio_given));
+	size_t need = strlen(key) + (value ? strlen(value) : 0) + 3;
+
+	if (used + need > sizeof(job->fio_given))
+		return;
+	snprintf(job->fio_given + used, sizeof(job->fio_given) - used, "%s=%s\n", key,
+		 value ? value : "");
+}
+
 /**
  * bq_job_set() - set one option by its fio name
  * @job: the job, unchanged on failure
@@ -1316,9 +1331,14 @@ int bq_job_set(struct bq_job *job, const char *key, const char *value,
 		return bq_parse_fail(err, -EINVAL, "option without a name");
 	o = find_opt(key);
 	if (o) {
+		int ret;
+
 		if (!value && o->kind == OPT_VALUE)
 			return bq_parse_fail(err, -EINVAL, "%s needs a value", key);
-		return set_expanded(o, key, value, job, err);
+		ret = set_expanded(o, key, value, job, err);
+		if (!ret)
+			note_given(job, key, value);
+		return ret;
 	}
 	why = bq_job_opt_refusal(key);
 	if (why)
