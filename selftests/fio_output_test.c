@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fio_output_test.c - blkqual run's fio layouts (issue 20) against fio
+ * 3.33's for the same job on a loop device: every key of fio's JSON and
+ * json+ present in blkqual's with the same type, the job's options as
+ * fio lists them, terse lines of each version with fio's fields in fio's
+ * order, fio's text report's lines, json+ read by Debian's
+ * fio_jsonplus_clat2csv, and the figures checked against fio's counts
+ * and the kernel's own (disk_util).  Without root or fio: skipped.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "helpers/json.h"
+#include "helpers/run.h"
+#include "helpers/scratchdev.h"
+
+#define DEV_SIZE (64LL << 20)
+#define JOB_IOS 2048	/* size=8M of bs=4k */
+
+FIXTURE(dev)
+{
+	struct prep p;
+	struct scratch s;
+	char jobfile[400];
+};
+
+FIXTURE_SETUP(dev)
+{
+	scratch_init(&self->s);
+	scratch_device(&self->p, &self->s, DEV_SIZE);
+	if (prep_ok(&self->p)) {
+		FILE *f;
+
+		snprintf(self->jobfile, sizeof(self->jobfile), "%s/job.fio", self->s.dir);
+		f = fopen(self->jobfile, "w");
+		if (!f) {
+			prep_fail(&self->p, "writing the job file", -1);
+			return;
+		}
+		fprintf(f, "[global]\nfilename=%s\ndirect=1\nbs=4k\nioengine=psync\n"
+			"[x]\nrw=randread\nsize=8M\n", self->s.dev);
+		fclose(f);
+	}
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	scratch_destroy(&self->s);
+}
+
+#define NEED_FIO() do { \
+	PREP_READY(&self->p); \
+	if (need_program("fio")) \
+		SKIP(return, "%s", need_program("fio")); \
+} while (0)
+
+/* stdout of fio or blkqual run with @fmt on the job file; NULL on failure. */
+static char *output_of(struct __test_metadata *_metadata, bool fio, const char *jobfile,
+		       const char *fmt, const char *more)
+{
+	const char *argv[8] = { fio ? "fio" : blkqual_path() }, **a = argv + 1;
+	struct run_result r;
+	char *out = NULL;
+
+	if (!fio)
+		*a++ = "run";
+	*a++ = fmt;
+	if (more)
+		*a++ = more;
+	*a++ = jobfile;
+	if (!run_argv(argv, &r) && !r.status)
+		out = r.out, r.out = NULL;
+	else
+		TH_LOG("%s %s: exit %d: %.300s", argv[0], fmt, r.status, r.err ? r.err : "");
+	run_result_free(&r);
+	return out;
+}
+
+static json_object *json_of(struct __test_metadata *_metadata, bool fio, const char *jobfile,
+			    const char *fmt)
+{
+	char *out = output_of(_metadata, fio, jobfile, fmt, NULL);
+	json_object *root = NULL;
+
+	if (out) {
+		/* fio may print notes before the document. */
+		const char *brace = strchr(out, '{');
+
+		root = brace ? json_tokener_parse(brace) : NULL;
+	}
+	free(out);
+	return root;
+}
+
+/*
+ * Every key of @fio is in @bq with the same JSON type; arrays by their
+ * first element.  A histogram's bins are keyed by values: only their type
+ * is compared.  Return: the first difference's path in @why, or false.
+ */
+static bool tree_differs(json_object *fio, json_object *bq, const char *path, char *why,
+			 size_t len)
+{
+	enum json_type t = json_object_get_type(fio);
+	char sub[512];
+
+	if (!bq) {
+		snprintf(why, len, "%s: missing", path);
+		return true;
+	}
+	if (t != json_object_get_type(bq)) {
+		snprintf(why, len, "%s: %s in fio, %s in blkqual", path, json_type_to_name(t),
+			 json_type_to_name(json_object_get_type(bq)));
+		return true;
+	}
+	if (t == json_type_array) {
+		if (!json_object_array_length(fio))
+			return false;
+		snprintf(sub, sizeof(sub), "%s[0]", path);
+		return tree_differs(json_object_array_get_idx(fio, 0),
+				    json_object_array_get_idx(bq, 0), sub, why, len);
+	}
+	if (t != json_type_object || strstr(path, ".bins"))
+		return false;
+	json_object_object_foreach(fio, key, val) {
+		json_object *other = NULL;
+
+		snprintf(sub, sizeof(sub), "%s.%s", path, key);
+		json_object_object_get_ex(bq, key, &other);
+		if (tree_differs(val, other, sub, why, len))
+			return true;
+	}
+	return false;
+}
+
+static json_object *path_get(json_object *o, const char *const *keys)
+{
+	for (; o && *keys; keys++)
+		o = json_object_object_get(o, *keys);
+	return o;
+}
+
+/* The figures are the run's: fio's counts for the same job, the kernel's. */
+static void figures_hold(struct __test_metadata *_metadata, json_object *bq, json_object *fio,
+			 const char *dev)
+{
+	static const char *const p50[] = { "read", "clat_ns", "percentile", "50.000000", NULL };
+	static const char *const p99[] = { "read", "clat_ns", "percentile", "99.000000", NULL };
+	json_object *j = json_object_array_get_idx(json_object_object_get(bq, "jobs"), 0);
+	json_object *fj = json_object_array_get_idx(json_object_object_get(fio, "jobs"), 0);
+	json_object *disk = json_object_array_get_idx(json_object_object_get(bq, "disk_util"), 0);
+	double runtime_s;
+
+	ASSERT_NE(NULL, j);
+	ASSERT_NE(NULL, disk);
+	runtime_s = (double)json_int(j, "read.runtime", 0) / 1000;
+	EXPECT_EQ(JOB_IOS, json_int(j, "read.total_ios", -1));
+	EXPECT_EQ(json_int(fj, "read.total_ios", -1), json_int(j, "read.total_ios", -2));
+	EXPECT_EQ(json_int(fj, "read.io_bytes", -1), json_int(j, "read.io_bytes", -2));
+	EXPECT_EQ(json_int(j, "read.io_bytes", 0) >> 10, json_int(j, "read.io_kbytes", -1));
+	EXPECT_EQ(JOB_IOS, json_int(j, "read.clat_ns.N", -1));
+	EXPECT_EQ(0, json_int(j, "write.total_ios", -1));
+	/* Every read reached the device: the kernel counted them. */
+	EXPECT_STREQ(strrchr(dev, '/') + 1, json_str(disk, "name"));
+	EXPECT_EQ(JOB_IOS, json_int(disk, "read_ios", -1) + json_int(disk, "read_merges", -1));
+	EXPECT_GT(json_dbl(disk, "util", 0), 0);
+	EXPECT_LE(json_dbl(disk, "util", 101), 100);
+	/* bw and iops are the bytes and I/Os over the runtime. */
+	ASSERT_GT(runtime_s, 0);
+	EXPECT_LT(fabs(json_dbl(j, "read.iops", 0) * runtime_s - JOB_IOS), JOB_IOS * 0.02);
+	EXPECT_EQ(json_int(j, "read.bw_bytes", 0) / 1024, json_int(j, "read.bw", -1));
+	EXPECT_LE(json_int(j, "read.clat_ns.min", 1),
+		  json_object_get_int64(path_get(j, p50)));
+	EXPECT_LE(json_object_get_int64(path_get(j, p50)), json_object_get_int64(path_get(j, p99)));
+	EXPECT_LE(json_object_get_int64(path_get(j, p99)), json_int(j, "read.clat_ns.max", 0));
+}
+
+/* The options as fio lists them: the same strings for the same job file. */
+static void same_options(struct __test_metadata *_metadata, json_object *bq, json_object *fio)
+{
+	json_object *bj = json_object_array_get_idx(json_object_object_get(bq, "jobs"), 0);
+	json_object *fj = json_object_array_get_idx(json_object_object_get(fio, "jobs"), 0);
+	static const char *const keys[] = { "global options", "job options" };
+
+	for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
+		json_object *f = json_object_object_get(k ? fj : fio, keys[k]);
+		json_object *b = json_object_object_get(k ? bj : bq, keys[k]);
+
+		ASSERT_NE(NULL, f);
+		ASSERT_NE(NULL, b) TH_LOG("no %s", keys[k]);
+		/* Readers look them up by name: the same names and values, in any order. */
+		EXPECT_EQ(json_object_object_length(f), json_object_object_length(b))
+			TH_LOG("%s: %s", keys[k], json_object_to_json_string(b));
+		json_object_object_foreach(f, key, val) {
+			json_object *other = json_object_object_get(b, key);
+
+			EXPECT_STREQ(json_object_get_string(val),
+				     other ? json_object_get_string(other) : "(none)")
+				TH_LOG("%s: %s", keys[k], key);
+		}
+	}
+}
+
+static void same_tree(struct __test_metadata *_metadata, json_object *bq, json_object *fio)
+{
+	char why[600];
+
+	EXPECT_FALSE(tree_differs(fio, bq, "", why, sizeof(why))) TH_LOG("%s", why);
+}
+
+TEST_F_TIMEOUT(dev, json_has_fios_keys_and_figures, 120)
+{
+	json_object *bq, *fio;
+
+	NEED_FIO();
+	fio = json_of(_metadata, true, self->jobfile, "--output-format=json");
+	ASSERT_NE(NULL, fio);
+	bq = json_of(_metadata, false, self->jobfile, "--output-format=json");
+	ASSERT_NE(NULL, bq);
+	same_tree(_metadata, bq, fio);
+	same_options(_metadata, bq, fio);
+	figures_hold(_metadata, bq, fio, self->s.dev);
+	EXPECT_EQ(0, strncmp("blkqual-", json_str(bq, "fio version"), 8));
+	/* json has no histogram; json+ has. */
+	EXPECT_EQ(-1, json_int(json_object_array_get_idx(json_object_object_get(bq, "jobs"), 0),
+			       "read.clat_ns.bins", -1));
+	json_object_put(bq);
+	json_object_put(fio);
+}
+
+/* A bin key is one of fio's bin values: exact under 128, else a bin's middle. */
+static bool fio_bin_value(unsigned long long v)
+{
+	unsigned int msb;
+	unsigned long long step, base;
+
+	if (v < 128)
+		return true;
+	msb = 63 - (unsigned int)__builtin_clzll(v);
+	step = 1ULL << (msb - 6);
+	base = 1ULL << msb;
+	/* v = base + (k + 1/2) * step for k in 0..63 */
+	return step >= 2 && (v - base) % step == step / 2;
+}
+
+TEST_F_TIMEOUT(dev, json_plus_has_fios_bins, 120)
+{
+	json_object *bq, *fio, *j, *bins;
+	long long sum = 0;
+
+	NEED_FIO();
+	fio = json_of(_metadata, true, self->jobfile, "--output-format=json+");
+	ASSERT_NE(NULL, fio);
+	bq = json_of(_metadata, false, self->jobfile, "--output-format=json+");
+	ASSERT_NE(NULL, bq);
+	same_tree(_metadata, bq, fio);
+	figures_hold(_metadata, bq, fio, self->s.dev);
+	j = json_object_array_get_idx(json_object_object_get(bq, "jobs"), 0);
+	bins = path_get(j, (const char *const[]){ "read", "clat_ns", "bins", NULL });
+	ASSERT_NE(NULL, bins);
+	json_object_object_foreach(bins, key, val) {
+		EXPECT_TRUE(fio_bin_value(strtoull(key, NULL, 10))) TH_LOG("bin %s", key);
+		sum += json_object_get_int64(val);
+	}
+	EXPECT_EQ(JOB_IOS, sum);
+	json_object_put(bq);
+	json_object_put(fio);
+}
+
+/* What a terse field is: fio's and blkqual's agree field by field. */
+static char field_kind(const char *f)
+{
+	const char *p = f;
+
+	if (!*f)
+		return 'e';
+	if (strchr(f, '='))
+		return '=';
+	if (f[strlen(f) - 1] == '%')
+		return '%';
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (!*p)
+		return 'i';
+	if (*p == '.' && p > f) {
+		for (p++; isdigit((unsigned char)*p); p++)
+			;
+		if (!*p)
+			return 'f';
+	}
+	return 's';
+}
+
+static void kinds(const char *line, char *out, size_t len, int *nr)
+{
+	char *copy = strndup(line, strcspn(line, "\n")), *save = NULL, *tok, *p = copy;
+	size_t n = 0;
+
+	*nr = 0;
+	/* strsep keeps empty fields, which fio has none of. */
+	while ((tok = strsep(&p, ";")) && n + 1 < len) {
+		out[n++] = field_kind(tok);
+		(*nr)++;
+	}
+	out[n] = '\0';
+	(void)save;
+	free(copy);
+}
+
+TEST_F_TIMEOUT(dev, terse_versions_have_fios_fields, 180)
+{
+	NEED_FIO();
+	for (int v = 2; v <= 5; v++) {
+		char ver[32], fk[512], bk[512];
+		char *f, *b;
+		int fn, bn;
+
+		snprintf(ver, sizeof(ver), "--terse-version=%d", v);
+		f = output_of(_metadata, true, self->jobfile, "--output-format=terse", ver);
+		/* --minimal is fio's other name for it */
+		b = output_of(_metadata, false, self->jobfile, v == 3 ? "--output-format=terse" :
+			      "--minimal", ver);
+		ASSERT_NE(NULL, f);
+		ASSERT_NE(NULL, b);
+		kinds(f, fk, sizeof(fk), &fn);
+		kinds(b, bk, sizeof(bk), &bn);
+		EXPECT_EQ(fn, bn) TH_LOG("version %d: fio %d fields, blkqual %d", v, fn, bn);
+		EXPECT_STREQ(fk, bk) TH_LOG("version %d", v);
+		EXPECT_EQ(v, atoi(b));
+		if (v > 2)
+			EXPECT_EQ(0, strncmp(b + 2, "blkqual-", 8));
+		/* The read I/O count: field 6 (KiB read) is the job's 8 MiB. */
+		EXPECT_NE(NULL, strstr(b, ";x;0;0;8192;"));
+		free(f);
+		free(b);
+	}
+}
+
+/* A line's label: up to its first figure, '=', '[' or '('. */
+static size_t label_len(const char *line)
+{
+	return strcspn(line, "0123456789=[(\n");
+}
+
+TEST_F_TIMEOUT(dev, normal_has_fios_lines, 120)
+{
+	char *f, *b, *line;
+	int checked = 0;
+
+	NEED_FIO();
+	f = output_of(_metadata, true, self->jobfile, "--output-format=normal", NULL);
+	b = output_of(_metadata, false, self->jobfile, "--output-format=normal", NULL);
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, b);
+	/* fio's report starts at the job's first line; its start-up lines are not in it. */
+	line = strstr(f, "x: (groupid=");
+	ASSERT_NE(NULL, line);
+	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		size_t n = label_len(line);
+		char want[160];
+		bool found = false;
+
+		/* The ranges a run's latencies fall in differ from run to run. */
+		if (!n || n >= sizeof(want) || !strncmp(line, "  lat (", 7) ||
+		    !strncmp(line, "     |", 6))
+			continue;
+		snprintf(want, sizeof(want), "%.*s", (int)n, line);
+		for (const char *p = b; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+			if (!strncmp(p, want, n) && label_len(p) == n)
+				found = true;
+		EXPECT_TRUE(found) TH_LOG("fio's line '%s' is not in blkqual's report", want);
+		checked++;
+	}
+	EXPECT_GE(checked, 12);
+	EXPECT_NE(NULL, strstr(b, "  read: IOPS="));
+	EXPECT_NE(NULL, strstr(b, "issued rwts: total=2048,0,0,0"));
+	free(f);
+	free(b);
+}
+
+/* Debian's fio_jsonplus_clat2csv reads blkqual's json+ and writes its CSV. */
+TEST_F_TIMEOUT(dev, jsonplus_clat2csv_reads_it, 120)
+{
+	char out[400], csv[400], csv0[400], *text, *line;
+	const char *argv[8];
+	struct run_result r;
+	long long count = 0;
+	double last_pct = 0;
+	int col = -1;
+
+	PREP_READY(&self->p);
+	if (need_program("fio_jsonplus_clat2csv"))
+		SKIP(return, "%s", need_program("fio_jsonplus_clat2csv"));
+	snprintf(out, sizeof(out), "--output=%s/plus.json", self->s.dir);
+	text = output_of(_metadata, false, self->jobfile, "--output-format=json+", out);
+	ASSERT_NE(NULL, text);
+	free(text);
+	snprintf(out, sizeof(out), "%s/plus.json", self->s.dir);
+	snprintf(csv, sizeof(csv), "%s/lat.csv", self->s.dir);
+	snprintf(csv0, sizeof(csv0), "%s/lat_job0.csv", self->s.dir);
+	argv[0] = "fio_jsonplus_clat2csv", argv[1] = out, argv[2] = csv, argv[3] = NULL;
+	ASSERT_EQ(0, run_argv(argv, &r));
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err ? r.err : "");
+	run_result_free(&r);
+	/* Its own check: the CSV's counts are the json+ bins. */
+	argv[3] = "--validate", argv[4] = NULL;
+	ASSERT_EQ(0, run_argv(argv, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_NE(NULL, r.out ? strstr(r.out, "validated") : NULL) TH_LOG("%s", r.out);
+	run_result_free(&r);
+	text = slurp(csv0);
+	ASSERT_NE(NULL, text);
+	ASSERT_EQ(0, strncmp(text, "nsec, read_slat_ns_count", 24));
+	/* The read clat count column adds up to the run's reads. */
+	line = text;
+	for (int c = 0; line[0] && line[0] != '\n'; c++) {
+		if (!strncmp(line, " read_clat_ns_count", 19))
+			col = c;
+		line += strcspn(line, ",\n");
+		if (*line == ',')
+			line++;
+	}
+	ASSERT_GE(col, 0);
+	for (line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		const char *p = line + 1;
+
+		for (int c = 0; c < col; c++)
+			p = strchr(p, ',') + 1;
+		if (*p != ' ' || p[1] != ',') {
+			count += strtoll(p, NULL, 10);
+			for (int c = 0; c < 2; c++)
+				p = strchr(p, ',') + 1;
+			last_pct = strtod(p, NULL);
+		}
+	}
+	EXPECT_EQ(JOB_IOS, count);
+	EXPECT_EQ(1.0, last_pct);
+	free(text);
+}
+
+TEST_F_TIMEOUT(dev, format_lists_and_native_json, 120)
+{
+	char *b, *brace;
+	json_object *doc;
+
+	PREP_READY(&self->p);
+	/* fio's order: terse first, then the JSON document. */
+	b = output_of(_metadata, false, self->jobfile, "--output-format=json,terse", NULL);
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(0, strncmp(b, "3;blkqual-", 10));
+	brace = strchr(b, '{');
+	ASSERT_NE(NULL, brace);
+	doc = json_tokener_parse(brace);
+	ASSERT_NE(NULL, doc);
+	EXPECT_NE(NULL, json_object_object_get(doc, "fio version"));
+	json_object_put(doc);
+	free(b);
+	/* -o json stays blkqual's own document. */
+	b = output_of(_metadata, false, self->jobfile, "-o", "json");
+	ASSERT_NE(NULL, b);
+	doc = json_tokener_parse(b);
+	ASSERT_NE(NULL, doc);
+	EXPECT_EQ(1, json_int(doc, "schema_version", -1));
+	EXPECT_EQ(JOB_IOS, json_int(json_object_array_get_idx(json_object_object_get(doc, "jobs"),
+							       0), "total.read.ios", -1));
+	json_object_put(doc);
+	free(b);
+}
+
+TEST(bad_switches_exit_2)
+{
+	static const char *const bad[][3] = {
+		{ "--output-format=xml", "xml" },
+		{ "--output-format=json,", "''" },
+		{ "--terse-version=6", "2, 3, 4 or 5" },
+		{ "-o", "json", },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct run_result r;
+		const char *more = i == 3 ? "--output-format=json" : "--name=x";
+
+		ASSERT_EQ(0, run_blkqual(&r, "run", bad[i][0], i == 3 ? bad[i][1] : "--name=x",
+					 more, "--ioengine=null", "--size=1M", NULL));
+		EXPECT_EQ(2, r.status) TH_LOG("%s: %s", bad[i][0], r.err);
+		if (i < 3)
+			EXPECT_NE(NULL, r.err ? strstr(r.err, bad[i][1]) : NULL) TH_LOG("%s", r.err);
+		run_result_free(&r);
+	}
+}
+
+TEST_HARNESS_MAIN
