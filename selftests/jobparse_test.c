@@ -108,6 +108,10 @@ static bool same_job(const struct bq_job *a, const struct bq_job *b)
 			return false;
 	memset(x.filenames, 0, sizeof(x.filenames));
 	memset(y.filenames, 0, sizeof(y.filenames));
+	/* How the options were spelled (fio's "job options"), not what they mean. */
+	memset(x.fio_given, 0, sizeof(x.fio_given));
+	memset(y.fio_given, 0, sizeof(y.fio_given));
+	x.fio_given_own = y.fio_given_own = 0;
 	return !memcmp(&x, &y, sizeof(x));
 }
 

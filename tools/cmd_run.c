@@ -235,7 +235,8 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 			if (cli_parse_output(cli, argv[++i]))
 				return EXIT_BADINPUT;
 		} else if ((v = run_option(argc, argv, &i, "output-format", &bad))) {
-			if (parse_fio_formats(rc, v))
+			/* "table" was the way to ask for blkqual's text before fio's layouts. */
+			if (strcmp(v, "table") && parse_fio_formats(rc, v))
 				return EXIT_BADINPUT;
 		} else if (is_flag(a, "--minimal") || is_flag(a, "--append-terse")) {
 			/* fio's --append-terse adds terse to the other formats; --minimal is terse. */
