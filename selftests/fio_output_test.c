@@ -490,7 +490,8 @@ TEST(bad_switches_exit_2)
 					 more, "--ioengine=null", "--size=1M", NULL));
 		EXPECT_EQ(2, r.status) TH_LOG("%s: %s", bad[i][0], r.err);
 		if (i < 3)
-			EXPECT_NE(NULL, r.err ? strstr(r.err, bad[i][1]) : NULL) TH_LOG("%s", r.err);
+			EXPECT_NE(NULL, r.err ? strstr(r.err, bad[i][1]) : NULL)
+				TH_LOG("%s", r.err);
 		run_result_free(&r);
 	}
 }

@@ -239,7 +239,7 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 			if (strcmp(v, "table") && parse_fio_formats(rc, v))
 				return EXIT_BADINPUT;
 		} else if (is_flag(a, "--minimal") || is_flag(a, "--append-terse")) {
-			/* fio's --append-terse adds terse to the other formats; --minimal is terse. */
+			/* --append-terse adds terse to the other formats; --minimal is terse. */
 			rc->fio_formats |= FIO_OUT_TERSE;
 		} else if ((v = run_option(argc, argv, &i, "terse-version", &bad))) {
 			if (strlen(v) != 1 || v[0] < '2' || v[0] > '5')
@@ -674,7 +674,8 @@ int cmd_run(int argc, char **argv)
 			.cmd = "run",
 			.usage = "blkqual run [-o table|json] "
 				 "[--output-format normal|terse|json|json+[,...]] [--minimal] "
-				 "[--terse-version 2..5] [--append-terse] [--output FILE] [--csv FILE] "
+				 "[--terse-version 2..5] [--append-terse] "
+				 "[--output FILE] [--csv FILE] "
 				 "[--interval T] [--repeat N] [--cpus auto|LIST] [--sqpoll] "
 				 "[--stall-timeout T] "
 				 "[--continue-on-error] [--verify-state FILE] "

@@ -147,7 +147,8 @@ static json_object *entry_json(const struct fio_entry *e, bool plus)
 							     ">=64" };
 	const struct bq_job *j = &e->jr->job;
 	json_object *o = json_object_new_object(), *sync;
-	double n[FIO_LAT_N], u[FIO_LAT_U], m[FIO_LAT_M], depth[FIO_DEPTHS], none[FIO_DEPTHS] = { 0 };
+	double n[FIO_LAT_N], u[FIO_LAT_U], m[FIO_LAT_M], depth[FIO_DEPTHS];
+	double none[FIO_DEPTHS] = { 0 };
 	uint64_t rt = 0, err = e->t->nr_errors ? (uint64_t)e->t->errors[0].err : 0;
 	double per_cpu;
 

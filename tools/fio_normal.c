@@ -182,7 +182,8 @@ static void entry_block(FILE *f, const struct fio_entry *e)
 	fio_depth_dist(e, depth);
 	fputs("  IO depths    :", f);
 	for (int i = 0; i < FIO_DEPTHS; i++)
-		fprintf(f, " %s=%3.1f%%%s", fio_depth_keys[i], depth[i], i < FIO_DEPTHS - 1 ? "," : "\n");
+		fprintf(f, " %s=%3.1f%%%s", fio_depth_keys[i], depth[i],
+			i < FIO_DEPTHS - 1 ? "," : "\n");
 	for (int s = 0; s < 2; s++) {
 		fprintf(f, "     %-10s:", s ? "complete" : "submit");
 		for (int i = 0; i < FIO_DEPTHS; i++)
@@ -203,7 +204,8 @@ static void group_status(FILE *f, const struct fio_report *r, int group)
 
 	fprintf(f, "\nRun status group %d (all jobs):\n", group);
 	for (int d = 0; d < FIO_NR_DIRS; d++) {
-		uint64_t bytes = 0, rt_max = 0, rt_min = UINT64_MAX, bw_min = UINT64_MAX, bw_max = 0;
+		uint64_t bytes = 0, rt_max = 0, rt_min = UINT64_MAX;
+		uint64_t bw_min = UINT64_MAX, bw_max = 0;
 		char agg[32], agga[32], lo[32], loa[32], hi[32], hia[32], io[32], ioa[32];
 
 		for (size_t i = 0; i < r->nr; i++) {
