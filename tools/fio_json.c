@@ -20,7 +20,7 @@
 
 static const char *const dir_keys[FIO_NR_DIRS] = { "read", "write", "trim" };
 
-static json_object *lat_stats(const struct bq_hist *h, bool pct, bool plus)
+static json_object *lat_stats(const struct bq_hist *h, const struct fio_pcts *pct, bool plus)
 {
 	json_object *o = json_object_new_object(), *p, *bins;
 	char key[40];
@@ -33,9 +33,9 @@ static json_object *lat_stats(const struct bq_hist *h, bool pct, bool plus)
 	if (!pct || !h->count)
 		return o;
 	p = json_object_new_object();
-	for (int i = 0; i < fio_nr_percentiles; i++) {
-		snprintf(key, sizeof(key), "%f", fio_percentiles[i]);
-		json_object_object_add(p, key, json_u64(bq_hist_percentile(h, fio_percentiles[i])));
+	for (int i = 0; i < pct->nr; i++) {
+		snprintf(key, sizeof(key), "%f", pct->list[i]);
+		json_object_object_add(p, key, json_u64(bq_hist_percentile(h, pct->list[i])));
 	}
 	json_object_object_add(o, "percentile", p);
 	if (!plus)
@@ -79,6 +79,7 @@ static json_object *dir_json_fio(const struct fio_entry *e, int d, bool plus)
 	uint64_t rt = e->runtime_ns[d];
 	double bw_bytes = per_second(r->bytes, rt);
 	json_object *o = json_object_new_object();
+	struct fio_pcts pct;
 	static const char *const zeros_i[] = { "bw_min", "bw_max" };
 	static const char *const zeros_f[] = { "bw_agg", "bw_mean", "bw_dev" };
 
@@ -87,14 +88,16 @@ static json_object *dir_json_fio(const struct fio_entry *e, int d, bool plus)
 	json_object_object_add(o, "bw_bytes", json_u64((uint64_t)bw_bytes));
 	json_object_object_add(o, "bw", json_u64((uint64_t)(bw_bytes / 1024)));
 	json_object_object_add(o, "iops", json_dbl(per_second(r->ios, rt)));
-	json_object_object_add(o, "runtime", json_u64((rt + 500000) / 1000000));
+	json_object_object_add(o, "runtime", json_u64(fio_ms(rt)));
 	json_object_object_add(o, "total_ios", json_u64(r->ios));
 	/* A short I/O is a failed one in blkqual (counted as an error). */
 	json_object_object_add(o, "short_ios", json_u64(0));
 	json_object_object_add(o, "drop_ios", json_u64(0));
 	json_object_object_add(o, "slat_ns", zero_stats());
-	json_object_object_add(o, "clat_ns", lat_stats(&r->lat, true, plus));
-	json_object_object_add(o, "lat_ns", lat_stats(&r->lat, false, false));
+	/* One latency is measured: clat_ns and lat_ns show it as each is asked to. */
+	fio_pcts_of(&e->jr->job, &pct);
+	json_object_object_add(o, "clat_ns", lat_stats(&r->lat, pct.clat ? &pct : NULL, plus));
+	json_object_object_add(o, "lat_ns", lat_stats(&r->lat, pct.lat ? &pct : NULL, plus));
 	/* fio's periodic bandwidth and IOPS samples: blkqual takes none (N=0). */
 	for (size_t i = 0; i < ARRAY_LEN(zeros_i); i++)
 		json_object_object_add(o, zeros_i[i], json_u64(0));
@@ -171,7 +174,7 @@ static json_object *entry_json(const struct fio_entry *e, bool plus)
 	/* blkqual counts the flushes but does not time them: N=0. */
 	json_object_object_add(sync, "lat_ns", zero_stats());
 	json_object_object_add(o, "sync", sync);
-	json_object_object_add(o, "job_runtime", json_u64((rt + 500000) / 1000000));
+	json_object_object_add(o, "job_runtime", json_u64(fio_ms(rt)));
 	per_cpu = (double)rt * e->nr_threads;
 	json_object_object_add(o, "usr_cpu", json_dbl(per_cpu > 0 ? 100.0 *
 						      (double)e->t->usr_ns / per_cpu : 0));

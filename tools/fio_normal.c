@@ -78,37 +78,40 @@ static void lat_line(FILE *f, const char *name, const struct bq_hist *h)
 		mean, dev);
 }
 
-static void percentile_lines(FILE *f, const struct bq_hist *h)
+static void percentile_lines(FILE *f, const char *name, const struct bq_hist *h,
+			     const struct fio_pcts *p)
 {
-	uint64_t v[32], lo, hi, div = 1;
-	int width, per_line, n = fio_nr_percentiles;
+	uint64_t v[BQ_PCT_LIST_MAX], lo, hi, div = 1;
+	const char *unit = "nsec";
+	int width, per_line, n = p->nr;
 
-	if (!h->count)
+	if (!h->count || !n)
 		return;
 	for (int i = 0; i < n; i++)
-		v[i] = bq_hist_percentile(h, fio_percentiles[i]);
+		v[i] = bq_hist_percentile(h, p->list[i]);
 	lo = v[0];
 	hi = v[n - 1];
 	if (lo > 2000000 && hi > 99999999) {
 		div = 1000000;
-		fputs("    clat percentiles (msec):\n     |", f);
+		unit = "msec";
 	} else if (lo > 2000 && hi > 99999) {
 		div = 1000;
-		fputs("    clat percentiles (usec):\n     |", f);
-	} else {
-		fputs("    clat percentiles (nsec):\n     |", f);
+		unit = "usec";
 	}
+	fprintf(f, "    %s percentiles (%s):\n     |", name, unit);
 	width = (int)log10((double)(hi / div ? hi / div : 1)) + 1;
 	if (width < 5)
 		width = 5;
-	per_line = 73 / (12 + width);
+	per_line = 73 / (p->precision + 10 + width);
+	if (per_line < 1)
+		per_line = 1;
 	for (int i = 0; i < n; i++) {
 		uint64_t x = div == 1 ? v[i] : (v[i] + div - 1) / div;
 
 		if (i && i % per_line == 0)
 			fputs("     |", f);
-		fprintf(f, " %5.2fth=[%*" PRIu64 "]%c", fio_percentiles[i], width, x,
-			i == n - 1 ? '\n' : ',');
+		fprintf(f, " %*.*fth=[%*" PRIu64 "]%c", p->precision + 3, p->precision, p->list[i],
+			width, x, i == n - 1 ? '\n' : ',');
 		if (i != n - 1 && i % per_line == per_line - 1)
 			fputc('\n', f);
 	}
@@ -118,21 +121,28 @@ static void dir_block(FILE *f, const struct fio_entry *e, int d)
 {
 	static const char *const names[FIO_NR_DIRS] = { "read", "write", "trim" };
 	const struct bq_dir_result *r = fio_dir(e, d);
-	uint64_t rt = e->runtime_ns[d], bw, ms = (rt + 500000) / 1000000;
+	uint64_t rt = e->runtime_ns[d], bw, ms = fio_ms(rt);
 	char iops[32], bwp[32], bwa[32], io[32];
+	struct fio_pcts p;
+	int sig;
 
 	if (!rt)
 		return;
+	fio_pcts_of(&e->jr->job, &p);
+	sig = p.sig_figs;
 	bw = (uint64_t)per_second(r->bytes, rt);
-	short_num(iops, sizeof(iops), (uint64_t)per_second(r->ios, rt), 4, false, N2S_NONE);
-	short_num(bwp, sizeof(bwp), bw, 4, true, N2S_BYTEPERSEC);
-	short_num(bwa, sizeof(bwa), bw, 4, false, N2S_BYTEPERSEC);
-	short_num(io, sizeof(io), r->bytes, 4, true, N2S_BYTE);
+	short_num(iops, sizeof(iops), (uint64_t)per_second(r->ios, rt), sig, false, N2S_NONE);
+	short_num(bwp, sizeof(bwp), bw, sig, true, N2S_BYTEPERSEC);
+	short_num(bwa, sizeof(bwa), bw, sig, false, N2S_BYTEPERSEC);
+	short_num(io, sizeof(io), r->bytes, sig, true, N2S_BYTE);
 	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", names[d], iops, bwp, bwa,
 		io, ms);
 	lat_line(f, "clat", &r->lat);
 	lat_line(f, " lat", &r->lat);
-	percentile_lines(f, &r->lat);
+	if (p.clat)
+		percentile_lines(f, "clat", &r->lat, &p);
+	if (p.lat)
+		percentile_lines(f, "lat", &r->lat, &p);
 }
 
 static void dist_line(FILE *f, const char *label, const char *unit, const double *pct,
@@ -202,6 +212,15 @@ static void group_status(FILE *f, const struct fio_report *r, int group)
 {
 	static const char *const names[FIO_NR_DIRS] = { "READ", "WRITE", "TRIM" };
 
+	struct fio_pcts p = { .sig_figs = 4 };
+	int sig;
+
+	for (size_t i = 0; i < r->nr; i++)
+		if (r->entries[i].jr->groupid == group) {
+			fio_pcts_of(&r->entries[i].jr->job, &p);
+			break;
+		}
+	sig = p.sig_figs;
 	fprintf(f, "\nRun status group %d (all jobs):\n", group);
 	for (int d = 0; d < FIO_NR_DIRS; d++) {
 		uint64_t bytes = 0, rt_max = 0, rt_min = UINT64_MAX;
@@ -223,19 +242,19 @@ static void group_status(FILE *f, const struct fio_report *r, int group)
 		}
 		if (!rt_max)
 			continue;
-		short_num(agg, sizeof(agg), (uint64_t)per_second(bytes, rt_max), 4, true,
+		short_num(agg, sizeof(agg), (uint64_t)per_second(bytes, rt_max), sig, true,
 			  N2S_BYTEPERSEC);
-		short_num(agga, sizeof(agga), (uint64_t)per_second(bytes, rt_max), 4, false,
+		short_num(agga, sizeof(agga), (uint64_t)per_second(bytes, rt_max), sig, false,
 			  N2S_BYTEPERSEC);
-		short_num(lo, sizeof(lo), bw_min, 4, true, N2S_BYTEPERSEC);
-		short_num(loa, sizeof(loa), bw_min, 4, false, N2S_BYTEPERSEC);
-		short_num(hi, sizeof(hi), bw_max, 4, true, N2S_BYTEPERSEC);
-		short_num(hia, sizeof(hia), bw_max, 4, false, N2S_BYTEPERSEC);
-		short_num(io, sizeof(io), bytes, 4, true, N2S_BYTE);
-		short_num(ioa, sizeof(ioa), bytes, 4, false, N2S_BYTE);
+		short_num(lo, sizeof(lo), bw_min, sig, true, N2S_BYTEPERSEC);
+		short_num(loa, sizeof(loa), bw_min, sig, false, N2S_BYTEPERSEC);
+		short_num(hi, sizeof(hi), bw_max, sig, true, N2S_BYTEPERSEC);
+		short_num(hia, sizeof(hia), bw_max, sig, false, N2S_BYTEPERSEC);
+		short_num(io, sizeof(io), bytes, sig, true, N2S_BYTE);
+		short_num(ioa, sizeof(ioa), bytes, sig, false, N2S_BYTE);
 		fprintf(f, "  %5s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64
 			"msec\n", names[d], agg, agga, lo, hi, loa, hia, io, ioa,
-			(rt_min + 500000) / 1000000, (rt_max + 500000) / 1000000);
+			fio_ms(rt_min), fio_ms(rt_max));
 	}
 }
 

@@ -63,11 +63,27 @@ int fio_report_init(struct fio_report *r, const struct bq_results *res);
 void fio_report_free(struct fio_report *r);
 
 const struct bq_dir_result *fio_dir(const struct fio_entry *e, int d);
+
+/* A runtime in fio's unit, ms: rounded, and at least 1 when there was one, as fio's. */
+static inline uint64_t fio_ms(uint64_t ns)
+{
+	return ns ? (ns + 500000) / 1000000 ?: 1 : 0;
+}
 const char *fio_version(void);
 
-/* fio's default percentile list, and its count */
-extern const double fio_percentiles[];
-extern const int fio_nr_percentiles;
+/**
+ * struct fio_pcts - the percentiles a job's report shows (percentile_list,
+ * clat_percentiles, lat_percentiles, or fio's defaults)
+ */
+struct fio_pcts {
+	const double *list;
+	int nr;
+	int precision;		/* decimals in the text report */
+	bool clat;		/* in clat_ns */
+	bool lat;		/* in lat_ns */
+	int sig_figs;		/* the text report's figures */
+};
+void fio_pcts_of(const struct bq_job *j, struct fio_pcts *p);
 
 /* fio's latency distribution: percent of all I/Os in each range */
 #define FIO_LAT_N 10

@@ -14,10 +14,24 @@
 #include "cli.h"
 #include "fio_output.h"
 
-const double fio_percentiles[] = {
+static const double default_pcts[] = {
 	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
 };
-const int fio_nr_percentiles = (int)ARRAY_LEN(fio_percentiles);
+
+/**
+ * fio_pcts_of() - the percentiles a job's report shows, as fio decides
+ * @j: the job
+ * @p: receives them
+ */
+void fio_pcts_of(const struct bq_job *j, struct fio_pcts *p)
+{
+	p->list = j->nr_pct_list ? j->pct_list : default_pcts;
+	p->nr = j->nr_pct_list ? j->nr_pct_list : (int)ARRAY_LEN(default_pcts);
+	p->precision = j->nr_pct_list ? j->pct_precision : 2;
+	p->clat = !j->clat_pct_off;
+	p->lat = j->lat_pct;
+	p->sig_figs = j->sig_figs ? j->sig_figs : 4;
+}
 
 /* Range upper bounds; the last millisecond key is every longer I/O. */
 const char *const fio_lat_keys[FIO_LAT_M] = {

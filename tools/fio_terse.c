@@ -32,19 +32,23 @@ static void dir_fields(FILE *f, const struct fio_entry *e, int d, int ver)
 {
 	const struct bq_dir_result *r = fio_dir(e, d);
 	uint64_t rt = e->runtime_ns[d];
+	struct fio_pcts pct;
+	int nr;
 
 	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64, r->bytes >> 10,
 		(uint64_t)per_second(r->bytes, rt) / 1024, (uint64_t)per_second(r->ios, rt),
-		(rt + 500000) / 1000000);
+		fio_ms(rt));
 	/* No submission latency is measured: fio's zeros for it. */
 	fprintf(f, ";0;0;%f;%f", 0.0, 0.0);
 	lat_fields(f, &r->lat);
+	fio_pcts_of(&e->jr->job, &pct);
+	nr = pct.clat || pct.lat ? pct.nr : 0;
 	for (int i = 0; i < FIO_LIST_MAX; i++) {
-		if (i >= fio_nr_percentiles || !r->lat.count)
+		if (i >= nr || !r->lat.count)
 			fputs(";0%=0", f);
 		else
-			fprintf(f, ";%f%%=%" PRIu64, fio_percentiles[i],
-				bq_hist_percentile(&r->lat, fio_percentiles[i]) / 1000);
+			fprintf(f, ";%f%%=%" PRIu64, pct.list[i],
+				bq_hist_percentile(&r->lat, pct.list[i]) / 1000);
 	}
 	lat_fields(f, &r->lat);
 	/* Bandwidth samples: blkqual takes none. */

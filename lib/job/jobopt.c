@@ -1156,6 +1156,11 @@ static const struct job_opt job_opts[] = {
 	/* fill_device, trim rates, offload submission (issue 19; jobopt_fill.c, io/fill.c) */
 	OPT_AT("fill_device", OPT_FLAG, set_bool, fill_device, 0, 0),
 	OPT_AT("fill_fs", OPT_FLAG, set_bool, fill_device, 0, 0),
+	/* fio's percentile options (issue 20; lib/job/jobopt_stats.c) */
+	OPT("percentile_list", OPT_VALUE, bq_opt_set_stats),
+	OPT("clat_percentiles", OPT_FLAG, bq_opt_set_stats),
+	OPT("lat_percentiles", OPT_FLAG, bq_opt_set_stats),
+	OPT("significant_figures", OPT_VALUE, bq_opt_set_stats),
 };
 
 static const struct job_opt *find_opt(const char *key)
