@@ -525,8 +525,8 @@ static void keys_of(json_object *o, char *buf, size_t len)
 /* percentile_list, lat_percentiles, clat_percentiles put them where fio does. */
 TEST(percentile_options_as_fio)
 {
-	static const char *const cases[][3] = {
-		{ "--percentile_list=50:99.5", "--lat_percentiles=1", NULL },
+	static const char *const cases[][4] = {
+		{ "--percentile_list=50:99.5", "--lat_percentiles=1", "--description=d e", NULL },
 		{ "--clat_percentiles=0", NULL },
 		{ "--percentile_list=10:90", "--lat_percentiles=0", NULL },
 	};
@@ -571,7 +571,8 @@ TEST(percentile_options_as_fio)
 /* The terse line pads a custom list to fio's 20 the same way. */
 TEST(terse_with_a_percentile_list)
 {
-	const char *args[] = { "--minimal", "--percentile_list=50:99.5", NULL };
+	const char *args[] = { "--minimal", "--percentile_list=50:99.5", "--continue_on_error=all",
+			       "--description=a job", NULL };
 	char fk[512], bk[512];
 	char *f, *b;
 	int fn, bn;
@@ -588,6 +589,8 @@ TEST(terse_with_a_percentile_list)
 	EXPECT_STREQ(fk, bk);
 	EXPECT_NE(NULL, strstr(b, ";50.000000%="));
 	EXPECT_NE(NULL, strstr(b, ";99.500000%="));
+	/* continue_on_error's error count and first error, then the description */
+	EXPECT_NE(NULL, strstr(b, ";0;0;a job\n"));
 	free(f);
 	free(b);
 }

@@ -154,6 +154,7 @@ static json_object *entry_json(const struct fio_entry *e, bool plus)
 	double none[FIO_DEPTHS] = { 0 };
 	uint64_t rt = 0, err = e->t->nr_errors ? (uint64_t)e->t->errors[0].err : 0;
 	double per_cpu;
+	char desc[512];
 
 	for (int d = 0; d < FIO_NR_DIRS; d++)
 		if (e->runtime_ns[d] > rt)
@@ -198,6 +199,8 @@ static json_object *entry_json(const struct fio_entry *e, bool plus)
 	json_object_object_add(o, "latency_target", json_u64(j->latency_target_ns / 1000));
 	json_object_object_add(o, "latency_percentile", json_dbl(j->latency_percentile));
 	json_object_object_add(o, "latency_window", json_u64(j->latency_window_ns / 1000));
+	if (fio_given_value(j, "description", desc, sizeof(desc)) && desc[0])
+		json_object_object_add(o, "desc", json_object_new_string(desc));
 	return o;
 }
 

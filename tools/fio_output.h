@@ -84,6 +84,7 @@ struct fio_pcts {
 	int sig_figs;		/* the text report's figures */
 };
 void fio_pcts_of(const struct bq_job *j, struct fio_pcts *p);
+bool fio_given_value(const struct bq_job *j, const char *key, char *buf, size_t len);
 
 /* fio's latency distribution: percent of all I/Os in each range */
 #define FIO_LAT_N 10

@@ -43,6 +43,37 @@ static const uint64_t lat_bounds[FIO_LAT_M - 1] = {
 
 const char *const fio_depth_keys[FIO_DEPTHS] = { "1", "2", "4", "8", "16", "32", ">=64" };
 
+/**
+ * fio_given_value() - the value a job was last given for an option
+ * @j: the job
+ * @key: the option's name
+ * @buf: receives the value
+ * @len: room in @buf
+ *
+ * For what blkqual reads but does not keep (description=).
+ *
+ * Return: whether the job was given @key.
+ */
+bool fio_given_value(const struct bq_job *j, const char *key, char *buf, size_t len)
+{
+	const char *p = j->fio_given, *end = p + strnlen(p, sizeof(j->fio_given));
+	size_t klen = strlen(key);
+	bool found = false;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			break;
+		if ((size_t)(nl - p) > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+			snprintf(buf, len, "%.*s", (int)(nl - p - (long)klen - 1), p + klen + 1);
+			found = true;
+		}
+		p = nl + 1;
+	}
+	return found;
+}
+
 const char *fio_version(void)
 {
 	return "blkqual-" BLKQUAL_VERSION;

@@ -64,6 +64,7 @@ static void entry_line(FILE *f, const struct fio_report *r, const struct fio_ent
 	double n[FIO_LAT_N], u[FIO_LAT_U], m[FIO_LAT_M], depth[FIO_DEPTHS];
 	double per_cpu = 0;
 	uint64_t rt = 0;
+	char desc[512];
 
 	if (ver == 2)
 		fprintf(f, "2;%s;%d;%d", j->name, e->jr->groupid, err);
@@ -109,6 +110,8 @@ static void entry_line(FILE *f, const struct fio_report *r, const struct fio_ent
 	if (j->continue_on_error)
 		fprintf(f, ";%" PRIu64 ";%d", e->t->d[BQ_READ].errors + e->t->d[BQ_WRITE].errors +
 			e->t->trim.errors, err);
+	if (fio_given_value(j, "description", desc, sizeof(desc)) && desc[0])
+		fprintf(f, "%s;%s", ver == 2 ? "\n" : "", desc);
 	fputc('\n', f);
 }
 
