@@ -358,7 +358,9 @@ TEST_F_TIMEOUT(dev, normal_has_fios_lines, 120)
 	b = output_of(_metadata, false, self->jobfile, "--output-format=normal", NULL);
 	ASSERT_NE(NULL, f);
 	ASSERT_NE(NULL, b);
-	/* fio's report starts at the job's first line; its start-up lines are not in it. */
+	/* The job's line as fio starts it: the same. */
+	EXPECT_EQ(strcspn(f, "\n"), strcspn(b, "\n"));
+	EXPECT_EQ(0, strncmp(f, b, strcspn(f, "\n"))) TH_LOG("%.200s", b);
 	line = strstr(f, "x: (groupid=");
 	ASSERT_NE(NULL, line);
 	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {

@@ -258,6 +258,52 @@ static void group_status(FILE *f, const struct fio_report *r, int group)
 	}
 }
 
+static const char *rw_text(const struct bq_job *j)
+{
+	static const char *const names[] = {
+		[BQ_RW_READ] = "read", [BQ_RW_WRITE] = "write", [BQ_RW_RANDREAD] = "randread",
+		[BQ_RW_RANDWRITE] = "randwrite", [BQ_RW_RW] = "rw", [BQ_RW_RANDRW] = "randrw",
+	};
+	const char *trim = bq_job_trim_rw_name(j);
+
+	if (trim)
+		return trim;
+	return (size_t)j->rw < ARRAY_LEN(names) && names[j->rw] ? names[j->rw] : "?";
+}
+
+/*
+ * The lines fio prints as it starts: each job's description, then the
+ * version and how many threads run.  A trim takes the write's sizes, as
+ * fio's do when bs= gives fewer than three.
+ */
+static void start_lines(FILE *f, const struct fio_report *r)
+{
+	int threads = 0;
+
+	for (size_t k = 0; k < r->res->nr; k++) {
+		const struct bq_job_result *jr = &r->res->jobs[k];
+		const struct bq_job *j = &jr->job;
+		char lo[BQ_NR_DIRS][32], hi[BQ_NR_DIRS][32], engine[64];
+
+		/* The engine as the job named it (null is blkqual's nop). */
+		if (!fio_given_value(j, "ioengine", engine, sizeof(engine)))
+			snprintf(engine, sizeof(engine), "%s", bq_engine_name(j->engine));
+		threads += jr->nr_threads;
+		for (int d = 0; d < BQ_NR_DIRS; d++) {
+			short_num(lo[d], sizeof(lo[d]), j->bs_min[d] != j->bs_max[d] ?
+				  j->bs_min[d] : j->bs[d], 4, true, N2S_BYTE);
+			short_num(hi[d], sizeof(hi[d]), j->bs_min[d] != j->bs_max[d] ?
+				  j->bs_max[d] : j->bs[d], 4, true, N2S_BYTE);
+		}
+		fprintf(f, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, "
+			"iodepth=%u\n", j->name, jr->groupid, rw_text(j), lo[BQ_READ], hi[BQ_READ],
+			lo[BQ_WRITE], hi[BQ_WRITE], lo[BQ_WRITE], hi[BQ_WRITE],
+			engine, j->iodepth);
+	}
+	fprintf(f, "%s\nStarting %d thread%s\n\n", fio_version(), threads,
+		threads == 1 ? "" : "s");
+}
+
 /**
  * fio_normal() - the run as fio's text report
  * @f: where to
@@ -271,7 +317,7 @@ int fio_normal(FILE *f, const struct fio_report *r)
 	size_t nr = fio_disks(r->res, disks, ARRAY_LEN(disks));
 	int last = -1;
 
-	fprintf(f, "%s\n", fio_version());
+	start_lines(f, r);
 	for (size_t i = 0; i < r->nr; i++)
 		entry_block(f, &r->entries[i]);
 	for (size_t i = 0; i < r->nr; i++) {
