@@ -597,6 +597,85 @@ TEST(terse_with_a_percentile_list)
 	free(b);
 }
 
+/* fio reports each thread, or a group_reporting group as one: as many, as much. */
+TEST(threads_and_groups_as_fio)
+{
+	for (int gr = 0; gr < 2; gr++) {
+		const char *args[] = { "--output-format=json", "--numjobs=3",
+				       gr ? "--group_reporting=1" : "--group_reporting=0", NULL };
+		json_object *doc[2], *jobs[2];
+
+		for (int side = 0; side < 2; side++) {
+			char *out = null_run(_metadata, side, args), *brace;
+
+			ASSERT_NE(NULL, out);
+			brace = strchr(out, '{');
+			doc[side] = brace ? json_tokener_parse(brace) : NULL;
+			free(out);
+			ASSERT_NE(NULL, doc[side]);
+			jobs[side] = json_object_object_get(doc[side], "jobs");
+		}
+		ASSERT_EQ(json_object_array_length(jobs[1]), json_object_array_length(jobs[0]));
+		EXPECT_EQ(gr ? 1 : 3, json_object_array_length(jobs[0]));
+		for (size_t i = 0; i < json_object_array_length(jobs[0]); i++)
+			EXPECT_EQ(json_int(json_object_array_get_idx(jobs[1], i), "read.total_ios", -1),
+				  json_int(json_object_array_get_idx(jobs[0], i), "read.total_ios", -2));
+		json_object_put(doc[0]);
+		json_object_put(doc[1]);
+	}
+}
+
+/* Nth ';' field of a terse line (0-based), as a number. */
+static double terse_field(const char *line, int n)
+{
+	for (; n > 0 && line; n--) {
+		line = strchr(line, ';');
+		line = line ? line + 1 : NULL;
+	}
+	return line ? strtod(line, NULL) : -1;
+}
+
+/* One run's layouts say the same: terse and fio's JSON, field for field. */
+TEST_F_TIMEOUT(dev, layouts_of_one_run_agree, 120)
+{
+	json_object *doc, *j, *pct, *disk;
+	char *out, *brace;
+	uint64_t v[4];
+
+	PREP_READY(&self->p);
+	out = output_of(_metadata, false, self->jobfile, "--output-format=terse,json", NULL);
+	ASSERT_NE(NULL, out);
+	brace = strchr(out, '{');
+	ASSERT_NE(NULL, brace);
+	doc = json_tokener_parse(brace);
+	ASSERT_NE(NULL, doc);
+	j = json_object_array_get_idx(json_object_object_get(doc, "jobs"), 0);
+	disk = json_object_array_get_idx(json_object_object_get(doc, "disk_util"), 0);
+	ASSERT_NE(NULL, disk);
+	/* version 3: 5 io_kbytes, 6 bw, 7 iops, 8 runtime; 13-16 clat in us */
+	EXPECT_EQ(json_int(j, "read.io_kbytes", -1), terse_field(out, 5));
+	EXPECT_EQ(json_int(j, "read.bw", -1), terse_field(out, 6));
+	EXPECT_EQ((long long)json_dbl(j, "read.iops", -1), terse_field(out, 7));
+	EXPECT_EQ(json_int(j, "read.runtime", -1), terse_field(out, 8));
+	EXPECT_EQ(json_int(j, "read.clat_ns.min", -1) / 1000, terse_field(out, 13));
+	EXPECT_EQ(json_int(j, "read.clat_ns.max", -1) / 1000, terse_field(out, 14));
+	EXPECT_LT(fabs(json_dbl(j, "read.clat_ns.mean", -1) / 1000 - terse_field(out, 15)), 1e-5);
+	/* the 99th percentile is the 13th of the list, field 17 + 12 */
+	pct = json_object_object_get(json_object_object_get(json_object_object_get(j, "read"),
+							    "clat_ns"), "percentile");
+	v[0] = (uint64_t)json_object_get_int64(json_object_object_get(pct, "99.000000"));
+	v[1] = (uint64_t)strtoull(strchr(strstr(out, ";99.000000%="), '=') + 1, NULL, 10);
+	EXPECT_EQ(v[0] / 1000, v[1]);
+	/* the disk's fields: its name, then reads */
+	v[2] = (uint64_t)json_int(disk, "read_ios", -1);
+	brace = strstr(out, json_str(disk, "name"));
+	ASSERT_NE(NULL, brace);
+	v[3] = strtoull(strchr(brace, ';') + 1, NULL, 10);
+	EXPECT_EQ(v[2], v[3]);
+	json_object_put(doc);
+	free(out);
+}
+
 TEST(bad_switches_exit_2)
 {
 	static const char *const bad[][3] = {
