@@ -617,9 +617,12 @@ TEST(threads_and_groups_as_fio)
 		}
 		ASSERT_EQ(json_object_array_length(jobs[1]), json_object_array_length(jobs[0]));
 		EXPECT_EQ(gr ? 1 : 3, json_object_array_length(jobs[0]));
-		for (size_t i = 0; i < json_object_array_length(jobs[0]); i++)
-			EXPECT_EQ(json_int(json_object_array_get_idx(jobs[1], i), "read.total_ios", -1),
-				  json_int(json_object_array_get_idx(jobs[0], i), "read.total_ios", -2));
+		for (size_t i = 0; i < json_object_array_length(jobs[0]); i++) {
+			json_object *f = json_object_array_get_idx(jobs[1], i);
+			json_object *b = json_object_array_get_idx(jobs[0], i);
+
+			EXPECT_EQ(json_int(f, "read.total_ios", -1), json_int(b, "read.total_ios", -2));
+		}
 		json_object_put(doc[0]);
 		json_object_put(doc[1]);
 	}
