@@ -600,9 +600,11 @@ TEST(terse_with_a_percentile_list)
 /* fio reports each thread, or a group_reporting group as one: as many, as much. */
 TEST(threads_and_groups_as_fio)
 {
-	for (int gr = 0; gr < 2; gr++) {
+	for (int t = 0; t < 4; t++) {
+		bool gr = t & 1, timed = t & 2;
 		const char *args[] = { "--output-format=json", "--numjobs=3",
-				       gr ? "--group_reporting=1" : "--group_reporting=0", NULL };
+				       gr ? "--group_reporting=1" : "--group_reporting=0",
+				       timed ? "--runtime=200ms" : NULL, "--time_based", NULL };
 		json_object *doc[2], *jobs[2];
 
 		for (int side = 0; side < 2; side++) {
@@ -620,8 +622,18 @@ TEST(threads_and_groups_as_fio)
 		for (size_t i = 0; i < json_object_array_length(jobs[0]); i++) {
 			json_object *f = json_object_array_get_idx(jobs[1], i);
 			json_object *b = json_object_array_get_idx(jobs[0], i);
+			double want = (double)json_int(b, "read.runtime", 0) * (gr ? 3 : 1);
 
-			EXPECT_EQ(json_int(f, "read.total_ios", -1), json_int(b, "read.total_ios", -2));
+			if (!timed) {
+				EXPECT_EQ(json_int(f, "read.total_ios", -1),
+					  json_int(b, "read.total_ios", -2));
+				continue;
+			}
+			/*
+			 * job_runtime adds up the threads' run times, as fio's does
+			 * (fio's also counts each thread's start-up: not compared).
+			 */
+			EXPECT_LT(fabs((double)json_int(b, "job_runtime", 0) - want), want * 0.1 + 2);
 		}
 		json_object_put(doc[0]);
 		json_object_put(doc[1]);

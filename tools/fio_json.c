@@ -152,13 +152,10 @@ static json_object *entry_json(const struct fio_entry *e, bool plus)
 	json_object *o = json_object_new_object(), *sync;
 	double n[FIO_LAT_N], u[FIO_LAT_U], m[FIO_LAT_M], depth[FIO_DEPTHS];
 	double none[FIO_DEPTHS] = { 0 };
-	uint64_t rt = 0, err = e->t->nr_errors ? (uint64_t)e->t->errors[0].err : 0;
+	uint64_t err = e->t->nr_errors ? (uint64_t)e->t->errors[0].err : 0;
 	double per_cpu;
 	char desc[512];
 
-	for (int d = 0; d < FIO_NR_DIRS; d++)
-		if (e->runtime_ns[d] > rt)
-			rt = e->runtime_ns[d];
 	json_object_object_add(o, "jobname", json_object_new_string(j->name));
 	json_object_object_add(o, "groupid", json_object_new_int(e->jr->groupid));
 	json_object_object_add(o, "error", json_u64(err));
@@ -175,8 +172,8 @@ static json_object *entry_json(const struct fio_entry *e, bool plus)
 	/* blkqual counts the flushes but does not time them: N=0. */
 	json_object_object_add(sync, "lat_ns", zero_stats());
 	json_object_object_add(o, "sync", sync);
-	json_object_object_add(o, "job_runtime", json_u64(fio_ms(rt)));
-	per_cpu = (double)rt * e->nr_threads;
+	json_object_object_add(o, "job_runtime", json_u64(fio_ms(e->thread_ns)));
+	per_cpu = (double)e->thread_ns;
 	json_object_object_add(o, "usr_cpu", json_dbl(per_cpu > 0 ? 100.0 *
 						      (double)e->t->usr_ns / per_cpu : 0));
 	json_object_object_add(o, "sys_cpu", json_dbl(per_cpu > 0 ? 100.0 *

@@ -167,7 +167,6 @@ static void entry_block(FILE *f, const struct fio_entry *e)
 	const struct bq_thread_result *t = e->t;
 	double n[FIO_LAT_N], u[FIO_LAT_U], m[FIO_LAT_M], depth[FIO_DEPTHS], per_cpu;
 	int err = t->nr_errors ? t->errors[0].err : 0;
-	uint64_t rt = 0;
 	char when[64];
 	time_t end = (time_t)(e->jr->end_unix_ns / 1000000000);
 	struct tm tm;
@@ -176,16 +175,13 @@ static void entry_block(FILE *f, const struct fio_entry *e)
 	strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
 	fprintf(f, "%s: (groupid=%d, jobs=%d): err=%2d: pid=0: %s\n", e->jr->job.name,
 		e->jr->groupid, e->nr_threads, err, when);
-	for (int d = 0; d < FIO_NR_DIRS; d++) {
+	for (int d = 0; d < FIO_NR_DIRS; d++)
 		dir_block(f, e, d);
-		if (e->runtime_ns[d] > rt)
-			rt = e->runtime_ns[d];
-	}
 	fio_lat_dist(e, n, u, m);
 	dist_line(f, "  lat (nsec)   : ", "", n, FIO_LAT_N, 0);
 	dist_line(f, "  lat (usec)   : ", "", u, FIO_LAT_U, 0);
 	dist_line(f, "  lat (msec)   : ", "", m, FIO_LAT_M, 0);
-	per_cpu = (double)rt * e->nr_threads;
+	per_cpu = (double)e->thread_ns;
 	fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=0, minf=0\n",
 		per_cpu > 0 ? 100.0 * (double)t->usr_ns / per_cpu : 0,
 		per_cpu > 0 ? 100.0 * (double)t->sys_ns / per_cpu : 0, t->vol_cs + t->invol_cs);

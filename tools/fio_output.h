@@ -29,6 +29,8 @@
  * @runtime_ns: per direction, the time the figures are rates over; 0 for
  *              a direction without I/O, as in fio
  * @nr_threads: threads in it
+ * @thread_ns: its threads' run times added up (fio's job_runtime, which
+ *             CPU use is a share of)
  * @sum: the group's sum, which @t points to when it is one
  */
 struct fio_entry {
@@ -36,6 +38,7 @@ struct fio_entry {
 	const struct bq_thread_result *t;
 	uint64_t runtime_ns[FIO_NR_DIRS];
 	int nr_threads;
+	uint64_t thread_ns;
 	struct bq_group_sum *sum;
 };
 

@@ -89,6 +89,7 @@ static void entry_of_thread(struct fio_entry *e, const struct bq_job_result *jr,
 	e->jr = jr;
 	e->t = &jr->threads[i];
 	e->nr_threads = 1;
+	e->thread_ns = jr->runtime_ns;
 	for (int d = 0; d < FIO_NR_DIRS; d++)
 		e->runtime_ns[d] = fio_dir(e, d)->ios ? jr->runtime_ns : 0;
 }
@@ -141,8 +142,11 @@ int fio_report_init(struct fio_report *r, const struct bq_results *res)
 			struct bq_group_sum *g = gi < r->nr_groups ? &r->groups[gi] : NULL;
 
 			if (g && g->first_job == k && g->first_thread == i) {
-				entry_of_group(&r->entries[r->nr++], res, g);
+				struct fio_entry *e = &r->entries[r->nr++];
+
+				entry_of_group(e, res, g);
 				gi++;
+				e->thread_ns = jr->runtime_ns;
 				/* The group's other threads are in its sum. */
 				for (int left = g->nr_threads - 1; left > 0; left--) {
 					if (++i >= res->jobs[k].nr_threads) {
@@ -150,6 +154,7 @@ int fio_report_init(struct fio_report *r, const struct bq_results *res)
 						if (++k >= res->nr)
 							return 0;
 					}
+					e->thread_ns += res->jobs[k].runtime_ns;
 				}
 				jr = &res->jobs[k];
 				continue;

@@ -62,8 +62,7 @@ static void entry_line(FILE *f, const struct fio_report *r, const struct fio_ent
 	const struct bq_job *j = &e->jr->job;
 	int ver = r->terse_version, err = e->t->nr_errors ? e->t->errors[0].err : 0;
 	double n[FIO_LAT_N], u[FIO_LAT_U], m[FIO_LAT_M], depth[FIO_DEPTHS];
-	double per_cpu = 0;
-	uint64_t rt = 0;
+	double per_cpu;
 	char desc[512];
 
 	if (ver == 2)
@@ -74,10 +73,7 @@ static void entry_line(FILE *f, const struct fio_report *r, const struct fio_ent
 	dir_fields(f, e, BQ_WRITE, ver);
 	if (ver != 3)
 		dir_fields(f, e, BQ_NR_DIRS, ver);
-	for (int d = 0; d < FIO_NR_DIRS; d++)
-		if (e->runtime_ns[d] > rt)
-			rt = e->runtime_ns[d];
-	per_cpu = (double)rt * e->nr_threads;
+	per_cpu = (double)e->thread_ns;
 	fprintf(f, ";%f%%;%f%%;%" PRIu64 ";0;0",
 		per_cpu > 0 ? 100.0 * (double)e->t->usr_ns / per_cpu : 0,
 		per_cpu > 0 ? 100.0 * (double)e->t->sys_ns / per_cpu : 0,
