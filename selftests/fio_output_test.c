@@ -633,7 +633,8 @@ TEST(threads_and_groups_as_fio)
 			 * job_runtime adds up the threads' run times, as fio's does
 			 * (fio's also counts each thread's start-up: not compared).
 			 */
-			EXPECT_LT(fabs((double)json_int(b, "job_runtime", 0) - want), want * 0.1 + 2);
+			EXPECT_LT(fabs((double)json_int(b, "job_runtime", 0) - want),
+				  want * 0.1 + 2);
 		}
 		json_object_put(doc[0]);
 		json_object_put(doc[1]);
