@@ -427,6 +427,10 @@ TEST_F(dir, kb_base_round_trip)
 	EXPECT_STREQ(x.filenames[0], y.filenames[0]);
 	memset(x.filenames, 0, sizeof(x.filenames));
 	memset(y.filenames, 0, sizeof(y.filenames));
+	/* How the options were spelled (fio's "job options"), not what they mean. */
+	memset(x.fio_given, 0, sizeof(x.fio_given));
+	memset(y.fio_given, 0, sizeof(y.fio_given));
+	x.fio_given_own = y.fio_given_own = 0;
 	EXPECT_EQ(0, memcmp(&x, &y, sizeof(x)));
 	EXPECT_EQ(10000000, y.size);
 	EXPECT_EQ(1000, y.kb_base);

@@ -97,6 +97,9 @@ check "run, psync, intervals and JSON" 0 run -o json --output r1.json --interval
 check "run --repeat, io_uring" 0 run -o json --output r2.json --repeat 2 --name=x \
 	--filename=a --rw=randrw --bs=4k --size=16m --ioengine=io_uring --runtime=500ms --time_based
 check "run --replay" 0 run -o json --output r3.json --replay r1.json --runtime=500ms
+check "run, fio's layouts" 0 run --output-format=json+,terse,normal --output r4.txt \
+	--name=x --filename=a --rw=randrw --bs=4k --size=4m --ioengine=psync --numjobs=2 \
+	--group_reporting --percentile_list=50:99.9 --lat_percentiles=1
 printf '[global]\nfilename=a\nsize=16m\nruntime=300ms\ntime_based\n[r]\nrw=randread\n[w]\nrw=write\nbs=64k\n' >job.fio
 check "run, libaio, a job file with two jobs" 0 run --ioengine=libaio job.fio
 check "run with a bad size (exit 2)" 2 run --name=x --filename=a --bs=4q

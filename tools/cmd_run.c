@@ -4,8 +4,10 @@
  *
  * Three ways to say the same job: blkqual options (--rw=randread), fio's
  * single-dash command line (-rw=randread -name=x) and fio job files.  The
- * run-level options below are blkqual's (and fio's --output-format and
- * --output); everything else is a job option for the parser.
+ * run-level options below are blkqual's (and fio's --output-format,
+ * --minimal, --terse-version, --append-terse and --output); everything
+ * else is a job option for the parser.  -o json is blkqual's own JSON,
+ * --output-format=json fio's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,6 +22,7 @@
 #include "cli.h"
 #include "error_report.h"
 #include "errfilter_report.h"
+#include "fio_output.h"
 #include "inventory.h"
 #include "rates_report.h"
 #include "report_util.h"
@@ -30,6 +33,8 @@
 struct run_cli {
 	struct cli cli;
 	const char *output_file;
+	unsigned int fio_formats;	/* FIO_OUT_*: fio's layouts, else blkqual's own */
+	int terse_version;
 	const char *csv_file;
 	const char *verify_state;
 	const char *cpus;
@@ -97,7 +102,7 @@ static void more_job_errors(struct cli *cli, const struct bq_parse_error *perr)
 static const char *const run_own_opts[] = {
 	"output-format", "output", "csv", "verify-state", "interval", "force-destroy",
 	"stripe", "repeat", "replay", "cpus", "sqpoll", "continue-on-error", "no-status",
-	"stall-timeout", "help", NULL
+	"stall-timeout", "minimal", "terse-version", "append-terse", "help", NULL
 };
 
 static int job_args_error(struct cli *cli, const struct bq_parse_error *perr)
@@ -178,6 +183,33 @@ static int parse_stripe(struct run_cli *rc, const char *arg)
 	return 0;
 }
 
+/* fio's --output-format: a comma list of normal, terse (minimal, csv), json, json+. */
+static int parse_fio_formats(struct run_cli *rc, const char *v)
+{
+	static const struct { const char *name; unsigned int bit; } names[] = {
+		{ "normal", FIO_OUT_NORMAL }, { "terse", FIO_OUT_TERSE },
+		{ "minimal", FIO_OUT_TERSE }, { "csv", FIO_OUT_TERSE },
+		{ "json", FIO_OUT_JSON }, { "json+", FIO_OUT_JSONP },
+	};
+	const char *p = v;
+
+	do {
+		size_t len = strcspn(p, ",");
+		size_t k;
+
+		for (k = 0; k < ARRAY_LEN(names); k++)
+			if (strlen(names[k].name) == len && !strncmp(p, names[k].name, len))
+				break;
+		if (k == ARRAY_LEN(names))
+			return cli_usage_error(&rc->cli, "--output-format=%s: '%.*s' is not one of "
+					       "normal, terse, minimal, csv, json, json+", v,
+					       (int)len, p);
+		rc->fio_formats |= names[k].bit;
+		p += len;
+	} while (*p++ == ',');
+	return 0;
+}
+
 static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 {
 	struct cli *cli = &rc->cli;
@@ -206,8 +238,16 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 			if (cli_parse_output(cli, argv[++i]))
 				return EXIT_BADINPUT;
 		} else if ((v = run_option(argc, argv, &i, "output-format", &bad))) {
-			if (cli_parse_output(cli, !strcmp(v, "normal") ? "table" : v))
+			/* "table" was the way to ask for blkqual's text before fio's layouts. */
+			if (strcmp(v, "table") && parse_fio_formats(rc, v))
 				return EXIT_BADINPUT;
+		} else if (is_flag(a, "--minimal") || is_flag(a, "--append-terse")) {
+			/* --append-terse adds terse to the other formats; --minimal is terse. */
+			rc->fio_formats |= FIO_OUT_TERSE;
+		} else if ((v = run_option(argc, argv, &i, "terse-version", &bad))) {
+			if (strlen(v) != 1 || v[0] < '2' || v[0] > '5')
+				return cli_usage_error(cli, "--terse-version=%s: 2, 3, 4 or 5", v);
+			rc->terse_version = v[0] - '0';
 		} else if ((v = run_option(argc, argv, &i, "output", &bad))) {
 			rc->output_file = v;
 		} else if ((v = run_option(argc, argv, &i, "csv", &bad))) {
@@ -255,6 +295,9 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 	}
 	if (!rc->nr_job_args && !rc->replay)
 		return cli_usage_error(cli, "no job given (usage: %s)", cli->usage);
+	if (rc->fio_formats && cli->output == OUTPUT_JSON)
+		return cli_usage_error(cli, "-o json (blkqual's JSON) and --output-format (fio's "
+				       "layouts) do not go together");
 	if (rc->replay && rc->stripe_files)
 		return cli_usage_error(cli, "--replay and --stripe do not go together");
 	/* Find out now, not after a long run, that the results cannot be saved. */
@@ -363,10 +406,38 @@ static json_object *result_doc(struct emit_args *a)
 	return a->doc;
 }
 
+/* fio writes its formats in this order: terse, JSON, then its text. */
+static int emit_fio(FILE *f, const struct emit_args *a)
+{
+	unsigned int fmt = a->rc->fio_formats;
+	struct fio_report r;
+	int ret;
+
+	ret = fio_report_init(&r, a->res);
+	if (ret)
+		return ret;
+	if (a->rc->terse_version)
+		r.terse_version = a->rc->terse_version;
+	if (fmt & FIO_OUT_TERSE)
+		ret = fio_terse(f, &r);
+	if (!ret && (fmt & (FIO_OUT_JSON | FIO_OUT_JSONP))) {
+		json_object *doc = fio_json(&r, fmt & FIO_OUT_JSONP);
+
+		ret = doc ? json_print(f, doc) : -ENOMEM;
+		json_object_put(doc);
+	}
+	if (!ret && (fmt & FIO_OUT_NORMAL))
+		ret = fio_normal(f, &r);
+	fio_report_free(&r);
+	return ret;
+}
+
 static int emit_results(FILE *f, void *arg)
 {
 	struct emit_args *a = arg;
 
+	if (a->rc->fio_formats)
+		return emit_fio(f, a);
 	if (a->format == OUTPUT_JSON) {
 		json_object *doc = result_doc(a);
 
@@ -472,7 +543,7 @@ static void progress_cb(void *arg, const struct bq_progress *p)
 	struct live_report *lr = arg;
 
 	status_line(lr->rc, p);
-	if (p->interval_done && lr->rc->cli.output == OUTPUT_TABLE) {
+	if (p->interval_done && lr->rc->cli.output == OUTPUT_TABLE && !lr->rc->fio_formats) {
 		if (lr->rc->status)
 			fputs("\r\033[K", stderr);
 		report_interval_lines(stdout, p->phase ? p->phase : lr->res);
@@ -483,7 +554,7 @@ static void progress_cb(void *arg, const struct bq_progress *p)
 static void repetition_line(const struct run_cli *rc, unsigned int r,
 			    const struct bq_results *res)
 {
-	if (rc->cli.output != OUTPUT_TABLE)
+	if (rc->cli.output != OUTPUT_TABLE || rc->fio_formats)
 		return;
 	for (size_t k = 0; k < res->nr; k++) {
 		const struct bq_job_result *jr = &res->jobs[k];
@@ -604,7 +675,10 @@ int cmd_run(int argc, char **argv)
 	struct run_cli rc = {
 		.cli = {
 			.cmd = "run",
-			.usage = "blkqual run [-o table|json] [--output FILE] [--csv FILE] "
+			.usage = "blkqual run [-o table|json] "
+				 "[--output-format normal|terse|json|json+[,...]] [--minimal] "
+				 "[--terse-version 2..5] [--append-terse] "
+				 "[--output FILE] [--csv FILE] "
 				 "[--interval T] [--repeat N] [--cpus auto|LIST] [--sqpoll] "
 				 "[--stall-timeout T] "
 				 "[--continue-on-error] [--verify-state FILE] "

@@ -183,6 +183,9 @@ struct bq_bssplit {
 	uint32_t pct;
 };
 
+/* percentile_list holds at most this many, as fio's */
+#define BQ_PCT_LIST_MAX 20
+
 /**
  * struct bq_job - one job, with fio's option names and meanings
  *
@@ -493,6 +496,23 @@ struct bq_job {
 	uint64_t spr_cs;		/* spr_cs: device cache bytes; 0: no deferral */
 	bool random_generator_given;	/* random_generator= given (sprandom's rule) */
 	bool norandommap_given;		/* norandommap given (sprandom's rule) */
+
+	/*
+	 * fio's output (issue 20): the options as given, "key=value" lines,
+	 * for its JSON's "job options" and "global options".  The first
+	 * @fio_given_own bytes came from [global] (or the options before the
+	 * first --name); a job file's section name is not among them, as in
+	 * fio.  Options beyond the buffer are not listed.
+	 */
+	char fio_given[2048];
+	unsigned int fio_given_own;
+	/* fio's percentile options (issue 20; lib/job/jobopt_stats.c); 0: fio's default */
+	double pct_list[BQ_PCT_LIST_MAX];	/* percentile_list, ascending */
+	uint8_t nr_pct_list;
+	uint8_t pct_precision;		/* decimals the list was written with */
+	bool clat_pct_off;		/* clat_percentiles=0 */
+	bool lat_pct;			/* lat_percentiles=1 */
+	uint8_t sig_figs;		/* significant_figures, 1..10; 0: 4 */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

@@ -431,5 +431,6 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 	ret = ret ?: bq_argf(args, "--num_range=%u", j->num_range);
 	ret = ret ?: bq_fill_to_args(j, args);
 	ret = ret ?: bq_sprandom_to_args(j, args);
+	ret = ret ?: bq_job_stats_args(j, args);
 	return ret;
 }

@@ -248,7 +248,7 @@ static bool keep_section(const struct jobfile *jf, const char *name)
 static int start_section(struct jobfile *jf, char *line, struct bq_jobset *set,
 			 struct bq_parse_error *err)
 {
-	size_t len = strlen(line);
+	size_t len = strlen(line), given;
 	char *name;
 	int ret;
 
@@ -274,11 +274,15 @@ static int start_section(struct jobfile *jf, char *line, struct bq_jobset *set,
 	ret = bq_job_copy(&jf->job, &jf->global);
 	if (ret)
 		return ret;
+	given = strlen(jf->job.fio_given);
 	ret = bq_job_set(&jf->job, "name", name, err);
 	if (ret) {
 		bq_job_release(&jf->job);
 		return ret;
 	}
+	/* fio's "job options" of a job file leave out the section's name. */
+	jf->job.fio_given[given] = '\0';
+	jf->job.fio_given_own = (unsigned int)given;
 	jf->section = SECTION_JOB;
 	jf->job_line = jf->line;
 	return 0;
@@ -673,6 +677,7 @@ static int start_cmdline_job(struct cmdline *cl, const char *arg, const char *na
 	ret = bq_job_copy(&cl->job, &cl->global);
 	if (ret)
 		return ret;
+	cl->job.fio_given_own = (unsigned int)strlen(cl->job.fio_given);
 	ret = bq_job_set(&cl->job, "name", name, err);
 	if (ret) {
 		bq_job_release(&cl->job);

@@ -1171,6 +1171,11 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("spr_num_regions", OPT_VALUE, set_uint, spr_num_regions, 1, UINT32_MAX),
 	OPT("spr_op", OPT_VALUE, bq_job_set_spr_op),
 	OPT_AT("spr_cs", OPT_VALUE, set_bytes, spr_cs, 0, 0),
+	/* fio's percentile options (issue 20; lib/job/jobopt_stats.c) */
+	OPT("percentile_list", OPT_VALUE, bq_opt_set_stats),
+	OPT("clat_percentiles", OPT_FLAG, bq_opt_set_stats),
+	OPT("lat_percentiles", OPT_FLAG, bq_opt_set_stats),
+	OPT("significant_figures", OPT_VALUE, bq_opt_set_stats),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1313,6 +1318,20 @@ static int set_expanded(const struct job_opt *o, const char *key, const char *va
 	return ret;
 }
 
+/*
+ * fio's JSON lists the options a job was given, as given: kept as
+ * "key=value" lines; what does not fit is left out of that list only.
+ * fio leaves out a bare flag (no value), and so does this.
+ */
+static void note_given(struct bq_job *job, const char *key, const char *value)
+{
+	size_t used = strnlen(job->fio_given, sizeof(job->fio_given));
+
+	if (!value || used + strlen(key) + strlen(value) + 3 > sizeof(job->fio_given))
+		return;
+	snprintf(job->fio_given + used, sizeof(job->fio_given) - used, "%s=%s\n", key, value);
+}
+
 /**
  * bq_job_set() - set one option by its fio name
  * @job: the job, unchanged on failure
@@ -1332,9 +1351,14 @@ int bq_job_set(struct bq_job *job, const char *key, const char *value,
 		return bq_parse_fail(err, -EINVAL, "option without a name");
 	o = find_opt(key);
 	if (o) {
+		int ret;
+
 		if (!value && o->kind == OPT_VALUE)
 			return bq_parse_fail(err, -EINVAL, "%s needs a value", key);
-		return set_expanded(o, key, value, job, err);
+		ret = set_expanded(o, key, value, job, err);
+		if (!ret)
+			note_given(job, key, value);
+		return ret;
 	}
 	why = bq_job_opt_refusal(key);
 	if (why)
