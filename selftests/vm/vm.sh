@@ -167,8 +167,10 @@ qemu=(qemu-system-x86_64 -M q35 -accel tcg,thread=multi -cpu max -m 2G -smp 2
 	-drive "file=$tmp/nvme1.img,if=none,id=nv1,format=raw"
 	-device nvme,serial=BQNVME1,drive=nv1,bus=rp1)
 # A zoned (ZNS) namespace on its own controller, 32 zones of 64 MiB:
-# tests find it by its serial, BQNVMEZNS.  Its host bridge is enumerated
-# after the others, so the older controllers keep their numbers.
+# tests find it by its serial, BQNVMEZNS.  Controllers probe in parallel:
+# guest init binds them again in serial order when this one took nvme0 or
+# nvme1, the names the older tests use.
+# shellcheck disable=SC2054 # the commas are QEMU's option syntax
 qemu+=(-device pxb-pcie,id=pxb2,bus_nr=128,numa_node=0,bus=pcie.0
 	-device pcie-root-port,id=rp2,bus=pxb2,chassis=2
 	-drive "file=$tmp/nvme-zns.img,if=none,id=nvzns,format=raw"
