@@ -38,8 +38,9 @@
 #define NR_ZONES	32
 #define FIO		"/bin/fio"
 
-/* The node in /dev of the first entry of @dir whose device/serial is SERIAL. */
-static int find_by_serial(const char *dir, const char *prefix, char *dev, size_t len)
+/* The node in /dev of the first entry of @dir whose device/serial is @want. */
+static int find_by_serial(const char *dir, const char *prefix, const char *want, char *dev,
+			  size_t len)
 {
 	struct dirent *de;
 	DIR *d = opendir(dir);
@@ -60,7 +61,7 @@ static int find_by_serial(const char *dir, const char *prefix, char *dev, size_t
 		if (fgets(serial, sizeof(serial), f))
 			serial[strcspn(serial, " \n")] = '\0';
 		fclose(f);
-		if (!strcmp(serial, SERIAL)) {
+		if (!strcmp(serial, want)) {
 			snprintf(dev, len, "/dev/%.32s", de->d_name);
 			ret = 0;
 		}
@@ -78,8 +79,8 @@ FIXTURE(zns)
 FIXTURE_SETUP(zns)
 {
 	self->ng[0] = self->blk[0] = '\0';
-	if (find_by_serial("/sys/class/nvme-generic", "ng", self->ng, sizeof(self->ng)) ||
-	    find_by_serial("/sys/block", "nvme", self->blk, sizeof(self->blk)))
+	if (find_by_serial("/sys/class/nvme-generic", "ng", SERIAL, self->ng, sizeof(self->ng)) ||
+	    find_by_serial("/sys/block", "nvme", SERIAL, self->blk, sizeof(self->blk)))
 		self->ng[0] = self->blk[0] = '\0';
 }
 
@@ -392,6 +393,26 @@ TEST_F_TIMEOUT(zns, zone_append_lands_where_verified, 300)
 	ASSERT_EQ(0, report(self->blk, z));
 	EXPECT_EQ(32 * MIB, zone_data(z, per));
 	EXPECT_EQ(32 * MIB, per[0] + per[1]);
+}
+
+/*
+ * A namespace that is not zoned (BQNVME0) answers no Zoned Namespace
+ * Identify: its zones are emulated from zonesize, as fio's are.
+ */
+TEST_F_TIMEOUT(zns, emulated_zones_on_a_plain_namespace, 120)
+{
+	static const char *const opts[] = { "--rw=write", "--size=2z", "--zonesize=4m",
+					    "--bs=256k", NULL };
+	char ng[64], blk[64];
+	struct figures f;
+
+	NEED_ZNS();
+	ASSERT_EQ(0, find_by_serial("/sys/class/nvme-generic", "ng", "BQNVME0", ng, sizeof(ng)));
+	ASSERT_EQ(0, find_by_serial("/sys/block", "nvme", "BQNVME0", blk, sizeof(blk)));
+	ASSERT_EQ(0, run_bq(_metadata, ng, blk, &f, opts));
+	EXPECT_EQ(0, f.errors);
+	EXPECT_EQ(2 * 4 * MIB / (256 << 10), f.ios[1]);
+	EXPECT_EQ(0, f.resets);
 }
 
 TEST_HARNESS_MAIN
