@@ -429,6 +429,8 @@ int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64
 #define BQ_NVME_OP_WRITE_ZEROES 0x08
 #define BQ_NVME_OP_DSM 0x09
 #define BQ_NVME_OP_VERIFY 0x0c
+/* Zoned Namespace command set: Zone Append (write_mode=zone_append) */
+#define BQ_NVME_OP_ZONE_APPEND 0x7d
 /* DSM attribute (cdw11): deallocate the ranges; Write Zeroes' DEAC (cdw12) */
 #define BQ_NVME_DSM_AD (1u << 2)
 #define BQ_NVME_WZ_DEAC (1u << 25)
@@ -438,7 +440,8 @@ int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64
 /**
  * bq_nvme_io_cmd() - build an NVMe I/O command on an LBA range
  * @cmd: the command, as for bq_nvme_rw_cmd()
- * @opcode: BQ_NVME_OP_READ, _WRITE, _WRITE_UNCOR, _WRITE_ZEROES or _VERIFY
+ * @opcode: BQ_NVME_OP_READ, _WRITE, _WRITE_UNCOR, _WRITE_ZEROES, _VERIFY or
+ *          _ZONE_APPEND (then @offset is the zone's start)
  * @nsid: namespace ID
  * @offset: byte offset in the namespace, a multiple of @lba_size
  * @len: bytes, a non-zero multiple of @lba_size, at most

@@ -81,6 +81,24 @@ TEST(write_command)
 	expect_rest_zero(_metadata, &c);
 }
 
+/* A Zone Append carries its data and names the zone's first block. */
+TEST(zone_append_command)
+{
+	struct nvme_uring_cmd c;
+
+	fill_garbage(&c);
+	ASSERT_EQ(0, bq_nvme_io_cmd(&c, BQ_NVME_OP_ZONE_APPEND, 1, 64ULL << 20, 8192, 4096,
+				    buf));
+	EXPECT_EQ(0x7d, c.opcode);
+	EXPECT_EQ(1, c.nsid);
+	EXPECT_EQ((uint64_t)(uintptr_t)buf, c.addr);
+	EXPECT_EQ(8192, c.data_len);
+	EXPECT_EQ(16384, c.cdw10);
+	EXPECT_EQ(0, c.cdw11);
+	EXPECT_EQ(1, c.cdw12);
+	expect_rest_zero(_metadata, &c);
+}
+
 TEST(starting_lba_above_2_32_blocks)
 {
 	uint64_t slba = (5ULL << 32) | 0x1234abcdULL;
@@ -240,6 +258,29 @@ TEST(namespace_format_high_flbas_bits)
 	EXPECT_EQ(18, ns.lbaf);
 	EXPECT_EQ(4096, ns.lba_size);
 	EXPECT_EQ(16, ns.lba_meta);
+}
+
+/* A Zone Descriptor: type and state in their nibbles, blocks little-endian. */
+TEST(zone_descriptor)
+{
+	struct nvme_zns_desc d;
+	struct bq_nvme_zone z;
+
+	memset(&d, 0, sizeof(d));
+	d.zt = 0x2;
+	d.zs = 0x2 << 4;
+	d.zslba = htole64(3 * 16384);
+	d.zcap = htole64(12288);
+	d.wp = htole64(3 * 16384 + 100);
+	bq_nvme_zns_decode(&d, &z);
+	EXPECT_EQ(2, z.type);
+	EXPECT_EQ(2, z.state);		/* implicitly open: BLK_ZONE_COND_IMP_OPEN */
+	EXPECT_EQ(3 * 16384, z.zslba);
+	EXPECT_EQ(12288, z.zcap);
+	EXPECT_EQ(3 * 16384 + 100, z.wp);
+	d.zs = 0xe << 4;
+	bq_nvme_zns_decode(&d, &z);
+	EXPECT_EQ(0xe, z.state);	/* full: BLK_ZONE_COND_FULL */
 }
 #endif
 

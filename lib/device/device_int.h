@@ -57,4 +57,77 @@ void bq_nvme_health_decode(const void *id_ctrl, const void *id_ns,
  */
 int bq_nvme_ns_read(int fd, struct bq_nvme_ns *ns);
 
+/**
+ * struct bq_nvme_zns - a Zoned Namespace's zones, from its Identify data
+ * @zone_lbas: logical blocks per zone (ZSZE of the LBA format in use)
+ * @lba_size: data bytes per logical block
+ * @nr_zones: whole zones in the namespace
+ * @max_open: Max Open Resources + 1; 0: no limit
+ */
+struct bq_nvme_zns {
+	uint64_t zone_lbas;
+	uint32_t lba_size;
+	uint32_t nr_zones;
+	uint32_t max_open;
+};
+
+/**
+ * struct bq_nvme_zone - one Zone Descriptor, in logical blocks
+ * @type: Zone Type (2: sequential write required)
+ * @state: Zone State (1 empty, 2/3 implicitly/explicitly open, 4 closed,
+ *	   0xd read only, 0xe full, 0xf offline: the BLK_ZONE_COND_* values)
+ * @zslba: first block
+ * @zcap: blocks that can be written
+ * @wp: write pointer
+ */
+struct bq_nvme_zone {
+	uint8_t type;
+	uint8_t state;
+	uint64_t zslba;
+	uint64_t zcap;
+	uint64_t wp;
+};
+
+/**
+ * bq_nvme_zns_read() - whether a namespace is zoned, and its zones' size
+ * @fd: /dev/ngXnY (or /dev/nvmeXnY), open
+ * @nsid: its namespace ID
+ * @zns: filled in
+ *
+ * Return: 0 for a Zoned Namespace; -ENODEV for any other; -EOPNOTSUPP
+ * without libnvme; or -errno.
+ */
+int bq_nvme_zns_read(int fd, uint32_t nsid, struct bq_nvme_zns *zns);
+
+/**
+ * bq_nvme_zns_decode() - one 64-byte Zone Descriptor
+ * @desc: the descriptor, as the device returns it
+ * @z: filled in
+ */
+void bq_nvme_zns_decode(const void *desc, struct bq_nvme_zone *z);
+
+/**
+ * bq_nvme_zns_report() - Zone Management Receive (Report Zones)
+ * @fd: the namespace, open
+ * @nsid: its namespace ID
+ * @zone_lbas: blocks per zone (where the next batch starts)
+ * @slba: a block of the first zone wanted
+ * @zones: receives up to @max descriptors
+ * @max: size of @zones
+ *
+ * Return: the number of zones filled in, or -errno (-EIO for an NVMe status).
+ */
+int bq_nvme_zns_report(int fd, uint32_t nsid, uint64_t zone_lbas, uint64_t slba,
+		       struct bq_nvme_zone *zones, uint32_t max);
+
+/**
+ * bq_nvme_zns_reset() - Zone Management Send, Reset Zone
+ * @fd: the namespace, open for writing (the guard's)
+ * @nsid: its namespace ID
+ * @zslba: the zone's first block
+ *
+ * Return: 0 or -errno (-EIO for an NVMe status).
+ */
+int bq_nvme_zns_reset(int fd, uint32_t nsid, uint64_t zslba);
+
 #endif /* BLKQUAL_DEVICE_INT_H */

@@ -31,3 +31,25 @@ int bq_nvme_ns_read(int fd, struct bq_nvme_ns *ns)
 	memset(ns, 0, sizeof(*ns));
 	return -EOPNOTSUPP;
 }
+
+int bq_nvme_zns_read(int fd, uint32_t nsid, struct bq_nvme_zns *zns)
+{
+	memset(zns, 0, sizeof(*zns));
+	return -EOPNOTSUPP;
+}
+
+void bq_nvme_zns_decode(const void *desc, struct bq_nvme_zone *z)
+{
+	memset(z, 0, sizeof(*z));
+}
+
+int bq_nvme_zns_report(int fd, uint32_t nsid, uint64_t zone_lbas, uint64_t slba,
+		       struct bq_nvme_zone *zones, uint32_t max)
+{
+	return -EOPNOTSUPP;
+}
+
+int bq_nvme_zns_reset(int fd, uint32_t nsid, uint64_t zslba)
+{
+	return -EOPNOTSUPP;
+}

@@ -24,6 +24,7 @@
 #include "io/atomic.h"
 #include "io/engine.h"
 #include "io/target.h"
+#include "io/zbd.h"
 
 #if defined(HAVE_IORING_OP_URING_CMD) && defined(HAVE_IORING_SETUP_SQE128) && \
 	defined(HAVE_NVME_URING_CMD)
@@ -76,6 +77,8 @@ struct uring_state {
 		uint32_t cdw12;		/* FUA, DEAC */
 	} wm[100];
 	struct bq_offgen *rng;
+	/* write_mode=zone_append: bytes per zone; each write goes to its zone's start */
+	uint64_t append_zone;
 };
 
 static const unsigned int optional_flags[] = {
@@ -195,7 +198,11 @@ PREP_INLINE uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 			op = u->wm[i].opcode;
 			flags = u->wm[i].cdw12;
 		}
-		if (bq_nvme_io_cmd(cmd, op, u->ns[s->file].nsid, s->offset, s->len,
+		/* A Zone Append names its zone; the device picks the blocks (its write pointer). */
+		uint64_t at = op == BQ_NVME_OP_ZONE_APPEND ? s->offset - s->offset % u->append_zone :
+			      s->offset;
+
+		if (bq_nvme_io_cmd(cmd, op, u->ns[s->file].nsid, at, s->len,
 				   u->ns[s->file].lbs, buf)) {
 			io_uring_prep_nop(sqe);
 			return idx | CMD_REJECTED;
@@ -291,13 +298,29 @@ static inline void prep_rw(struct uring_state *u, struct io_uring_sqe *sqe,
  * nop and io_uring_cmd complete with 0 on success; a passthrough command
  * the device failed completes with its (positive) NVMe status.
  */
-static inline int other_res(uint64_t user_data, int res, const struct bq_slot *s)
+static inline int other_res(const struct uring_state *u, const struct io_uring_cqe *cqe,
+			    const struct bq_slot *s)
 {
-	if (user_data & CMD_REJECTED)
+	int res = cqe->res;
+
+	if (cqe->user_data & CMD_REJECTED)
 		return -EINVAL;
-	if (!res)
-		return (int)s->len;
-	return res > 0 ? -EIO : res;
+	if (res)
+		return res > 0 ? -EIO : res;
+#ifdef HAVE_PASSTHRU
+	/*
+	 * A Zone Append's completion holds the first block written.  One I/O
+	 * at a time per zone (zonemode=zbd), so it is the write pointer the
+	 * write was counted at, where verify reads it back; anywhere else,
+	 * the zone was not as reported, and the write failed.
+	 */
+	if (u->append_zone && s->dir == BQ_WRITE &&
+	    cqe->big_cqe[0] * u->ns[s->file].lbs != s->offset)
+		return -EIO;
+#else
+	(void)u;
+#endif
+	return (int)s->len;
 }
 
 /* CPU time of this ring's SQPOLL kernel thread, "iou-sqp-<tid>". */
@@ -432,7 +455,7 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			int res = cqe->res;
 
 			if (__builtin_expect(u->kind != URING_RW, 0))
-				res = other_res(cqe->user_data, res, s);
+				res = other_res(u, cqe, s);
 			worker_complete(w, s, res, done_t);
 			slot_done(s);
 			u->free_slots[u->nr_free++] = (uint16_t)idx;
@@ -549,7 +572,7 @@ static __attribute__((noinline)) int uring_loop_rules(struct bq_worker *w, struc
 			if (q->reap_max && seen == q->reap_max)
 				break;
 			if (__builtin_expect(u->kind != URING_RW, 0))
-				res = other_res(cqe->user_data, res, s);
+				res = other_res(u, cqe, s);
 			worker_complete(w, s, res, done_t);
 			slot_done(s);
 			u->free_slots[u->nr_free++] = (uint16_t)idx;
@@ -617,6 +640,12 @@ static int passthru_init(struct bq_worker *w, struct uring_state *u)
 		u->ns[i].lbs = w->jr->targets[i].lbs;
 	}
 	wmode_init(w, u);
+	/* zone_append needs zonemode=zbd (bq_job_check_nvme()), so the zones are known. */
+	if (w->job->nvme_wmode_nr == 1 && w->job->nvme_wmode[0].opcode == BQ_NVME_OP_ZONE_APPEND) {
+		if (!w->zbd || !w->zbd->zone_size)
+			return -EINVAL;
+		u->append_zone = w->zbd->zone_size;
+	}
 	return 0;
 #else
 	snprintf(w->setup_msg, sizeof(w->setup_msg),

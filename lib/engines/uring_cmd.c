@@ -19,7 +19,8 @@
 /* Commands that move data; the others (Write Zeroes, ...) carry no buffer. */
 static bool moves_data(uint8_t opcode)
 {
-	return opcode == BQ_NVME_OP_READ || opcode == BQ_NVME_OP_WRITE;
+	return opcode == BQ_NVME_OP_READ || opcode == BQ_NVME_OP_WRITE ||
+	       opcode == BQ_NVME_OP_ZONE_APPEND;
 }
 
 int bq_nvme_io_cmd(struct nvme_uring_cmd *cmd, uint8_t opcode, uint32_t nsid, uint64_t offset,

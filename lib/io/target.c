@@ -718,7 +718,8 @@ static bool sync_hipri_polls(char *why, size_t len)
 static bool wmode_without_data(const struct bq_job *j)
 {
 	for (unsigned int i = 0; i < j->nvme_wmode_nr; i++)
-		if (j->nvme_wmode[i].opcode != BQ_NVME_OP_WRITE)
+		if (j->nvme_wmode[i].opcode != BQ_NVME_OP_WRITE &&
+		    j->nvme_wmode[i].opcode != BQ_NVME_OP_ZONE_APPEND)
 			return true;
 	return false;
 }

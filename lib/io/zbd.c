@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "blkqual_verify.h"
+#include "device/device_int.h"
 #include "engine.h"
 #include "job/jobopt.h"
 #include "job/jobopt_zbd.h"
@@ -176,6 +177,70 @@ out_free:
 }
 
 /*
+ * An NVMe generic device has no block ioctls: its namespace's Identify
+ * data says whether it is zoned, Zone Management Receive lists the zones
+ * (fio's io_uring_cmd does the same).  Zone states have the kernel's
+ * numbering (BLK_ZONE_COND_*); read-only zones are offline, as in fio.
+ */
+static int nvme_zoned(int fd, const struct bq_target_info *ti, struct bq_nvme_zns *zns)
+{
+	int ret = bq_nvme_zns_read(fd, ti->nsid, zns);
+
+	if (ret == -ENODEV || ret == -EOPNOTSUPP)
+		return BQ_ZBD_NONE;
+	if (ret)
+		return ret;
+	if (zns->lba_size != ti->lbs || zns->zone_lbas > UINT64_MAX / zns->lba_size)
+		return -EINVAL;
+	return BQ_ZBD_HOST_MANAGED;
+}
+
+static int nvme_report(struct bq_zbd *zbd, int fd, const struct bq_target_info *ti,
+		       const struct bq_nvme_zns *zns, struct bq_parse_error *err)
+{
+	struct bq_nvme_zone *nz;
+	int got;
+
+	if (!zns->nr_zones)
+		return bq_fail_at(err, ti->path, -EINVAL, "zonemode=zbd: the namespace holds "
+				  "no whole zone");
+	nz = calloc(zns->nr_zones, sizeof(*nz));
+	zbd->z = calloc((size_t)zns->nr_zones + 1, sizeof(*zbd->z));
+	if (!nz || !zbd->z) {
+		free(nz);
+		return -ENOMEM;
+	}
+	zbd->zone_size = zns->zone_lbas * zns->lba_size;
+	zbd->dev_max_open = zns->max_open;
+	got = bq_nvme_zns_report(fd, ti->nsid, zns->zone_lbas, 0, nz, zns->nr_zones);
+	if (got < 0) {
+		free(nz);
+		return bq_fail_at(err, ti->path, got, "NVMe Zone Management Receive: %s",
+				  strerror(-got));
+	}
+	for (int i = 0; i < got; i++) {
+		struct bq_zbd_zone *z = &zbd->z[i];
+		bool off = nz[i].state == BLK_ZONE_COND_OFFLINE ||
+			   nz[i].state == BLK_ZONE_COND_READONLY;
+
+		z->start = nz[i].zslba * zns->lba_size;
+		z->cap = nz[i].zcap * zns->lba_size;
+		z->has_wp = true;
+		z->offline = off;
+		z->cond = off ? BLK_ZONE_COND_OFFLINE : nz[i].state;
+		if (nz[i].state == BLK_ZONE_COND_FULL)
+			z->wp = z->start + z->cap;
+		else
+			z->wp = off ? z->start : nz[i].wp * zns->lba_size;
+	}
+	free(nz);
+	zbd->nr = (uint32_t)got;
+	zbd->z[zbd->nr].start = zbd->nr ? zbd->z[zbd->nr - 1].start + zbd->zone_size : 0;
+	zbd->z[zbd->nr].wp = zbd->z[zbd->nr].start;
+	return 0;
+}
+
+/*
  * fio's zone lock: a zone with another thread's I/O in flight is waited
  * for, so that writes to a zone reach it in order and no reset overtakes
  * one.  A thread has one I/O at a time and holds no zone while it waits.
@@ -216,8 +281,10 @@ static int open_limit(struct bq_zbd *zbd, const struct bq_job *j,
 	unsigned long dev = 0;
 
 	zbd->max_open = j->max_open_zones;
-	if (zbd->model == BQ_ZBD_HOST_MANAGED && !j->ignore_zone_limits &&
-	    !read_queue_attr(ti, "max_open_zones", buf, sizeof(buf)))
+	if (zbd->model == BQ_ZBD_HOST_MANAGED && !j->ignore_zone_limits && ti->nsid)
+		dev = zbd->dev_max_open;
+	else if (zbd->model == BQ_ZBD_HOST_MANAGED && !j->ignore_zone_limits &&
+		 !read_queue_attr(ti, "max_open_zones", buf, sizeof(buf)))
 		dev = strtoul(buf, NULL, 10);
 	if (dev && !j->max_open_zones)
 		zbd->max_open = (unsigned int)dev;
@@ -307,6 +374,7 @@ static int load_shared(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 		zbd->job_max_open = j->job_max_open_zones;
 		zbd->open = owner->open;
 		zbd->sh = owner->sh;
+		zbd->dev_max_open = owner->dev_max_open;
 		return 0;
 	}
 	zbd->owner = true;
@@ -319,6 +387,18 @@ static int load_shared(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	zbd->sh->nr_threads = 1;
 	pthread_mutex_init(&zbd->sh->lock, NULL);
 	pthread_cond_init(&zbd->sh->idle, NULL);
+	if (ti->nsid) {
+		struct bq_nvme_zns zns;
+
+		ret = nvme_zoned(fd, ti, &zns);
+		if (ret < 0)
+			return bq_fail_at(err, ti->path, ret, "zonemode=zbd: Identify of the zoned "
+					  "namespace: %s", strerror(-ret));
+		zbd->model = ret;
+		ret = zbd->model == BQ_ZBD_NONE ? emulate(zbd, j, ti, err) :
+						  nvme_report(zbd, fd, ti, &zns, err);
+		return ret ?: open_limit(zbd, j, ti, err);
+	}
 	zbd->model = zoned_model(ti);
 	if (zbd->model == BQ_ZBD_NONE)
 		ret = emulate(zbd, j, ti, err);
@@ -349,7 +429,7 @@ static int first_thread(struct bq_zbd *zbd, const struct bq_target_info *ti,
 			continue;
 		ret = reset_zone(zbd, z);
 		if (ret)
-			return bq_fail_at(err, ti->path, ret, "BLKRESETZONE of zone %u: %s", i,
+			return bq_fail_at(err, ti->path, ret, "zone reset of zone %u: %s", i,
 					  strerror(-ret));
 	}
 	zbd->sh->write_cnt = zbd->reset_frequency ? (uint32_t)(1.0 / zbd->reset_frequency) :
@@ -374,7 +454,7 @@ static int verify_reset(struct bq_zbd *zbd, const struct bq_target_info *ti,
 		close_zone(zbd, z);
 		ret = reset_zone(zbd, z);
 		if (ret)
-			return bq_fail_at(err, ti->path, ret, "BLKRESETZONE of zone %u: %s", i,
+			return bq_fail_at(err, ti->path, ret, "zone reset of zone %u: %s", i,
 					  strerror(-ret));
 	}
 	return 0;
@@ -390,6 +470,8 @@ static int zbd_setup(struct bq_zbd *zbd, const struct bq_job *j, int fd,
 	memset(zbd, 0, sizeof(*zbd));
 	zbd->fd = fd;
 	zbd->tid = tid;
+	zbd->nsid = ti->nsid;
+	zbd->lbs = ti->lbs;
 	ret = load_shared(zbd, j, fd, ti, owner, err);
 	ret = ret ?: align_region(zbd, j, ti, base, span, err);
 	if (ret)
@@ -488,7 +570,12 @@ static int reset_zone(struct bq_zbd *zbd, struct bq_zbd_zone *z)
 		return 0;
 	if (!zbd->writes)
 		return -EBADF;
-	if (zbd->model != BQ_ZBD_NONE) {
+	if (zbd->model != BQ_ZBD_NONE && zbd->nsid) {
+		int ret = bq_nvme_zns_reset(zbd->fd, zbd->nsid, z->start / zbd->lbs);
+
+		if (ret)
+			return ret;
+	} else if (zbd->model != BQ_ZBD_NONE) {
 		struct blk_zone_range r = {
 			.sector = z->start >> 9, .nr_sectors = (z[1].start - z->start) >> 9,
 		};
@@ -1043,7 +1130,16 @@ int bq_zbd_zone_units(struct bq_job *j, int fd, const struct bq_target_info *ti,
 	if (!(j->size_nz | j->io_size_nz | j->offset_nz | j->offset_increment_nz |
 	      j->zone_skip_nz))
 		return 0;
-	if (j->zonemode == BQ_ZONEMODE_ZBD && zoned_model(ti) != BQ_ZBD_NONE) {
+	if (j->zonemode == BQ_ZONEMODE_ZBD && ti->nsid) {
+		struct bq_nvme_zns zns;
+		int ret = nvme_zoned(fd, ti, &zns);
+
+		if (ret < 0)
+			return bq_fail_at(err, ti->path, ret, "zonemode=zbd: Identify of the zoned "
+					  "namespace: %s", strerror(-ret));
+		if (ret != BQ_ZBD_NONE)
+			zs = zns.zone_lbas * zns.lba_size;
+	} else if (j->zonemode == BQ_ZONEMODE_ZBD && zoned_model(ti) != BQ_ZBD_NONE) {
 		uint32_t sectors = 0;
 
 		if (ioctl(fd, BLKGETZONESZ, &sectors) || !sectors)

@@ -119,6 +119,10 @@ struct bq_zbd {
 	/* zoned devices, part two: verify= (zones are reset before, never during, writes) */
 	bool verify;
 	bool trims;		/* rw=trim or randtrim: each I/O resets its zone */
+	/* An NVMe generic device (io_uring_cmd): zones through passthrough (zbd_nvme.c) */
+	uint32_t nsid;		/* its namespace; 0: a block device or file */
+	uint32_t lbs;		/* its logical block size */
+	unsigned int dev_max_open;	/* the namespace's open zone limit; 0: none */
 };
 
 struct bq_worker;

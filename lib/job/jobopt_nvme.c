@@ -23,6 +23,7 @@ static const struct {
 	{ "uncor", BQ_NVME_OP_WRITE_UNCOR },
 	{ "zeroes", BQ_NVME_OP_WRITE_ZEROES },
 	{ "verify", BQ_NVME_OP_VERIFY },
+	{ "zone_append", BQ_NVME_OP_ZONE_APPEND },
 };
 
 /* One mode name of @len bytes: its opcode, or a negative errno with @err filled in. */
@@ -32,11 +33,8 @@ static int wmode_opcode(const char *key, const char *name, size_t len,
 	for (size_t i = 0; i < ARRAY_SIZE(wmodes); i++)
 		if (strlen(wmodes[i].name) == len && !strncmp(name, wmodes[i].name, len))
 			return wmodes[i].opcode;
-	if (len == strlen("zone_append") && !strncmp(name, "zone_append", len))
-		return bq_parse_fail(err, -EOPNOTSUPP, "%s=zone_append is not supported "
-				     "(NVMe Zone Append through io_uring_cmd is not implemented)",
-				     key);
-	return bq_parse_fail(err, -EINVAL, "%s=%.*s: use write, uncor, zeroes or verify, or "
+	return bq_parse_fail(err, -EINVAL, "%s=%.*s: use write, uncor, zeroes, verify or "
+			     "zone_append, or "
 			     "a mix such as write/60:zeroes/40", key, (int)len, name);
 }
 
@@ -65,6 +63,10 @@ static int parse_wmode_mix(const char *key, const char *val, struct bq_job *job,
 		op = wmode_opcode(key, p, (size_t)(slash - p), err);
 		if (op < 0)
 			return op;
+		/* Which command each write was is not kept: a Zone Append's result needs it. */
+		if (op == BQ_NVME_OP_ZONE_APPEND)
+			return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s: zone_append in a mix is not "
+					     "supported (alone it is)", key, val);
 		m[n].opcode = (uint8_t)op;
 		blank[n] = slash + 1 == p + len;
 		if (!blank[n]) {
@@ -113,11 +115,11 @@ static int parse_wmode_mix(const char *key, const char *val, struct bq_job *job,
  * bq_job_set_write_mode() - write_mode=: the NVMe command each write is
  * @o: the option
  * @key: its name
- * @val: write, uncor, zeroes or verify, or a mix "mode/pct:mode/pct..."
+ * @val: write, uncor, zeroes, verify or zone_append, or a mix "mode/pct:mode/pct..."
  * @job: the job
  * @err: filled in on failure
  *
- * Return: 0, -EOPNOTSUPP for zone_append, -EINVAL for what fio refuses.
+ * Return: 0, -EOPNOTSUPP for zone_append in a mix, -EINVAL for what fio refuses.
  */
 int bq_job_set_write_mode(const struct job_opt *o, const char *key, const char *val,
 			  struct bq_job *job, struct bq_parse_error *err)
@@ -200,8 +202,13 @@ int bq_job_check_nvme(const struct bq_job *job, struct bq_parse_error *err)
 		if (!job_writes(job))
 			return bq_parse_fail(err, -EINVAL, "write_mode=%s: rw= has no writes",
 					     mode);
+		/* fio: a Zone Append goes to a zone's start, which only zonemode=zbd knows. */
+		if (job->nvme_wmode[0].opcode == BQ_NVME_OP_ZONE_APPEND &&
+		    job->zonemode != BQ_ZONEMODE_ZBD)
+			return bq_parse_fail(err, -EINVAL, "write_mode=zone_append needs "
+					     "zonemode=zbd");
 		/* What a Write Zeroes, Uncorrectable or Verify leaves cannot be verified. */
-		if (job->verify)
+		if (job->verify && job->nvme_wmode[0].opcode != BQ_NVME_OP_ZONE_APPEND)
 			return bq_parse_fail(err, -EOPNOTSUPP, "write_mode=%s with verify= is not "
 					     "supported", mode);
 	}

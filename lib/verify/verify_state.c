@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "device/device_int.h"
 #include "internal.h"
 #include "verify_int.h"
 
@@ -58,8 +59,38 @@ void bq_vstate_seal(struct bq_vstate_disk *hdr)
  * @fd: open descriptor
  * @id: filled in
  *
+ * A block device, a regular file, or an NVMe generic device (its namespace).
+ *
  * Return: 0 or -errno.
  */
+/*
+ * An NVMe generic device (io_uring_cmd): its namespace's size and block
+ * from Identify, its name and serial from the namespace's block device.
+ */
+static int vident_ng(struct bq_ctx *ctx, int fd, const struct stat *st, struct bq_vident *id)
+{
+	const char *base = strrchr(id->target, '/');
+	struct bq_nvme_ns ns;
+	struct bq_device dev;
+	char blk[64];
+
+	if (bq_nvme_ns_read(fd, &ns) || !ns.lba_size || ns.nsze > UINT64_MAX / ns.lba_size)
+		return -ENOTBLK;
+	id->size = ns.nsze * ns.lba_size;
+	id->lbs = ns.lba_size;
+	id->dev = (uint64_t)st->st_rdev;
+	base = base ? base + 1 : id->target;
+	bq_strlcpy(id->devname, base, sizeof(id->devname));
+	if (ctx && !bq_nvme_ng_to_blk(base, blk, sizeof(blk)) && !bq_device_load(ctx, blk, &dev)) {
+		bq_strlcpy(id->model, dev.model, sizeof(id->model));
+		if (dev.serial[0])
+			snprintf(id->identity, sizeof(id->identity), "%.200s ns %u", dev.serial,
+				 ns.nsid);
+		bq_device_release(&dev);
+	}
+	return 0;
+}
+
 int bq_vident_read(struct bq_ctx *ctx, const char *path, int fd, struct bq_vident *id)
 {
 	char real[PATH_MAX], arg[32], name[64];
@@ -77,6 +108,8 @@ int bq_vident_read(struct bq_ctx *ctx, const char *path, int fd, struct bq_viden
 		id->ino = (uint64_t)st.st_ino;
 		return 0;
 	}
+	if (S_ISCHR(st.st_mode))
+		return vident_ng(ctx, fd, &st, id);
 	if (!S_ISBLK(st.st_mode))
 		return -ENOTBLK;
 	{

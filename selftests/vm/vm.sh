@@ -151,8 +151,9 @@ if ! cmp -s "$tmp/initramfs.cpio" "$initrd"; then
 fi
 
 # ---- the machine -------------------------------------------------------
-# Sparse backing files for the two NVMe namespaces, in a temp dir.
+# Sparse backing files for the NVMe namespaces, in a temp dir.
 truncate -s 1G "$tmp/nvme0.img" "$tmp/nvme1.img"
+truncate -s 2G "$tmp/nvme-zns.img"
 
 # shellcheck disable=SC2054 # the commas are QEMU's option syntax
 qemu=(qemu-system-x86_64 -M q35 -accel tcg,thread=multi -cpu max -m 2G -smp 2
@@ -165,6 +166,16 @@ qemu=(qemu-system-x86_64 -M q35 -accel tcg,thread=multi -cpu max -m 2G -smp 2
 	-device pcie-root-port,id=rp1,bus=pxb1,chassis=1
 	-drive "file=$tmp/nvme1.img,if=none,id=nv1,format=raw"
 	-device nvme,serial=BQNVME1,drive=nv1,bus=rp1)
+# A zoned (ZNS) namespace on its own controller, 32 zones of 64 MiB:
+# tests find it by its serial, BQNVMEZNS.  Controllers probe in parallel:
+# guest init binds them again in serial order when this one took nvme0 or
+# nvme1, the names the older tests use.
+# shellcheck disable=SC2054 # the commas are QEMU's option syntax
+qemu+=(-device pxb-pcie,id=pxb2,bus_nr=128,numa_node=0,bus=pcie.0
+	-device pcie-root-port,id=rp2,bus=pxb2,chassis=2
+	-drive "file=$tmp/nvme-zns.img,if=none,id=nvzns,format=raw"
+	-device nvme,serial=BQNVMEZNS,id=nvmezns,bus=rp2
+	-device nvme-ns,drive=nvzns,bus=nvmezns,nsid=1,zoned=true,zoned.zone_size=64M)
 append="console=ttyS0 loglevel=3 panic=-1"
 # shellcheck disable=SC2206 # extra arguments are meant to split
 qemu+=(${BLKQUAL_VM_QEMU:-})

@@ -66,8 +66,8 @@ for s in /sys/block/sda/device/bsg/*; do
 done
 ng=$(nvme_generic BQNVME0)
 nvme=$(nvme_block BQNVME0)
-zng=$(nvme_generic BQNVMEZ)
-znvme=$(nvme_block BQNVMEZ)
+zng=$(nvme_generic BQNVMEZNS)
+znvme=$(nvme_block BQNVMEZNS)
 zbd=$(zoned_nullb)
 echo "# guest devices: SD=$sd SG=$sg BSG=$bsg NG=$ng NVME=$nvme ZNG=$zng ZNVME=$znvme ZBD=$zbd"
 

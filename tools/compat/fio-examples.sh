@@ -86,7 +86,6 @@ cleanup()
 	# A job's clone that outlived its timeout still holds the scratch mount.
 	pkill -KILL -f "$work/jobs/" 2>/dev/null && sleep 1
 	mountpoint -q "$work/mnt" && umount "$work/mnt"
-	rm -f "$work/nvme-zoned.img"
 	[ -n "$fsdev" ] && losetup -d "$fsdev"
 	[ -n "$rawdev" ] && losetup -d "$rawdev"
 	if [ -n "$keep" ]; then
@@ -341,13 +340,9 @@ if [ -n "$vm" ]; then
 	cp "$work"/jobs/*.fio "$work/payload/jobs/"
 	cp "$here/fio-examples-guest.sh" "$work/fio_examples_test"
 	chmod 0755 "$work/fio_examples_test"
-	# A zoned NVMe namespace for the zoned passthrough examples (sparse).
-	truncate -s 2g "$work/nvme-zoned.img"
+	# The zoned passthrough examples use vm.sh's ZNS namespace (BQNVMEZNS).
 	BLKQUAL=$blkqual BLKQUAL_VM_BINARIES=$fio BLKQUAL_VM_PAYLOAD=$work/payload \
 	BLKQUAL_VM_TIMEOUT=${BLKQUAL_VM_TIMEOUT:-$((120 + 130 * ${#examples[@]}))} \
-	BLKQUAL_VM_QEMU="-drive file=$work/nvme-zoned.img,if=none,id=nvz,format=raw
-		-device nvme,serial=BQNVMEZ,id=nvmez,bus=pcie.0
-		-device nvme-ns,drive=nvz,bus=nvmez,nsid=1,zoned=true,zoned.zone_size=64M" \
 		"$here/../../selftests/vm/vm.sh" "$work/fio_examples_test" >"$work/vm.out" 2>&1
 	rc=$?
 	grep '^# guest devices:' "$work/vm.out" >&2
