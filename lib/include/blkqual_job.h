@@ -157,6 +157,8 @@ enum bq_dir {
 
 #define BQ_MAX_FILES 64
 #define BQ_MAX_BSSPLIT 16
+/* An I/O priority hint: 10 bits above the level (linux/ioprio.h, IOPRIO_HINT_*). */
+#define BQ_IOPRIO_MAX_HINT 1023
 
 /* fio's error types: what continue_on_error and ignore_error distinguish */
 enum bq_err_type {
@@ -456,6 +458,7 @@ struct bq_job {
 		bool own;		/* bs/pct/class/level: its own; else cmdprio's */
 		uint8_t ioprio_class;
 		uint8_t level;
+		uint16_t hint;		/* bs/pct/class/level/hint: 0..1023, 0: none */
 	} cmdprio_bss[BQ_NR_DIRS][BQ_MAX_BSSPLIT];	/* cmdprio_bssplit= */
 	uint8_t nr_cmdprio_bss[BQ_NR_DIRS];
 	/* io_uring_cmd NVMe extras (issue 19; lib/job/jobopt_nvme.c) */
@@ -479,6 +482,9 @@ struct bq_job {
 	uint64_t rate_iops_trim;	/* rate_iops's: trims per second per thread */
 	uint64_t rate_min_trim;		/* rate_min's (a trim job refuses it: not judged) */
 	uint64_t rate_iops_min_trim;	/* rate_iops_min's, likewise */
+	/* I/O priority hints (issue 19; lib/job/jobopt_queue.c, lib/io/ioprio.c) */
+	unsigned int ioprio_hint;	/* priohint=, 0..1023 (0: none); sets ioprio_set */
+	uint16_t cmdprio_hint[BQ_NR_DIRS];	/* cmdprio_hint=, with cmdprio's class and level */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

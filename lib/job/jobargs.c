@@ -275,14 +275,19 @@ static int add_queue(struct bq_strv *args, const struct bq_job *j)
 	ret = ret ?: bq_argf(args, "--iodepth_low=%u", j->iodepth_low);
 	ret = ret ?: bq_argf(args, "--iodepth_batch_complete_max=%u", j->batch_complete_max);
 	ret = ret ?: bq_argf(args, "--serialize_overlap=%d", j->serialize_overlap);
-	if (j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE]) {
-		ret = ret ?: bq_argf(args, "--cmdprio_percentage=%u,%u", j->cmdprio_pct[BQ_READ],
-				 j->cmdprio_pct[BQ_WRITE]);
+	/* cmdprio_bssplit's BS/PCT entries take cmdprio_class, cmdprio and cmdprio_hint too. */
+	if (j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE] || j->nr_cmdprio_bss[BQ_READ] ||
+	    j->nr_cmdprio_bss[BQ_WRITE]) {
+		if (j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE])
+			ret = ret ?: bq_argf(args, "--cmdprio_percentage=%u,%u",
+					 j->cmdprio_pct[BQ_READ], j->cmdprio_pct[BQ_WRITE]);
 		ret = ret ?: bq_argf(args, "--cmdprio_class=%u,%u",
 				 j->cmdprio_class[BQ_READ] ? j->cmdprio_class[BQ_READ] : 1,
 				 j->cmdprio_class[BQ_WRITE] ? j->cmdprio_class[BQ_WRITE] : 1);
 		ret = ret ?: bq_argf(args, "--cmdprio=%u,%u", j->cmdprio_level[BQ_READ],
 				 j->cmdprio_level[BQ_WRITE]);
+		ret = ret ?: bq_argf(args, "--cmdprio_hint=%u,%u", j->cmdprio_hint[BQ_READ],
+				 j->cmdprio_hint[BQ_WRITE]);
 	}
 	if (j->cpus_policy != BQ_CPUS_PLACED)
 		ret = ret ?: bq_argf(args, "--cpus_allowed_policy=%s",
@@ -304,6 +309,7 @@ static int add_queue(struct bq_strv *args, const struct bq_job *j)
 	if (j->ioprio_set) {
 		ret = ret ?: bq_argf(args, "--prioclass=%u", j->ioprio_class);
 		ret = ret ?: bq_argf(args, "--prio=%u", j->ioprio);
+		ret = ret ?: bq_argf(args, "--priohint=%u", j->ioprio_hint);
 	}
 	return ret;
 }

@@ -1156,6 +1156,9 @@ static const struct job_opt job_opts[] = {
 	/* fill_device, trim rates, offload submission (issue 19; jobopt_fill.c, io/fill.c) */
 	OPT_AT("fill_device", OPT_FLAG, set_bool, fill_device, 0, 0),
 	OPT_AT("fill_fs", OPT_FLAG, set_bool, fill_device, 0, 0),
+	/* I/O priority hints (issue 19; jobopt_queue.c, io/ioprio.c, io/queue.c) */
+	OPT("priohint", OPT_VALUE, bq_opt_set_ioprio),
+	OPT("cmdprio_hint", OPT_VALUE, bq_opt_set_cmdprio),
 };
 
 static const struct job_opt *find_opt(const char *key)
