@@ -485,6 +485,9 @@ struct bq_job {
 	/* I/O priority hints (issue 19; lib/job/jobopt_queue.c, lib/io/ioprio.c) */
 	unsigned int ioprio_hint;	/* priohint=, 0..1023 (0: none); sets ioprio_set */
 	uint16_t cmdprio_hint[BQ_NR_DIRS];	/* cmdprio_hint=, with cmdprio's class and level */
+	/* opendir= (issue 19; lib/job/jobopt_opendir.c) */
+	char opendir[1024];		/* every regular file below it joins the job's files */
+	int nr_opendir_files;		/* the last this many of filenames[] were found there */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

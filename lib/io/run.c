@@ -10,6 +10,7 @@
  * I/O path nothing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -94,6 +95,39 @@ static int check_region(const struct bq_job *j, const struct bq_target_info *ti,
 	return 0;
 }
 
+
+/*
+ * A file opendir= found (jobopt_opendir.c): opened again beneath the
+ * directory only, no symlink followed, and still a regular file; a link
+ * or a device node put under its name since is refused.
+ */
+static int open_found(struct run_state *st, const struct bq_job *oj, const struct bq_job *j,
+		      int i, struct bq_target_info *ti, int *fd, struct bq_parse_error *err)
+{
+	const char *path = j->filenames[i];
+	struct stat sb;
+	int root, pfd, e, h;
+
+	root = open(j->opendir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return bq_fail_at(err, j->opendir, -errno, "opendir: %s", strerror(errno));
+	pfd = bq_openat_beneath(root, path + strlen(j->opendir) + 1, O_PATH, 0);
+	e = errno;
+	close(root);
+	if (pfd < 0)
+		return bq_fail_at(err, path, -e, "opendir= found a regular file here: %s",
+				  e == ELOOP || e == EXDEV ? "now a symlink, not followed" :
+				  strerror(e));
+	if (fstat(pfd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(pfd);
+		return bq_fail_at(err, path, -ENOTBLK, "opendir= found a regular file here, "
+				  "now something else");
+	}
+	h = bq_target_open_at(st->ctx, oj, pfd, path, false, st->opts->guard, &st->held, ti,
+			      fd, err);
+	return h < 0 ? h : 0;
+}
+
 /*
  * --stripe: the members become one array with md's RAID0 layout, and the
  * job's offsets and sizes are the array's.
@@ -169,8 +203,11 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 			oj = &part;
 		}
 		if (j->nr_files) {
-			ret = bq_target_open(st->ctx, oj, j->filenames[i], st->opts->guard,
-					     &st->held, ti, &js->fds[i], err);
+			if (i >= j->nr_files - j->nr_opendir_files)
+				ret = open_found(st, oj, j, i, ti, &js->fds[i], err);
+			else
+				ret = bq_target_open(st->ctx, oj, j->filenames[i], st->opts->guard,
+						     &st->held, ti, &js->fds[i], err);
 			jr->nr_targets = i + 1;
 			ret = ret ?: bq_fileset_judge_unlink(st, jr, i, err);
 			ret = ret ?: bq_fill_prepare(j, js->fds[i], ti, err);

@@ -27,10 +27,17 @@
 /* File names are ':'-separated, so a ':' inside a name is escaped as fio does. */
 static int add_filenames(struct bq_strv *args, const struct bq_job *j)
 {
+	int nr = j->nr_files - j->nr_opendir_files, ret;
 	char buf[4096];
 	size_t n = 0;
 
-	for (int f = 0; f < j->nr_files; f++) {
+	/* opendir='s files are found again when the options are read back. */
+	if (j->opendir[0]) {
+		ret = bq_argf(args, "--opendir=%s", j->opendir);
+		if (ret)
+			return ret;
+	}
+	for (int f = 0; f < nr; f++) {
 		for (const char *p = j->filenames[f]; *p; p++) {
 			if (n + 3 >= sizeof(buf))
 				return -ENAMETOOLONG;
@@ -38,7 +45,7 @@ static int add_filenames(struct bq_strv *args, const struct bq_job *j)
 				buf[n++] = '\\';
 			buf[n++] = *p;
 		}
-		if (f + 1 < j->nr_files)
+		if (f + 1 < nr)
 			buf[n++] = ':';
 	}
 	buf[n] = '\0';

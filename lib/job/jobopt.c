@@ -25,6 +25,7 @@
 #include "jobopt_zbd.h"
 #include "errfilter_opt.h"
 #include "jobopt_queue.h"
+#include "jobopt_opendir.h"
 #include "jobopt_fill.h"
 #include "internal.h"
 #include "verify/verify_int.h"
@@ -1159,6 +1160,8 @@ static const struct job_opt job_opts[] = {
 	/* I/O priority hints (issue 19; jobopt_queue.c, io/ioprio.c, io/queue.c) */
 	OPT("priohint", OPT_VALUE, bq_opt_set_ioprio),
 	OPT("cmdprio_hint", OPT_VALUE, bq_opt_set_cmdprio),
+	/* opendir= (issue 19; jobopt_opendir.c, walked in jobfile.c's finish_job()) */
+	OPT("opendir", OPT_VALUE, bq_opt_set_opendir),
 };
 
 static const struct job_opt *find_opt(const char *key)
