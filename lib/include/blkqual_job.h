@@ -488,6 +488,8 @@ struct bq_job {
 	/* opendir= (issue 19; lib/job/jobopt_opendir.c) */
 	char opendir[1024];		/* every regular file below it joins the job's files */
 	int nr_opendir_files;		/* the last this many of filenames[] were found there */
+	/* offset=N% (issue 19; lib/job/jobopt_patterns.c, set in lib/io/run.c) */
+	unsigned int offset_pct;	/* percent of the target; 0: offset= is bytes */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -59,6 +60,26 @@ static uint64_t job_span(const struct bq_job *j, const struct bq_target_info *ti
 	if (j->size_pct)
 		return rest / 100 * j->size_pct / ti->lbs * ti->lbs;
 	return j->size ? j->size : rest;
+}
+
+/*
+ * offset=N%: that share of the target, rounded up to offset_align or else
+ * to the smallest block size (@lo), as fio's get_start_offset() does.
+ */
+static int offset_pct_bytes(struct bq_job *j, const struct bq_target_info *ti, uint32_t lo,
+			    struct bq_parse_error *err)
+{
+	uint64_t align = j->offset_align ? j->offset_align : lo, off;
+
+	if (!j->offset_pct)
+		return 0;
+	off = ti->size / 100 * j->offset_pct + ti->size % 100 * j->offset_pct / 100;
+	off = (off + align - 1) / align * align;
+	if (off >= ti->size)
+		return bq_fail_at(err, ti->path, -EINVAL, "offset=%u%% (%" PRIu64 " bytes) leaves "
+				  "nothing of its %" PRIu64 " bytes", j->offset_pct, off, ti->size);
+	j->offset = off;
+	return 0;
 }
 
 static bool all_sizes_aligned(const struct bq_job *j, uint32_t lbs)
@@ -214,9 +235,10 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 			if (ret)
 				return ret;
 		}
-		/* size=8z and the like: bytes once the zone size is known. */
+		/* size=8z and the like: bytes once the zone size is known; offset=N% too. */
 		if (!i) {
 			ret = bq_zbd_zone_units(&jr->job, js->fds[0], ti, err);
+			ret = ret ?: offset_pct_bytes(&jr->job, ti, lo, err);
 			if (ret)
 				return ret;
 		}

@@ -350,7 +350,10 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 		ret = ret ?: bq_argf(args, "--size=%u%%", j->size_pct);
 	else
 		ret = ret ?: bq_argf(args, "--size=%" PRIu64, j->size);
-	ret = ret ?: bq_argf(args, "--offset=%" PRIu64, j->offset);
+	if (j->offset_pct)
+		ret = ret ?: bq_argf(args, "--offset=%u%%", j->offset_pct);
+	else
+		ret = ret ?: bq_argf(args, "--offset=%" PRIu64, j->offset);
 	ret = ret ?: bq_argf(args, "--io_size=%" PRIu64, j->io_size);
 	ret = ret ?: bq_argf(args, "--runtime=%" PRIu64 "ns", j->runtime_ns);
 	ret = ret ?: bq_argf(args, "--time_based=%d", j->time_based);
