@@ -7,7 +7,7 @@
  * and level: on a loop device, traced in a tracefs instance of the
  * test's own, every request carries the value blkqual's log_prio log
  * gives its I/O, in the same numbers.  A kernel that takes no hints
- * (Debian's 6.1, in the VM: guest_run_test) fails the job in one line.
+ * fails the job in one line (guest_run_test; SKIPs on kernels with hints).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -210,7 +210,7 @@ FIXTURE_SETUP(trace)
 	}
 	if (!kernel_takes_hints()) {
 		prep_skip(&self->p, "this kernel takes no I/O priority hints (the refusal is "
-			  "checked in the VM's 6.1 kernel: guest_run_test)");
+			  "checked by guest_run_test)");
 		return;
 	}
 	scratch_device(&self->p, &self->s, 64 << 20);
