@@ -484,10 +484,10 @@ struct bq_job {
 	uint64_t rate_iops_min_trim;	/* rate_iops_min's, likewise */
 	/* I/O priority hints (issue 19; lib/job/jobopt_queue.c, lib/io/ioprio.c) */
 	unsigned int ioprio_hint;	/* priohint=, 0..1023 (0: none); sets ioprio_set */
-	uint16_t cmdprio_hint[BQ_NR_DIRS];	/* cmdprio_hint=, with cmdprio's class and level */
+	uint16_t cmdprio_hint[BQ_NR_DIRS];	/* cmdprio_hint=, 0..1023 (0: none) */
 	/* opendir= (issue 19; lib/job/jobopt_opendir.c) */
 	char opendir[1024];		/* every regular file below it joins the job's files */
-	int nr_opendir_files;		/* the last this many of filenames[] were found there */
+	int nr_opendir_files;		/* the last this many filenames[] were found there */
 	/* offset=N% (issue 19; lib/job/jobopt_patterns.c, set in lib/io/run.c) */
 	unsigned int offset_pct;	/* percent of the target; 0: offset= is bytes */
 };

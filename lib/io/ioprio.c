@@ -107,7 +107,8 @@ int bq_ioprio_apply(struct bq_worker *w)
 		return 0;
 	err = errno;
 	snprintf(w->setup_msg, sizeof(w->setup_msg),
-		 "ioprio_set(class %u, prio %u, hint %u): %s%s%s", class, j->ioprio, j->ioprio_hint, strerror(err),
+		 "ioprio_set(class %u, prio %u, hint %u): %s%s%s", class, j->ioprio,
+		 j->ioprio_hint, strerror(err),
 		 err == EPERM ? " (the real-time class needs CAP_SYS_ADMIN or CAP_SYS_NICE)" : "",
 		 hint_note(err, j->ioprio_hint));
 	errno = err;

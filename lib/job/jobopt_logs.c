@@ -138,8 +138,8 @@ static int parse_bss_entry(const char *key, char *s, struct bq_cmdprio_bss *e,
 	for (char *p = s; p; nf++) {
 		if (nf == 5)
 			return bq_parse_fail(err, -EINVAL, "%s: '%s...': BS/PERCENT, "
-					     "BS/PERCENT/CLASS/LEVEL or BS/PERCENT/CLASS/LEVEL/HINT",
-					     key, s);
+					     "BS/PERCENT/CLASS/LEVEL or "
+					     "BS/PERCENT/CLASS/LEVEL/HINT", key, s);
 		f[nf] = p;
 		p = strchr(p, '/');
 		if (p)
