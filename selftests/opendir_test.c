@@ -151,6 +151,72 @@ TEST_F(od, reads_as_fio)
 	}
 }
 
+/* Two short files, remade for each tool. */
+static int short_tree(const char *top, char *opt, size_t len)
+{
+	char path[256];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/short", top);
+	tree_remove(path);
+	if (mkdir(path, 0700))
+		return -errno;
+	snprintf(opt, len, "--opendir=%s/short", top);
+	snprintf(path, sizeof(path), "%s/short/s", top);
+	if (mkdir(path, 0700))
+		return -errno;
+	snprintf(path, sizeof(path), "%s/short/a", top);
+	ret = put_file(path, 1 << 20);
+	snprintf(path, sizeof(path), "%s/short/s/b", top);
+	return ret ?: put_file(path, 512 << 10);
+}
+
+static long long size_of(const char *top, const char *rel)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/short/%s", top, rel);
+	return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
+/*
+ * size= over files shorter than their share: laid out first, as fio lays
+ * them out (the directory of each opened beneath opendir's), to the same
+ * sizes, with the same reads.
+ */
+TEST_F(od, short_files_laid_out_as_fio)
+{
+	char opt[128];
+	const char *const opts[] = { "--name=od", "--rw=randread", "--bs=4k", "--size=4m", opt,
+				     NULL };
+	long long a, b;
+	struct run_result r;
+	json_object *bq, *fio;
+
+	ASSERT_EQ(0, short_tree(self->top, opt, sizeof(opt)));
+	bq = blkqual_run_json(&r, opts);
+	ASSERT_NE(NULL, bq) TH_LOG("exit %d: %.300s", r.status, r.err ? r.err : "");
+	run_result_free(&r);
+	a = size_of(self->top, "a");
+	b = size_of(self->top, "s/b");
+	EXPECT_EQ(2 << 20, a);
+	EXPECT_EQ(2 << 20, b);
+	EXPECT_EQ(1024, bq_reads(bq, "ios"));
+	if (!have_fio()) {
+		json_object_put(bq);
+		SKIP(return, "fio is not installed: not compared");
+	}
+	ASSERT_EQ(0, short_tree(self->top, opt, sizeof(opt)));
+	fio = fio_run_json(opts);
+	ASSERT_NE(NULL, fio);
+	EXPECT_EQ(a, size_of(self->top, "a"));
+	EXPECT_EQ(b, size_of(self->top, "s/b"));
+	EXPECT_EQ(fio_reads(fio, "total_ios"), bq_reads(bq, "ios"));
+	json_object_put(bq);
+	json_object_put(fio);
+}
+
 static int parse(const char *opt, const char *rw, struct bq_jobset *set,
 		 struct bq_parse_error *err)
 {
