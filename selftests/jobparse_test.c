@@ -433,8 +433,10 @@ TEST(size_offset_io_size)
 	EXPECT_EQ(-EINVAL, set1("size", "ten", NULL, &err));
 	EXPECT_EQ(0, set1("offset", "1m", &job, &err));
 	EXPECT_EQ(MiB, job.offset);
-	EXPECT_EQ(-EOPNOTSUPP, set1("offset", "10%", NULL, &err));
-	EXPECT_STREQ("offset as a percentage is not supported", err.msg);
+	EXPECT_EQ(0, set1("offset", "10%", &job, &err));
+	EXPECT_EQ(10, job.offset_pct);
+	EXPECT_EQ(-EOPNOTSUPP, set1("io_size", "10%", NULL, &err));
+	EXPECT_STREQ("io_size as a percentage is not supported", err.msg);
 	EXPECT_EQ(0, set1("io_size", "2g", &job, &err));
 	EXPECT_EQ(2 * GiB, job.io_size);
 	EXPECT_EQ(0, set1("io_limit", "3g", &job, &err));

@@ -64,8 +64,6 @@ TEST(parse_refused_values)
 	EXPECT_EQ(-EINVAL, set1("overwrite", "maybe", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("fallocate", "sideways", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("create_serialize", "2", NULL, &err));
-	/* Still refused by name, with fio's meaning not done. */
-	EXPECT_EQ(-EOPNOTSUPP, set1("opendir", "/tmp", NULL, &err));
 }
 
 /* ---- runs, against fio -------------------------------------------------- */

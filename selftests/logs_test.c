@@ -639,7 +639,9 @@ TEST(cmdprio_bssplit_parse)
 	EXPECT_EQ(-EINVAL, set1("cmdprio_bssplit", "4k/50/4/0", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("cmdprio_bssplit", "4k/50/1/8", NULL, &err));
 	EXPECT_EQ(-EINVAL, set1("cmdprio_bssplit", "x/50", NULL, &err));
-	EXPECT_EQ(-EINVAL, set1("cmdprio_bssplit", "4k/50/1/1/1", NULL, &err));
+	/* a fifth field is the priority hint; a sixth is none */
+	EXPECT_EQ(0, set1("cmdprio_bssplit", "4k/50/1/1/1", NULL, &err));
+	EXPECT_EQ(-EINVAL, set1("cmdprio_bssplit", "4k/50/1/1/1/1", NULL, &err));
 }
 
 TEST(log_options_parse)

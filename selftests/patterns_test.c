@@ -160,6 +160,15 @@ TEST(other_options)
 	EXPECT_EQ(25u, job.offset_increment_pct);
 	EXPECT_EQ(0u, job.offset_increment);
 	EXPECT_EQ(-EINVAL, set1("offset_increment", "101%", NULL, &err));
+	/* offset=N%: bytes once the target's size is known (run.c) */
+	ASSERT_EQ(0, set1("offset", "40%", &job, &err));
+	EXPECT_EQ(40u, job.offset_pct);
+	EXPECT_EQ(0u, job.offset);
+	ASSERT_EQ(0, set1("offset", "1m", &job, &err));
+	EXPECT_EQ(0u, job.offset_pct);
+	EXPECT_EQ(1u << 20, job.offset);
+	EXPECT_EQ(-EINVAL, set1("offset", "0%", NULL, &err));
+	EXPECT_EQ(-EINVAL, set1("offset", "101%", NULL, &err));
 	/* Zone counts are zbd's family's (zbd_verify_test): taken here too. */
 	ASSERT_EQ(0, set1("offset_increment", "3z", &job, &err));
 	EXPECT_EQ(3u, job.offset_increment_nz);
@@ -197,6 +206,11 @@ TEST(whole_jobs)
 	ASSERT_EQ(0, jobs_of(&set, &err, "--filename=/dev/null", "--zonemode=strided",
 			     "--zonesize=64k", NULL)) TH_LOG("%s", err.msg);
 	bq_jobset_free(&set);
+	/* offset=N% counts from one target's size */
+	EXPECT_EQ(-EOPNOTSUPP, jobs_of(&set, &err, "--filename=/dev/null:/dev/zero",
+				       "--offset=10%", NULL));
+	EXPECT_NE(NULL, strstr(err.msg, "one filename=")) TH_LOG("%s", err.msg);
+	EXPECT_EQ(-EOPNOTSUPP, jobs_of(&set, &err, "--offset=10%", "--size=1m", NULL));
 }
 
 /* Every option of the family comes back from bq_job_to_args() unchanged. */
@@ -521,6 +535,14 @@ static const struct side sides[] = {
 			    "--numjobs=4" }, .exact = true },
 	{ .opts = { "--rw=write", "--bs=8k", "--size=1m", "--offset_increment=10%",
 			    "--numjobs=3" }, .exact = true },
+	/* offset=N%: from that share of the device, rounded up as fio rounds it */
+	{ .opts = { "--rw=write", "--bs=4k", "--size=64k", "--offset=33%" }, .exact = true },
+	{ .opts = { "--rw=write", "--bs=4k", "--offset=90%", "--offset_align=64k" },
+	  .exact = true },
+	{ .opts = { "--rw=write", "--bs=8k", "--size=64k", "--offset=25%",
+		    "--offset_increment=10%", "--numjobs=3" }, .exact = true },
+	{ .opts = { "--rw=write", "--bs=8k", "--size=64k", "--offset=5%",
+		    "--offset_increment=1m", "--numjobs=2" }, .exact = true },
 	{ .opts = { "--rw=write", "--bs=4k", "--size=1m", "--number_ios=10" }, .exact = true },
 	{ .opts = { "--rw=randwrite", "--bs=4k", "--size=1m", "--number_ios=10" } },
 	/* percentage_random=0 is sequential; bs_is_seq_rand takes its size from reads */

@@ -11,6 +11,7 @@
 #define BLKQUAL_SYNC_LOOP_H
 
 #include <errno.h>
+#include <sched.h>
 
 #include "io/engine.h"
 
@@ -36,6 +37,18 @@ static __attribute__((always_inline)) inline int sync_engine_loop(struct bq_work
 
 		if (!worker_may_start(w, 0, now)) {
 			worker_sleep_until(w->next_submit_ns);
+			now = bq_now_ns();
+			continue;
+		}
+		/*
+		 * flow: held back until the flow's other threads catch up; as
+		 * fio, the thread tries again at once (after flow_sleep, when
+		 * set), but gives up its CPU to them in between.
+		 */
+		if (w->flow && !*w->stop && (!w->end_ns || now < w->end_ns) &&
+		    bq_flow_held(w, 0)) {
+			if (!w->job->flow_sleep_ns)
+				sched_yield();
 			now = bq_now_ns();
 			continue;
 		}

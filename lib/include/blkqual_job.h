@@ -161,6 +161,8 @@ enum bq_dir {
 
 #define BQ_MAX_FILES 64
 #define BQ_MAX_BSSPLIT 16
+/* An I/O priority hint: 10 bits above the level (linux/ioprio.h, IOPRIO_HINT_*). */
+#define BQ_IOPRIO_MAX_HINT 1023
 
 /* fio's error types: what continue_on_error and ignore_error distinguish */
 enum bq_err_type {
@@ -463,6 +465,7 @@ struct bq_job {
 		bool own;		/* bs/pct/class/level: its own; else cmdprio's */
 		uint8_t ioprio_class;
 		uint8_t level;
+		uint16_t hint;		/* bs/pct/class/level/hint: 0..1023, 0: none */
 	} cmdprio_bss[BQ_NR_DIRS][BQ_MAX_BSSPLIT];	/* cmdprio_bssplit= */
 	uint8_t nr_cmdprio_bss[BQ_NR_DIRS];
 	/* io_uring_cmd NVMe extras (issue 19; lib/job/jobopt_nvme.c) */
@@ -513,6 +516,14 @@ struct bq_job {
 	bool clat_pct_off;		/* clat_percentiles=0 */
 	bool lat_pct;			/* lat_percentiles=1 */
 	uint8_t sig_figs;		/* significant_figures, 1..10; 0: 4 */
+	/* I/O priority hints (issue 19; lib/job/jobopt_queue.c, lib/io/ioprio.c) */
+	unsigned int ioprio_hint;	/* priohint=, 0..1023 (0: none); sets ioprio_set */
+	uint16_t cmdprio_hint[BQ_NR_DIRS];	/* cmdprio_hint=, 0..1023 (0: none) */
+	/* opendir= (issue 19; lib/job/jobopt_opendir.c) */
+	char opendir[1024];		/* every regular file below it joins the job's files */
+	int nr_opendir_files;		/* the last this many filenames[] were found there */
+	/* offset=N% (issue 19; lib/job/jobopt_patterns.c, set in lib/io/run.c) */
+	unsigned int offset_pct;	/* percent of the target; 0: offset= is bytes */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

@@ -36,7 +36,7 @@ struct bq_slot {
 	uint8_t dir;
 	uint8_t file;
 	uint8_t busy;
-	uint8_t prio;		/* a cmdprio job's ioprio for it, packed (statlog.c) */
+	uint8_t prio;		/* a cmdprio job's: its index in q.prio_val[dir] */
 };
 
 /*
@@ -97,6 +97,9 @@ struct bq_file_state {
 	uint64_t last_start[BQ_NR_DIRS];
 };
 
+/* Indexes into struct bq_queue's prio_val[dir]. */
+enum { BQ_PRIO_OFF, BQ_PRIO_ON, BQ_PRIO_BSS };
+
 /**
  * struct bq_queue - fio's queue refill rules (queue.c)
  * @submit: submit every this many queued I/Os; 0: once per round
@@ -108,7 +111,10 @@ struct bq_file_state {
  * @cmdprio: per-command priorities (cmdprio_percentage)
  * @prio_pct: per direction, the share of I/Os given @prio_on
  * @prio_on: per direction, cmdprio_class and cmdprio as an ioprio value
- * @prio_off: every other I/O's: the job's prio/prioclass, or 0
+ * @prio_off: every other I/O's: the job's prio/prioclass/priohint, or 0
+ * @prio_val: per direction, the ioprio values its I/Os may carry: @prio_off
+ *            (BQ_PRIO_OFF), @prio_on (BQ_PRIO_ON), then cmdprio_bssplit's
+ *            entries (BQ_PRIO_BSS + i); a slot keeps the index
  * @prio_rng: draws for @prio_pct, apart from the workload's own
  */
 struct bq_queue {
@@ -122,6 +128,7 @@ struct bq_queue {
 	uint8_t prio_pct[BQ_NR_DIRS];
 	uint16_t prio_on[BQ_NR_DIRS];
 	uint16_t prio_off;
+	uint16_t prio_val[BQ_NR_DIRS][BQ_PRIO_BSS + BQ_MAX_BSSPLIT];
 	uint64_t prio_rng;
 };
 
@@ -327,7 +334,7 @@ struct bq_flow;
 int bq_flow_join(struct bq_worker *w);		/* flow.c: flow_id, flow, flow_sleep */
 void bq_flow_leave(struct bq_worker *w);
 bool bq_flow_held(struct bq_worker *w, unsigned int inflight);
-uint16_t bq_queue_cmdprio(struct bq_worker *w, int dir);
+unsigned int bq_queue_cmdprio(struct bq_worker *w, int dir);
 unsigned int bq_queue_draw100(struct bq_worker *w);
 
 /* run_order.c: a thread's start (startdelay, wait_for) and its loops. */

@@ -159,6 +159,38 @@ static int open_parent(const char *path, const char **base)
 }
 
 /*
+ * The directory of a file opendir= found (lib/job/jobopt_opendir.c):
+ * beneath opendir's directory only, no symlink followed, so a directory
+ * swapped for a link since the walk leads nowhere.  -ENOENT: not such a
+ * file (the user's own name: open_parent()).
+ */
+static int open_found_parent(const struct bq_job *j, const char *path, const char **base)
+{
+	size_t len = strlen(j->opendir);
+	char rel[PATH_MAX];
+	const char *slash;
+	int root, dfd, e;
+
+	if (!j->nr_opendir_files || strncmp(path, j->opendir, len) || path[len] != '/')
+		return -ENOENT;
+	slash = strrchr(path + len + 1, '/');
+	*base = slash ? slash + 1 : path + len + 1;
+	root = open(j->opendir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0 || !slash)
+		return root < 0 ? -errno : root;
+	if ((size_t)(slash - (path + len + 1)) >= sizeof(rel)) {
+		close(root);
+		return -ENAMETOOLONG;
+	}
+	memcpy(rel, path + len + 1, (size_t)(slash - (path + len + 1)));
+	rel[slash - (path + len + 1)] = '\0';
+	dfd = bq_openat_beneath(root, rel, O_PATH | O_DIRECTORY, 0);
+	e = errno;
+	close(root);
+	return dfd < 0 ? -e : dfd;
+}
+
+/*
  * The existing file @base below @dfd, judged by the guard before the
  * layout unlinks or extends it.  Return: the guard's descriptor or -errno.
  */
@@ -220,7 +252,9 @@ static int lay_out_file(struct bq_ctx *ctx, const struct bq_job *j, const char *
 		return 0;
 	if (!exists && !j->allow_file_create)
 		return bq_fail_at(err, path, -ENOENT, "no such file, and allow_file_create=0");
-	dfd = open_parent(path, &base);
+	dfd = open_found_parent(j, path, &base);
+	if (dfd == -ENOENT)
+		dfd = open_parent(path, &base);
 	if (dfd < 0)
 		return bq_fail_at(err, path, dfd == -1 ? -errno : dfd, "its directory: %s",
 				  strerror(dfd == -1 ? errno : -dfd));

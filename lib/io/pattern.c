@@ -357,8 +357,9 @@ void worker_pattern_init(struct bq_worker *w)
  * @min_bs: the job's smallest block size
  *
  * fio's offset_increment: each thread of numjobs starts that much further;
- * a percentage of the target is rounded up to offset_align, or else to
- * the smallest block size.
+ * with a percentage of the target (offset_increment=N% or offset=N%),
+ * the offset is rounded up to offset_align, or else to the smallest
+ * block size, as fio rounds it.
  *
  * Return: the byte offset.
  */
@@ -367,8 +368,9 @@ uint64_t bq_pattern_base(const struct bq_job *j, uint64_t target_size, int index
 {
 	uint64_t inc = j->offset_increment, off, align;
 
-	if (j->offset_increment_pct) {
-		inc = j->offset_increment_pct * target_size / 100;
+	if (j->offset_increment_pct || j->offset_pct) {
+		if (j->offset_increment_pct)
+			inc = j->offset_increment_pct * target_size / 100;
 		off = j->offset + (uint64_t)index * inc;
 		align = j->offset_align ? j->offset_align : min_bs;
 		return (off + align - 1) / align * align;

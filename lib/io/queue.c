@@ -15,8 +15,16 @@
 #include "engine.h"
 
 #define IOPRIO_CLASS_SHIFT	13
+#define IOPRIO_HINT_SHIFT	3
 #define IOPRIO_CLASS_RT		1
 #define IOPRIO_CLASS_BE		2
+
+/* fio's ioprio_value(): class 0 is best effort; the hint sits above the level. */
+static uint16_t ioprio_value(unsigned int class, unsigned int level, unsigned int hint)
+{
+	return (uint16_t)((class ? class : IOPRIO_CLASS_BE) << IOPRIO_CLASS_SHIFT |
+			  hint << IOPRIO_HINT_SHIFT | level);
+}
 
 /**
  * bq_queue_init() - the refill rules of a worker, from its job
@@ -47,15 +55,23 @@ void bq_queue_init(struct bq_worker *w)
 	q->serialize = j->serialize_overlap && writes && w->depth > 1;
 	q->cmdprio = j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE] ||
 		     j->nr_cmdprio_bss[BQ_READ] || j->nr_cmdprio_bss[BQ_WRITE];
+	if (j->ioprio_set)
+		q->prio_off = ioprio_value(j->ioprio_class, j->ioprio, j->ioprio_hint);
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
 		unsigned int class = j->cmdprio_class[d] ? j->cmdprio_class[d] : IOPRIO_CLASS_RT;
 
 		q->prio_pct[d] = j->cmdprio_pct[d];
-		q->prio_on[d] = (uint16_t)(class << IOPRIO_CLASS_SHIFT | j->cmdprio_level[d]);
+		q->prio_on[d] = ioprio_value(class, j->cmdprio_level[d], j->cmdprio_hint[d]);
+		/* The values an I/O may carry, by the index its slot keeps (statlog.c). */
+		q->prio_val[d][BQ_PRIO_OFF] = q->prio_off;
+		q->prio_val[d][BQ_PRIO_ON] = q->prio_on[d];
+		for (int i = 0; i < j->nr_cmdprio_bss[d]; i++) {
+			const struct bq_cmdprio_bss *e = &j->cmdprio_bss[d][i];
+
+			q->prio_val[d][BQ_PRIO_BSS + i] = e->own ?
+				ioprio_value(e->ioprio_class, e->level, e->hint) : q->prio_on[d];
+		}
 	}
-	if (j->ioprio_set)
-		q->prio_off = (uint16_t)((j->ioprio_class ? j->ioprio_class : IOPRIO_CLASS_BE) <<
-					 IOPRIO_CLASS_SHIFT | j->ioprio);
 	/* Any odd number; the thread's index keeps the threads' draws apart. */
 	q->prio_rng = (j->randseed ^ 0x9e3779b97f4a7c15ULL) * (2 * (uint64_t)w->index + 1) | 1;
 	w->queue_rules = q->submit || q->low < w->depth || q->reap_max || q->serialize ||
@@ -71,13 +87,11 @@ void bq_queue_init(struct bq_worker *w)
  * percent; those get cmdprio_class and cmdprio, the others the job's
  * own priority (0, the thread's, without prio and prioclass).
  *
- * Return: the ioprio value for the SQE or iocb.
+ * Return: BQ_PRIO_ON or BQ_PRIO_OFF, an index into @w->q.prio_val[@dir].
  */
-uint16_t bq_queue_cmdprio(struct bq_worker *w, int dir)
+unsigned int bq_queue_cmdprio(struct bq_worker *w, int dir)
 {
-	struct bq_queue *q = &w->q;
-
-	return bq_queue_draw100(w) < q->prio_pct[dir] ? q->prio_on[dir] : q->prio_off;
+	return bq_queue_draw100(w) < w->q.prio_pct[dir] ? BQ_PRIO_ON : BQ_PRIO_OFF;
 }
 
 /**

@@ -10,6 +10,8 @@
  * I/O path nothing.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -61,6 +63,26 @@ static uint64_t job_span(const struct bq_job *j, const struct bq_target_info *ti
 	return j->size ? j->size : rest;
 }
 
+/*
+ * offset=N%: that share of the target, rounded up to offset_align or else
+ * to the smallest block size (@lo), as fio's get_start_offset() does.
+ */
+static int offset_pct_bytes(struct bq_job *j, const struct bq_target_info *ti, uint32_t lo,
+			    struct bq_parse_error *err)
+{
+	uint64_t align = j->offset_align ? j->offset_align : lo, off;
+
+	if (!j->offset_pct)
+		return 0;
+	off = ti->size / 100 * j->offset_pct + ti->size % 100 * j->offset_pct / 100;
+	off = (off + align - 1) / align * align;
+	if (off >= ti->size)
+		return bq_fail_at(err, ti->path, -EINVAL, "offset=%u%% (%" PRIu64 " bytes) leaves "
+				  "nothing of its %" PRIu64 " bytes", j->offset_pct, off, ti->size);
+	j->offset = off;
+	return 0;
+}
+
 static bool all_sizes_aligned(const struct bq_job *j, uint32_t lbs)
 {
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
@@ -93,6 +115,39 @@ static int check_region(const struct bq_job *j, const struct bq_target_info *ti,
 				  "the region (%llu bytes) is smaller than the block size %u",
 				  (unsigned long long)span, hi);
 	return 0;
+}
+
+
+/*
+ * A file opendir= found (jobopt_opendir.c): opened again beneath the
+ * directory only, no symlink followed, and still a regular file; a link
+ * or a device node put under its name since is refused.
+ */
+static int open_found(struct run_state *st, const struct bq_job *oj, const struct bq_job *j,
+		      int i, struct bq_target_info *ti, int *fd, struct bq_parse_error *err)
+{
+	const char *path = j->filenames[i];
+	struct stat sb;
+	int root, pfd, e, h;
+
+	root = open(j->opendir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return bq_fail_at(err, j->opendir, -errno, "opendir: %s", strerror(errno));
+	pfd = bq_openat_beneath(root, path + strlen(j->opendir) + 1, O_PATH, 0);
+	e = errno;
+	close(root);
+	if (pfd < 0)
+		return bq_fail_at(err, path, -e, "opendir= found a regular file here: %s",
+				  e == ELOOP || e == EXDEV ? "now a symlink, not followed" :
+				  strerror(e));
+	if (fstat(pfd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(pfd);
+		return bq_fail_at(err, path, -ENOTBLK, "opendir= found a regular file here, "
+				  "now something else");
+	}
+	h = bq_target_open_at(st->ctx, oj, pfd, path, false, st->opts->guard, &st->held, ti,
+			      fd, err);
+	return h < 0 ? h : 0;
 }
 
 /*
@@ -170,17 +225,21 @@ static int open_job_targets(struct run_state *st, struct bq_job_result *jr,
 			oj = &part;
 		}
 		if (j->nr_files) {
-			ret = bq_target_open(st->ctx, oj, j->filenames[i], st->opts->guard,
-					     &st->held, ti, &js->fds[i], err);
+			if (i >= j->nr_files - j->nr_opendir_files)
+				ret = open_found(st, oj, j, i, ti, &js->fds[i], err);
+			else
+				ret = bq_target_open(st->ctx, oj, j->filenames[i], st->opts->guard,
+						     &st->held, ti, &js->fds[i], err);
 			jr->nr_targets = i + 1;
 			ret = ret ?: bq_fileset_judge_unlink(st, jr, i, err);
 			ret = ret ?: bq_fill_prepare(j, js->fds[i], ti, err);
 			if (ret)
 				return ret;
 		}
-		/* size=8z and the like: bytes once the zone size is known. */
+		/* size=8z and the like: bytes once the zone size is known; offset=N% too. */
 		if (!i) {
 			ret = bq_zbd_zone_units(&jr->job, js->fds[0], ti, err);
+			ret = ret ?: offset_pct_bytes(&jr->job, ti, lo, err);
 			if (ret)
 				return ret;
 		}

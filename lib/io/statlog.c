@@ -239,20 +239,6 @@ static void add_rates(struct bq_worker *w, struct bq_statlog *sl, uint64_t t_ms,
 	sl->rate_last_ms = t_ms;
 }
 
-/*
- * An ioprio value is a class (0..3) and a level (0..7): five bits, kept
- * in a byte so that struct bq_slot stays 24 bytes.
- */
-static inline uint8_t pack_prio(uint16_t ioprio)
-{
-	return (uint8_t)((ioprio >> IOPRIO_CLASS_SHIFT) << 3 | (ioprio & 7));
-}
-
-static inline unsigned int unpack_prio(uint8_t p)
-{
-	return (unsigned int)(p >> 3) << IOPRIO_CLASS_SHIFT | (p & 7U);
-}
-
 static unsigned int hist_bin(uint64_t ns)
 {
 	unsigned int msb, lost, bin;
@@ -373,7 +359,7 @@ void bq_statlog_add(struct bq_worker *w, const struct bq_slot *s, uint64_t now)
 			add_rates(w, sl, t_ms, now);
 		return;
 	}
-	prio = w->q.cmdprio ? unpack_prio(s->prio) : w->q.prio_off;
+	prio = w->q.cmdprio ? w->q.prio_val[dir][s->prio] : w->q.prio_off;
 	if (sl->f[F_LAT].fd >= 0) {
 		put_line(sl, j, &sl->f[F_LAT], t_ms, lat, dir, s->len, s->offset, prio);
 		put_line(sl, j, &sl->f[F_CLAT], t_ms, lat, dir, s->len, s->offset, prio);
@@ -563,8 +549,8 @@ int bq_statlog_worker_free(struct bq_worker *w, char *msg, size_t len)
  *
  * cmdprio_bssplit, as fio: one draw of 0..99 per I/O; the entries for the
  * I/O's block size take their percentages in turn, each with its own
- * class and level or cmdprio_class's and cmdprio's; an I/O no entry
- * takes keeps the job's priority.
+ * class, level and hint or cmdprio_class's, cmdprio's and cmdprio_hint's;
+ * an I/O no entry takes keeps the job's priority.
  *
  * Return: the ioprio value for the SQE or iocb.
  */
@@ -572,14 +558,12 @@ uint16_t bq_cmdprio_of(struct bq_worker *w, struct bq_slot *s)
 {
 	const struct bq_job *j = w->job;
 	int dir = s->dir, n = j->nr_cmdprio_bss[dir];
-	unsigned int r = 0, acc = 0;
-	uint16_t prio = w->q.prio_off;
+	unsigned int r = 0, acc = 0, idx = BQ_PRIO_OFF;
 	bool drawn = false;
 
 	if (!j->nr_cmdprio_bss[BQ_READ] && !j->nr_cmdprio_bss[BQ_WRITE]) {
-		prio = bq_queue_cmdprio(w, dir);
-		s->prio = pack_prio(prio);
-		return prio;
+		idx = bq_queue_cmdprio(w, dir);
+		goto out;
 	}
 	for (int i = 0; i < n; i++) {
 		const struct bq_cmdprio_bss *e = &j->cmdprio_bss[dir][i];
@@ -592,11 +576,11 @@ uint16_t bq_cmdprio_of(struct bq_worker *w, struct bq_slot *s)
 		}
 		acc += e->pct;
 		if (r < acc) {
-			prio = e->own ? (uint16_t)(e->ioprio_class << IOPRIO_CLASS_SHIFT |
-						   e->level) : w->q.prio_on[dir];
+			idx = BQ_PRIO_BSS + (unsigned int)i;
 			break;
 		}
 	}
-	s->prio = pack_prio(prio);
-	return prio;
+out:
+	s->prio = (uint8_t)idx;
+	return w->q.prio_val[dir][idx];
 }

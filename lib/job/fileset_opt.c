@@ -282,6 +282,11 @@ int bq_fileset_check(const struct bq_job *job, struct bq_parse_error *err)
 {
 	bool implicit = !job->nr_files && !bq_engine_has(job->engine, BQ_ENGINE_DISKLESS);
 
+	/* Made bytes from the one target's size (run.c); fio sizes it per file. */
+	if (job->offset_pct && (job->nr_files > 1 || implicit || job->stripe))
+		return bq_parse_fail(err, -EOPNOTSUPP, "offset=%u%% is supported with one "
+				     "filename= only", job->offset_pct);
+
 	if (job->verify && job->file_append)
 		return bq_parse_fail(err, -EOPNOTSUPP, "verify with file_append is not supported");
 	/*

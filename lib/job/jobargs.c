@@ -28,10 +28,17 @@
 /* File names are ':'-separated, so a ':' inside a name is escaped as fio does. */
 static int add_filenames(struct bq_strv *args, const struct bq_job *j)
 {
+	int nr = j->nr_files - j->nr_opendir_files, ret;
 	char buf[4096];
 	size_t n = 0;
 
-	for (int f = 0; f < j->nr_files; f++) {
+	/* opendir='s files are found again when the options are read back. */
+	if (j->opendir[0]) {
+		ret = bq_argf(args, "--opendir=%s", j->opendir);
+		if (ret)
+			return ret;
+	}
+	for (int f = 0; f < nr; f++) {
 		for (const char *p = j->filenames[f]; *p; p++) {
 			if (n + 3 >= sizeof(buf))
 				return -ENAMETOOLONG;
@@ -39,7 +46,7 @@ static int add_filenames(struct bq_strv *args, const struct bq_job *j)
 				buf[n++] = '\\';
 			buf[n++] = *p;
 		}
-		if (f + 1 < j->nr_files)
+		if (f + 1 < nr)
 			buf[n++] = ':';
 	}
 	buf[n] = '\0';
@@ -280,14 +287,19 @@ static int add_queue(struct bq_strv *args, const struct bq_job *j)
 	ret = ret ?: bq_argf(args, "--iodepth_low=%u", j->iodepth_low);
 	ret = ret ?: bq_argf(args, "--iodepth_batch_complete_max=%u", j->batch_complete_max);
 	ret = ret ?: bq_argf(args, "--serialize_overlap=%d", j->serialize_overlap);
-	if (j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE]) {
-		ret = ret ?: bq_argf(args, "--cmdprio_percentage=%u,%u", j->cmdprio_pct[BQ_READ],
-				 j->cmdprio_pct[BQ_WRITE]);
+	/* cmdprio_bssplit's BS/PCT entries take cmdprio_class, cmdprio and cmdprio_hint too. */
+	if (j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE] || j->nr_cmdprio_bss[BQ_READ] ||
+	    j->nr_cmdprio_bss[BQ_WRITE]) {
+		if (j->cmdprio_pct[BQ_READ] || j->cmdprio_pct[BQ_WRITE])
+			ret = ret ?: bq_argf(args, "--cmdprio_percentage=%u,%u",
+					 j->cmdprio_pct[BQ_READ], j->cmdprio_pct[BQ_WRITE]);
 		ret = ret ?: bq_argf(args, "--cmdprio_class=%u,%u",
 				 j->cmdprio_class[BQ_READ] ? j->cmdprio_class[BQ_READ] : 1,
 				 j->cmdprio_class[BQ_WRITE] ? j->cmdprio_class[BQ_WRITE] : 1);
 		ret = ret ?: bq_argf(args, "--cmdprio=%u,%u", j->cmdprio_level[BQ_READ],
 				 j->cmdprio_level[BQ_WRITE]);
+		ret = ret ?: bq_argf(args, "--cmdprio_hint=%u,%u", j->cmdprio_hint[BQ_READ],
+				 j->cmdprio_hint[BQ_WRITE]);
 	}
 	if (j->cpus_policy != BQ_CPUS_PLACED)
 		ret = ret ?: bq_argf(args, "--cpus_allowed_policy=%s",
@@ -309,6 +321,7 @@ static int add_queue(struct bq_strv *args, const struct bq_job *j)
 	if (j->ioprio_set) {
 		ret = ret ?: bq_argf(args, "--prioclass=%u", j->ioprio_class);
 		ret = ret ?: bq_argf(args, "--prio=%u", j->ioprio);
+		ret = ret ?: bq_argf(args, "--priohint=%u", j->ioprio_hint);
 	}
 	return ret;
 }
@@ -342,7 +355,10 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 		ret = ret ?: bq_argf(args, "--size=%u%%", j->size_pct);
 	else
 		ret = ret ?: bq_argf(args, "--size=%" PRIu64, j->size);
-	ret = ret ?: bq_argf(args, "--offset=%" PRIu64, j->offset);
+	if (j->offset_pct)
+		ret = ret ?: bq_argf(args, "--offset=%u%%", j->offset_pct);
+	else
+		ret = ret ?: bq_argf(args, "--offset=%" PRIu64, j->offset);
 	ret = ret ?: bq_argf(args, "--io_size=%" PRIu64, j->io_size);
 	ret = ret ?: bq_argf(args, "--runtime=%" PRIu64 "ns", j->runtime_ns);
 	ret = ret ?: bq_argf(args, "--time_based=%d", j->time_based);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "jobopt.h"
+#include "jobopt_opendir.h"
 #include "io/iolog.h"
 #include "internal.h"
 
@@ -57,6 +58,9 @@ static int finish_job(struct bq_jobset *set, struct bq_job *job, struct bq_parse
 
 	/* read_iolog: the log's files, directions and sizes become the job's. */
 	ret = bq_iolog_job_finish(job, &why);
+	/* opendir=: the files below it join filename='s, as fio adds them to the job */
+	if (!ret)
+		ret = bq_opendir_job_finish(job, &why);
 	if (!ret)
 		ret = bq_job_check(job, &why);
 	if (ret) {

@@ -25,6 +25,7 @@
 #include "jobopt_zbd.h"
 #include "errfilter_opt.h"
 #include "jobopt_queue.h"
+#include "jobopt_opendir.h"
 #include "jobopt_fill.h"
 #include "jobopt_sprandom.h"
 #include "internal.h"
@@ -235,7 +236,7 @@ static int set_time(const struct job_opt *o, const char *key, const char *val,
 	return 0;
 }
 
-/* offset and io_size: bytes only, fio's percentage forms are not done. */
+/* io_size: bytes only, fio's percentage form is not done. */
 static int set_bytes(const struct job_opt *o, const char *key, const char *val,
 		     struct bq_job *job, struct bq_parse_error *err)
 {
@@ -941,7 +942,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("iodepth_batch_complete", OPT_VALUE, set_uint, batch_complete, 1, 65536),
 	OPT_AT("numjobs", OPT_VALUE, set_uint, numjobs, 1, 4096),
 	OPT("size", OPT_VALUE, set_size),
-	OPT_AT("offset", OPT_VALUE, set_bytes, offset, 0, 0),
+	OPT("offset", OPT_VALUE, bq_set_offset),
 	OPT_AT("io_size", OPT_VALUE, set_bytes, io_size, 0, 0),
 	OPT_AT("io_limit", OPT_VALUE, set_bytes, io_size, 0, 0),
 	OPT_AT("runtime", OPT_VALUE, set_time, runtime_ns, NS_PER_S, 0),
@@ -1176,6 +1177,11 @@ static const struct job_opt job_opts[] = {
 	OPT("clat_percentiles", OPT_FLAG, bq_opt_set_stats),
 	OPT("lat_percentiles", OPT_FLAG, bq_opt_set_stats),
 	OPT("significant_figures", OPT_VALUE, bq_opt_set_stats),
+	/* I/O priority hints (issue 19; jobopt_queue.c, io/ioprio.c, io/queue.c) */
+	OPT("priohint", OPT_VALUE, bq_opt_set_ioprio),
+	OPT("cmdprio_hint", OPT_VALUE, bq_opt_set_cmdprio),
+	/* opendir= (issue 19; jobopt_opendir.c, walked in jobfile.c's finish_job()) */
+	OPT("opendir", OPT_VALUE, bq_opt_set_opendir),
 };
 
 static const struct job_opt *find_opt(const char *key)

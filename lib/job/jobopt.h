@@ -162,6 +162,8 @@ int bq_set_zonemode(const struct job_opt *o, const char *key, const char *val,
 		    struct bq_job *job, struct bq_parse_error *err);
 int bq_set_zone_bytes(const struct job_opt *o, const char *key, const char *val,
 		      struct bq_job *job, struct bq_parse_error *err);
+int bq_set_offset(const struct job_opt *o, const char *key, const char *val,
+		  struct bq_job *job, struct bq_parse_error *err);
 int bq_set_offset_increment(const struct job_opt *o, const char *key, const char *val,
 			    struct bq_job *job, struct bq_parse_error *err);
 int bq_set_size_u64(const struct job_opt *o, const char *key, const char *val,

@@ -123,32 +123,35 @@ int bq_opt_set_statlog(const struct job_opt *o, const char *key, const char *val
 	return 0;
 }
 
-/* One entry: "bs/", "bs/pct" or "bs/pct/class/level". */
+/* One entry: "bs/", "bs/pct", "bs/pct/class/level" or "bs/pct/class/level/hint". */
 static int parse_bss_entry(const char *key, char *s, struct bq_cmdprio_bss *e,
 			   struct bq_parse_error *err)
 {
-	char *f[4] = { NULL };
-	unsigned long n[3] = { 0 };
+	static const unsigned long max[] = { 0, 100, 3, 7, BQ_IOPRIO_MAX_HINT };
+	static const char *const what[] = { "", "percentage", "priority class",
+					    "priority level", "priority hint" };
+	char *f[5] = { NULL };
+	unsigned long n[4] = { 0 };
 	int nf = 0;
 	uint64_t bs;
 
 	for (char *p = s; p; nf++) {
-		if (nf == 4)
-			return bq_parse_fail(err, -EINVAL, "%s: '%s...': BS/PERCENT or "
-					     "BS/PERCENT/CLASS/LEVEL", key, s);
+		if (nf == 5)
+			return bq_parse_fail(err, -EINVAL, "%s: '%s...': BS/PERCENT, "
+					     "BS/PERCENT/CLASS/LEVEL or "
+					     "BS/PERCENT/CLASS/LEVEL/HINT", key, s);
 		f[nf] = p;
 		p = strchr(p, '/');
 		if (p)
 			*p++ = '\0';
 	}
 	if (nf == 3)
-		return bq_parse_fail(err, -EINVAL, "%s: '%s': BS/PERCENT or "
-				     "BS/PERCENT/CLASS/LEVEL", key, s);
+		return bq_parse_fail(err, -EINVAL, "%s: '%s': BS/PERCENT, BS/PERCENT/CLASS/LEVEL "
+				     "or BS/PERCENT/CLASS/LEVEL/HINT", key, s);
 	if (bq_parse_size(f[0], &bs) || bs < 512 || bs > (1U << 30))
 		return bq_parse_fail(err, -EINVAL, "%s: '%s' is not a block size of 512..1g",
 				     key, f[0]);
 	for (int i = 1; i < nf; i++) {
-		static const unsigned long max[] = { 0, 100, 3, 7 };
 		char *end;
 
 		/* "bs/" is an entry of 0 percent, as fio reads it. */
@@ -158,14 +161,14 @@ static int parse_bss_entry(const char *key, char *s, struct bq_cmdprio_bss *e,
 		n[i - 1] = strtoul(f[i], &end, 10);
 		if (!isdigit((unsigned char)*f[i]) || *end || errno || n[i - 1] > max[i])
 			return bq_parse_fail(err, -EINVAL, "%s: '%s' is not a %s (0 to %lu)", key,
-					     f[i], i == 1 ? "percentage" : i == 2 ?
-					     "priority class" : "priority level", max[i]);
+					     f[i], what[i], max[i]);
 	}
 	e->bs = (uint32_t)bs;
 	e->pct = (uint8_t)n[0];
-	e->own = nf == 4;
+	e->own = nf >= 4;
 	e->ioprio_class = (uint8_t)n[1];
 	e->level = (uint8_t)n[2];
+	e->hint = (uint16_t)n[3];
 	return 0;
 }
 
@@ -211,7 +214,8 @@ static int parse_bss_dir(const char *key, char *s, struct bq_cmdprio_bss *out, u
  * bq_opt_set_cmdprio_bssplit() - cmdprio_bssplit=READS[,WRITES]
  * @o: the table entry
  * @key: "cmdprio_bssplit"
- * @val: fio's syntax: "64k/40:1m/10" or "64k/25/1/1:64k/75/3/2", a
+ * @val: fio's syntax: "64k/40:1m/10", "64k/25/1/1:64k/75/3/2" or with
+ *       a priority hint, "1m/10/2/0/1:1m/90/2/0/0", a
  *       second list after ',' for writes (one list is both directions';
  *       a third, for trims, is ignored as in fio)
  * @job: the job
@@ -292,8 +296,8 @@ static int add_bss(struct bq_strv *args, const struct bq_job *j)
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%u/%u", i ? ":" : "",
 					      e->bs, e->pct);
 			if (e->own && n < sizeof(buf))
-				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "/%u/%u",
-						      e->ioprio_class, e->level);
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "/%u/%u/%u",
+						      e->ioprio_class, e->level, e->hint);
 		}
 		if (n >= sizeof(buf))
 			return -ENAMETOOLONG;

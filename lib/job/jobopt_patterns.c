@@ -173,6 +173,37 @@ int bq_set_zone_bytes(const struct job_opt *o, const char *key, const char *val,
 	return 0;
 }
 
+/*
+ * offset=: bytes, or fio's percentage of the target, made bytes once the
+ * target's size is known (lib/io/run.c), rounded up to offset_align or
+ * else the smallest block size, as fio rounds it.
+ */
+int bq_set_offset(const struct job_opt *o, const char *key, const char *val,
+		  struct bq_job *job, struct bq_parse_error *err)
+{
+	unsigned int pct;
+	uint64_t v;
+	int ret = parse_pct(val, &pct);
+
+	(void)o;
+	if (!ret) {
+		job->offset = 0;
+		job->offset_pct = pct;
+		return 0;
+	}
+	if (ret != -ENOENT)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: percentage must be 1..100", key, val);
+	ret = bq_parse_size(val, &v);
+	if (ret == -ERANGE)
+		return bq_parse_fail(err, -EINVAL, "%s=%s is too big", key, val);
+	if (ret)
+		return bq_parse_fail(err, -EINVAL, "%s=%s: not a size (like 4k, 1g) or percentage",
+				     key, val);
+	job->offset = v;
+	job->offset_pct = 0;
+	return 0;
+}
+
 int bq_set_offset_increment(const struct job_opt *o, const char *key, const char *val,
 			    struct bq_job *job, struct bq_parse_error *err)
 {

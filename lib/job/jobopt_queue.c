@@ -24,12 +24,15 @@ int bq_opt_set_submit_mode(const struct job_opt *o, const char *key, const char 
 	return bq_parse_fail(err, -EINVAL, "%s=%s: one of inline, offload", key, val);
 }
 
-/* prio= and prioclass=: the thread's I/O priority, as ioprio_set(2) takes it. */
+/*
+ * prio=, prioclass= and priohint=: the thread's I/O priority, as
+ * ioprio_set(2) takes it; any of them has the thread set it, as in fio.
+ */
 int bq_opt_set_ioprio(const struct job_opt *o, const char *key, const char *val,
 		      struct bq_job *job, struct bq_parse_error *err)
 {
-	bool is_class = !strcmp(key, "prioclass");
-	unsigned int max = is_class ? 3 : 7;
+	bool is_class = !strcmp(key, "prioclass"), is_hint = !strcmp(key, "priohint");
+	unsigned int max = is_class ? 3 : is_hint ? BQ_IOPRIO_MAX_HINT : 7;
 	char *end;
 	long v;
 
@@ -39,6 +42,8 @@ int bq_opt_set_ioprio(const struct job_opt *o, const char *key, const char *val,
 		return bq_parse_fail(err, -EINVAL, "%s=%s: must be 0 to %u", key, val, max);
 	if (is_class)
 		job->ioprio_class = (unsigned int)v;
+	else if (is_hint)
+		job->ioprio_hint = (unsigned int)v;
 	else
 		job->ioprio = (unsigned int)v;
 	job->ioprio_set = true;
@@ -46,17 +51,21 @@ int bq_opt_set_ioprio(const struct job_opt *o, const char *key, const char *val,
 }
 
 /*
- * cmdprio_percentage, cmdprio_class and cmdprio: "N" for both directions
- * or "R,W", as fio takes them.
+ * cmdprio_percentage, cmdprio_class, cmdprio and cmdprio_hint: "N" for
+ * both directions or "R,W", as fio takes them.
  */
 int bq_opt_set_cmdprio(const struct job_opt *o, const char *key, const char *val,
 		       struct bq_job *job, struct bq_parse_error *err)
 {
 	unsigned int lo = 0, max = 7;
-	uint8_t *field = job->cmdprio_level, v[BQ_NR_DIRS];
+	uint8_t *field = job->cmdprio_level;
+	uint16_t v[BQ_NR_DIRS];
 	const char *p = val;
 
-	if (!strcmp(key, "cmdprio_percentage")) {
+	if (!strcmp(key, "cmdprio_hint")) {
+		field = NULL;
+		max = BQ_IOPRIO_MAX_HINT;
+	} else if (!strcmp(key, "cmdprio_percentage")) {
 		field = job->cmdprio_pct;
 		max = 100;
 	} else if (!strcmp(key, "cmdprio_class")) {
@@ -73,7 +82,7 @@ int bq_opt_set_cmdprio(const struct job_opt *o, const char *key, const char *val
 		if (end == p || errno || n < lo || n > max || (*end && *end != ','))
 			return bq_parse_fail(err, -EINVAL, "%s=%s: %u to %u, or READ,WRITE", key,
 					     val, lo, max);
-		v[d] = (uint8_t)n;
+		v[d] = (uint16_t)n;
 		if (!*end) {
 			/* One value is both directions'. */
 			if (!d)
@@ -84,7 +93,12 @@ int bq_opt_set_cmdprio(const struct job_opt *o, const char *key, const char *val
 			return bq_parse_fail(err, -EINVAL, "%s=%s: at most two values", key, val);
 		p = end + 1;
 	}
-	memcpy(field, v, sizeof(v));
+	for (int d = 0; d < BQ_NR_DIRS; d++) {
+		if (field)
+			field[d] = (uint8_t)v[d];
+		else
+			job->cmdprio_hint[d] = v[d];
+	}
 	return 0;
 }
 
@@ -223,9 +237,8 @@ int bq_job_check_queue(const struct bq_job *job, struct bq_parse_error *err)
 	if (cmdprio && job->engine != BQ_ENGINE_IO_URING && job->engine != BQ_ENGINE_LIBAIO)
 		return bq_parse_fail(err, -EINVAL, "cmdprio_percentage needs ioengine=io_uring "
 				     "or libaio");
-	/* Flow control is checked in the queueing engines' loop (queue.c). */
-	if (job->flow && job->engine != BQ_ENGINE_IO_URING && job->engine != BQ_ENGINE_LIBAIO &&
-	    job->engine != BQ_ENGINE_NOP)
-		return bq_parse_fail(err, -EINVAL, "flow needs ioengine=io_uring, libaio or null");
+	/* Flow control is checked in the engines' loops; sg's has no check. */
+	if (job->flow && job->engine == BQ_ENGINE_SG)
+		return bq_parse_fail(err, -EINVAL, "flow is not implemented for ioengine=sg");
 	return 0;
 }

@@ -172,6 +172,7 @@ int bq_job_set_zone_units(const char *key, const char *val, struct bq_job *job,
 		job->io_size = 0;
 	} else if (nz == &job->offset_nz) {
 		job->offset = 0;
+		job->offset_pct = 0;
 	} else if (nz == &job->offset_increment_nz) {
 		job->offset_increment = 0;
 		job->offset_increment_pct = 0;

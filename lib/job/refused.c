@@ -24,8 +24,6 @@ struct refused_group {
 static const struct refused_group refused[] = {
 	GROUP("blkqual does not change its user, group or CPU priority",
 	      "uid", "gid", "nice"),
-	GROUP("adding every file below a directory is not implemented yet: use directory= "
-	      "and nrfiles=", "opendir"),
 	GROUP("locking a file between jobs is not implemented", "lockfile"),
 	GROUP("page-cache hints are not implemented", "fadvise_hint", "fadvise_stream"),
 	GROUP("the guard decides what may be written: see blkqual guard and --force-destroy",

@@ -9,7 +9,9 @@
  * show which command really ran: Write Zeroes leaves zeros where a
  * pattern was, Verify leaves the pattern.  A DSM's success is the NVMe
  * status the ioctl returns: QEMU's drive here ignores discards, so the
- * blocks keep their data.
+ * blocks keep their data.  offset=N% and offset_increment=N% count from
+ * the namespace's size (sysfs's, here): the pattern lands there and
+ * nowhere before it.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 
 #include "kselftest_harness.h"
 
+#include "helpers/attr.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 
@@ -227,6 +230,80 @@ TEST(trim_single_range)
 	EXPECT_EQ(256, json_int(job0(root), "total.trim.ios", -1));
 	EXPECT_EQ(0, json_int(job0(root), "total.trim.errors", -1));
 	json_object_put(root);
+}
+
+/* Bytes of [@off, @off + @len) of the namespace that are not zero; -1 on error. */
+static long nonzero_at(off_t off, size_t len)
+{
+	unsigned char *buf;
+	long nz = 0;
+	int fd;
+
+	if (posix_memalign((void **)&buf, 4096, len))
+		return -1;
+	fd = open(BLK, O_RDONLY | O_DIRECT);
+	if (fd < 0 || pread(fd, buf, len, off) != (ssize_t)len) {
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return -1;
+	}
+	close(fd);
+	for (size_t i = 0; i < len; i++)
+		nz += buf[i] != 0;
+	free(buf);
+	return nz;
+}
+
+static int zero_at(off_t off, size_t len)
+{
+	void *buf;
+	int fd, ret = 0;
+
+	if (posix_memalign(&buf, 4096, len))
+		return -1;
+	memset(buf, 0, len);
+	fd = open(BLK, O_WRONLY | O_DIRECT);
+	if (fd < 0 || pwrite(fd, buf, len, off) != (ssize_t)len)
+		ret = -1;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return ret;
+}
+
+/*
+ * offset=50% writes from the middle of the namespace; with numjobs=2 and
+ * offset_increment=25%, the second thread from three quarters.  The
+ * namespace's size is the kernel's (sysfs), the data read back through
+ * the block device.
+ */
+TEST(offset_percent_counts_from_the_namespace_size)
+{
+	const char *const extra[] = { "--offset=50%", "--numjobs=2", "--offset_increment=25%",
+				      "--buffer_pattern=0x5a", NULL };
+	long long sectors;
+	json_object *root;
+	off_t half, three_q;
+
+	NEED_NG();
+	ASSERT_EQ(0, attr_read_ll("/sys/block/nvme0n1/size", &sectors));
+	half = (off_t)(sectors * 512 / 100 * 50 + sectors * 512 % 100 * 50 / 100);
+	half = (half + 4095) / 4096 * 4096;
+	three_q = (off_t)(sectors * 512 / 100 * 75 + sectors * 512 % 100 * 75 / 100);
+	three_q = (three_q + 4095) / 4096 * 4096;
+	ASSERT_EQ(0, zero_at(half - 65536, 196608));
+	ASSERT_EQ(0, zero_at(three_q - 65536, 196608));
+	root = run_cmd(_metadata, "write", "64k", extra);
+	ASSERT_NE(NULL, root);
+	EXPECT_EQ(32, json_int(job0(root), "total.write.ios", -1));
+	json_object_put(root);
+	EXPECT_EQ(0, nonzero_at(half - 65536, 65536));
+	EXPECT_EQ(65536, nonzero_at(half, 65536));
+	EXPECT_EQ(0, nonzero_at(half + 65536, 65536));
+	EXPECT_EQ(0, nonzero_at(three_q - 65536, 65536));
+	EXPECT_EQ(65536, nonzero_at(three_q, 65536));
+	EXPECT_EQ(0, nonzero_at(three_q + 65536, 65536));
 }
 
 TEST_HARNESS_MAIN
