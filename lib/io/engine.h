@@ -293,6 +293,9 @@ struct bq_worker {
 	uint64_t trim_rate_ios;		/* trims let through */
 	double trim_rate_next_ns;	/* rate_process=poisson: the next trim, after t0 */
 	uint64_t trim_rate_rng;		/* its draws */
+	/* verify passes (issue 19; run_order.c): fio's write, read back, again */
+	uint64_t size_bytes;		/* the thread's size: one pass's writes, at most */
+	bool verify_passes;		/* a pass ends where the offsets do (no restart) */
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -372,6 +375,7 @@ void bq_zbd_complete(struct bq_zbd *zbd, uint64_t off);
 struct bq_target_info;
 
 bool worker_pattern_pick(struct bq_worker *w, struct bq_slot *s, int dir);
+void worker_pattern_restart(struct bq_worker *w);
 void worker_pattern_init(struct bq_worker *w);
 bool worker_pattern_wanted(const struct bq_job *j);
 uint64_t bq_pattern_base(const struct bq_job *j, uint64_t target_size, int index,
@@ -491,6 +495,9 @@ bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now);
 void worker_verify_complete(struct bq_worker *w, const struct bq_slot *s, int res);
 bool worker_verify_phase(struct bq_worker *w, int ret);
 void worker_verify_phase_end(struct bq_worker *w);
+void worker_verify_leave(struct bq_worker *w);
+bool worker_verify_passes(const struct bq_worker *w);
+uint64_t worker_verify_read_bytes(const struct bq_worker *w);
 
 /**
  * worker_next() - the next I/O to issue, or false when the thread is done

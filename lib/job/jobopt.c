@@ -1391,8 +1391,8 @@ static int check_verify(const struct bq_job *job, struct bq_parse_error *err)
 			return bq_parse_fail(err, -EINVAL, "verify: block size %u is not a multiple "
 					     "of the verify block %u (set verify_interval)", bad, vb);
 	}
-	if (job->ba % vb || job->offset % vb || job->io_size % vb)
-		return bq_parse_fail(err, -EINVAL, "verify: ba, offset and io_size must be "
+	if (job->ba % vb || job->io_size % vb)
+		return bq_parse_fail(err, -EINVAL, "verify: ba and io_size must be "
 				     "multiples of the verify block %u", vb);
 	if ((uint64_t)job->iodepth * job->numjobs > 65535)
 		return bq_parse_fail(err, -EINVAL, "verify: at most 65535 I/Os in flight per job "

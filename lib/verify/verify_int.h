@@ -460,6 +460,7 @@ struct bq_vjob;
 struct bq_vio {
 	uint64_t offset;
 	uint32_t len;
+	uint32_t seq;			/* verify passes: its order among the pass's writes */
 };
 
 /* A FIFO of them: [head, n) of @io, grown as needed. */
@@ -534,12 +535,18 @@ struct bq_vjob {
 	/* verify_dump (issue 19; verify_dump.c): bad blocks tried, and dumped */
 	unsigned int dumps;
 	unsigned int dumped;
+	/* verify passes (issue 19): threads still in them, and the barrier's round */
+	int members;
+	unsigned int round;
+	bool io_done_called;
 };
 
 int bq_vhist_push(struct bq_vhist *h, uint64_t offset, uint32_t len);
 bool bq_vhist_pop(struct bq_vhist *h, struct bq_vio *io);
 size_t bq_vhist_len(const struct bq_vhist *h);
 void bq_vhist_free(struct bq_vhist *h);
+void bq_vhist_sort_latest(struct bq_vhist *h);
+int bq_vhist_push_latest(struct bq_vhist *h, uint64_t offset, uint32_t len);
 bool bq_vbacklog_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot *s,
 		      uint64_t now);
 

@@ -117,8 +117,8 @@ static bool phase_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot
 
 	if (w->stopping || *w->stop)
 		return false;
-	/* verify_backlog: only what was not read back while writing. */
-	if (vj->backlog) {
+	/* verify_backlog: only what was not read back while writing; passes: their writes. */
+	if (vj->backlog || w->verify_passes) {
 		struct bq_vio io;
 
 		if (!bq_vhist_pop(&v->hist, &io))
@@ -292,7 +292,10 @@ void worker_verify_complete(struct bq_worker *w, const struct bq_slot *s, int re
 	/* A failed write may have landed in part: its blocks stay "either generation". */
 	if (res != (int)s->len)
 		return;
-	if (vj->backlog && !v->phase)
+	/* verify passes with a backlog: fio's offset-sorted log; without: sorted at the end */
+	if (vj->backlog && w->verify_passes && !v->phase)
+		bq_vhist_push_latest(&v->hist, s->offset, s->len);
+	else if ((vj->backlog || w->verify_passes) && !v->phase)
 		bq_vhist_push(&v->hist, s->offset, s->len);
 	for (uint64_t off = s->offset; off < s->offset + s->len; off += vj->p.block_size) {
 		uint64_t i;
@@ -302,17 +305,80 @@ void worker_verify_complete(struct bq_worker *w, const struct bq_slot *s, int re
 	}
 }
 
-/* Every thread of the job waits here, so the read-back sees all of its writes. */
+/* All threads are there: the round is over (the mutex held). */
+static void barrier_release(struct bq_vjob *vj)
+{
+	/* The device's counters end here, before the first read-back adds to them. */
+	if (!vj->io_done_called && vj->io_done)
+		vj->io_done(vj->io_done_a, vj->io_done_b);
+	vj->io_done_called = true;
+	vj->arrived = 0;
+	vj->round++;
+	pthread_cond_broadcast(&vj->cond);
+}
+
+/*
+ * Every thread of the job still writing waits here, so the read-back sees
+ * all of its writes; with verify passes this happens once a pass, and a
+ * thread whose passes are over leaves (worker_verify_leave()).
+ */
 static void job_barrier(struct bq_vjob *vj)
 {
+	unsigned int round;
+
 	pthread_mutex_lock(&vj->lock);
-	/* The device's counters end here, before the read-back adds to them. */
-	if (++vj->arrived == vj->nr_threads && vj->io_done)
-		vj->io_done(vj->io_done_a, vj->io_done_b);
-	pthread_cond_broadcast(&vj->cond);
-	while (vj->arrived < vj->nr_threads)
+	round = vj->round;
+	if (++vj->arrived >= vj->members)
+		barrier_release(vj);
+	while (round == vj->round)
 		pthread_cond_wait(&vj->cond, &vj->lock);
 	pthread_mutex_unlock(&vj->lock);
+}
+
+/**
+ * worker_verify_leave() - a thread's passes are over: the others go on without it
+ * @w: the worker (verifying)
+ */
+void worker_verify_leave(struct bq_worker *w)
+{
+	struct bq_vjob *vj = w->verify->job;
+
+	pthread_mutex_lock(&vj->lock);
+	vj->members--;
+	if (vj->arrived && vj->arrived >= vj->members)
+		barrier_release(vj);
+	pthread_mutex_unlock(&vj->lock);
+}
+
+/**
+ * worker_verify_passes() - whether a thread writes and reads back in fio's passes
+ * @w: the worker
+ *
+ * fio reads back after each pass over a job's offsets, and a job whose
+ * holes end a pass early starts another while its reads and writes are
+ * short of io_size (size): so does blkqual, for rw=write:N.  Each pass
+ * reads back the writes that pass made and no later one overlaps.
+ *
+ * Return: true for a verifying writer (not time based, not zoned) with holes.
+ */
+bool worker_verify_passes(const struct bq_worker *w)
+{
+	const struct bq_vworker *v = w->verify;
+	const struct bq_job *j = w->job;
+
+	return v && v->job->writes && v->job->do_phase && !v->job->verify_only &&
+	       v->job->st.gen && !j->time_based && !w->zbd && j->seq_add;
+}
+
+/**
+ * worker_verify_read_bytes() - bytes the thread's verify phases have read
+ * @w: the worker
+ *
+ * Return: the sum over its phases so far.
+ */
+uint64_t worker_verify_read_bytes(const struct bq_worker *w)
+{
+	return w->verify ? w->verify->t->phase.d[BQ_READ].bytes : 0;
 }
 
 /**
@@ -336,8 +402,10 @@ bool worker_verify_phase(struct bq_worker *w, int ret)
 	job_barrier(vj);
 	if (ret || !vj->writes || !vj->do_phase || !vj->st.gen || *w->stop || w->stopping)
 		return false;
-	if (vj->backlog && !bq_vhist_len(&v->hist))
+	if ((vj->backlog || w->verify_passes) && !bq_vhist_len(&v->hist))
 		return false;
+	if (w->verify_passes)
+		bq_vhist_sort_latest(&v->hist);
 	share = (n + (uint64_t)vj->nr_threads - 1) / (uint64_t)vj->nr_threads;
 	v->cursor = share * v->thread;
 	v->end = v->cursor + share < n ? v->cursor + share : n;
@@ -596,6 +664,7 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, ui
 				  "%u-byte header in a %u-byte block", vj->swap_at, vj->p.hdr_len,
 				  bs);
 	vj->nr_threads = jr->nr_threads;
+	vj->members = jr->nr_threads;
 	vj->threads = calloc((size_t)vj->nr_threads, sizeof(*vj->threads));
 	vj->workers = calloc((size_t)vj->nr_threads, sizeof(*vj->workers));
 	if (!vj->threads || !vj->workers)
