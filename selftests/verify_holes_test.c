@@ -68,6 +68,9 @@ TEST(holes_parse)
 	EXPECT_EQ(0, jobs_of(&set, &err, "--filename=/dev/null", "--rw=write:8k", "--bs=16k",
 			     "--verify_interval=4k", "--verify=crc32c", NULL)) TH_LOG("%s", err.msg);
 	bq_jobset_free(&set);
+	EXPECT_EQ(-EOPNOTSUPP, jobs_of(&set, &err, "--filename=/dev/null", "--rw=randwrite:4",
+				       "--verify=crc32c", NULL));
+	EXPECT_NE(NULL, strstr(err.msg, "rw=rand...:4")) TH_LOG("%s", err.msg);
 	EXPECT_EQ(-EOPNOTSUPP, jobs_of(&set, &err, "--filename=/dev/null", "--rw=randwrite",
 				       "--bs_is_seq_rand=1", "--verify=crc32c", NULL));
 	EXPECT_NE(NULL, strstr(err.msg, "bs_is_seq_rand")) TH_LOG("%s", err.msg);

@@ -434,9 +434,14 @@ int bq_job_check_patterns(const struct bq_job *job, struct bq_parse_error *err)
 		return bq_parse_fail(err, -EOPNOTSUPP, "zonemode=strided with verify is not "
 				     "supported");
 	/*
-	 * rw=...:N is verified (the state records exactly the blocks written,
+	 * Holes are verified (the state records exactly the blocks written,
 	 * the holes are never read); the others are not tried with verify.
+	 * fio 3.33's own verify of rw=randwrite:N fails (it reads back an
+	 * overwritten block's older write).
 	 */
+	if (job->verify && job->seq_nr > 1)
+		return bq_parse_fail(err, -EOPNOTSUPP, "verify with rw=rand...:%u is not "
+				     "supported", job->seq_nr);
 	if (job->verify && (job->pct_seq[BQ_READ] || job->pct_seq[BQ_WRITE] ||
 			    job->bs_is_seq_rand || job->dist == BQ_DIST_ZONED ||
 			    job->dist == BQ_DIST_ZONED_ABS))
