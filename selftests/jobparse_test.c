@@ -788,7 +788,7 @@ TEST(unsupported_versus_unknown)
 		"verify_state_load", "verify_state_save", "cgroup", "lockmem",
 		"log_store_compressed", "bwavgtime", "log_compression", "fadvise_hint",
 		"percentile_list",
-		"clat_percentiles", "lat_percentiles", "output-format", "trim_percentage",
+		"clat_percentiles", "lat_percentiles", "output-format",
 		"fadvise_hint", "sync_file_range",
 		"allow_mounted_write", "unified_rw_reporting",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",

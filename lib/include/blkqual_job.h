@@ -479,6 +479,11 @@ struct bq_job {
 	uint64_t rate_iops_trim;	/* rate_iops's: trims per second per thread */
 	uint64_t rate_min_trim;		/* rate_min's (a trim job refuses it: not judged) */
 	uint64_t rate_iops_min_trim;	/* rate_iops_min's, likewise */
+	/* trimming verified blocks (issue 19; lib/verify/verify_trim.c) */
+	uint32_t trim_percentage;	/* share of the logged writes trimmed, 0..100 */
+	bool trim_verify_zero;		/* a trimmed block reads back as zeros (else: not read) */
+	uint32_t trim_backlog;		/* trim every this many logged writes; 0: never */
+	uint32_t trim_backlog_batch;	/* trims per turn; 0: trim_backlog */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

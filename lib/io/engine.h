@@ -485,6 +485,7 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 
 /* trim.c: a job with rw=trim or trimwrite goes through this instead. */
 bool worker_trim_next(struct bq_worker *w, struct bq_slot *s, uint64_t now);
+int worker_trim_now(struct bq_worker *w, struct bq_slot *s, uint64_t now);
 /* trim_nvme.c: io_uring_cmd's trims, NVMe DSM of num_range ranges */
 int bq_trim_nvme(struct bq_worker *w, struct bq_slot *s, uint64_t *bytes, uint64_t now);
 /* trim_rate.c: wait for the trim's turn under rate's or rate_iops's trim value. */

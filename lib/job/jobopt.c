@@ -1156,6 +1156,11 @@ static const struct job_opt job_opts[] = {
 	/* fill_device, trim rates, offload submission (issue 19; jobopt_fill.c, io/fill.c) */
 	OPT_AT("fill_device", OPT_FLAG, set_bool, fill_device, 0, 0),
 	OPT_AT("fill_fs", OPT_FLAG, set_bool, fill_device, 0, 0),
+	/* trimming verified blocks (issue 19; lib/verify/verify_trim.c) */
+	OPT_AT("trim_percentage", OPT_VALUE, set_uint, trim_percentage, 0, 100),
+	OPT_AT("trim_verify_zero", OPT_FLAG, set_bool, trim_verify_zero, 0, 0),
+	OPT_AT("trim_backlog", OPT_VALUE, set_uint, trim_backlog, 0, UINT32_MAX),
+	OPT_AT("trim_backlog_batch", OPT_VALUE, set_uint, trim_backlog_batch, 0, UINT32_MAX),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1216,6 +1221,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->do_verify = true;
 	job->verify_header_seed = true;
 	job->verify_write_sequence = true;
+	job->trim_verify_zero = true;
 	job->stall_timeout_ns = 30 * NS_PER_S;
 	job->hipri_percentage = 100;
 	bq_bufopt_defaults(job);

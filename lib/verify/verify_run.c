@@ -107,11 +107,18 @@ static void issue_read(struct bq_worker *w, struct bq_vworker *v, const struct b
 	}
 }
 
+/* A block the verify phase reads: written, and not dropped by a trim (trim_verify_zero=0). */
+static inline bool readable(const struct bq_vjob *vj, uint64_t i)
+{
+	if (!(vj->st.gen[i] & BQ_VGEN_MASK))
+		return false;
+	return !vj->trims || vj->zero_trims || !bq_vtrim_is_trimmed(vj, i);
+}
+
 /* The verify phase: the next run of written blocks of this thread's share. */
 static bool phase_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot *s)
 {
 	struct bq_vjob *vj = v->job;
-	const uint64_t *gen = vj->st.gen;
 	uint64_t first;
 	uint32_t n = 0;
 
@@ -130,10 +137,10 @@ static bool phase_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot
 		issue_read(w, v, s);
 		return true;
 	}
-	while (v->cursor < v->end && !(gen[v->cursor] & BQ_VGEN_MASK))
+	while (v->cursor < v->end && !readable(vj, v->cursor))
 		v->cursor++;
 	first = v->cursor;
-	while (v->cursor < v->end && n < v->max_run && (gen[v->cursor] & BQ_VGEN_MASK)) {
+	while (v->cursor < v->end && n < v->max_run && readable(vj, v->cursor)) {
 		v->cursor++;
 		n++;
 	}
@@ -164,12 +171,16 @@ bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 		return phase_next(w, v, s);
 	if (v->job->verify_only)
 		return false;
+	/* trim_backlog: fio's turns of trims come before the next pick (verify_trim.c). */
+	while (v->job->trims && bq_vtrim_next(w, v, now))
+		now = bq_now_ns();
 	if (v->job->backlog && bq_vbacklog_next(w, v, s, now)) {
 		v->last_dir = BQ_READ;
 		issue_read(w, v, s);
 		return true;
 	}
-	if (!worker_pick(w, s, now))
+	/* trimwrite: the workload's trim, then the write of the same block */
+	if (w->job->trim != BQ_TRIM_NONE ? !worker_trim_next(w, s, now) : !worker_pick(w, s, now))
 		return false;
 	/* io_size can cut the last I/O short: only whole blocks are verified. */
 	if (s->len % bs) {
@@ -178,9 +189,11 @@ bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 			return false;
 	}
 	v->last_dir = s->dir;
-	if (s->dir == BQ_WRITE)
+	if (s->dir == BQ_WRITE) {
 		issue_write(w, v, s, now);
-	else
+		if (v->job->trims)
+			bq_vtrim_write_issued(v, s->offset, s->len);
+	} else
 		issue_read(w, v, s);
 	return true;
 }
@@ -260,6 +273,8 @@ static void check_read(struct bq_worker *w, struct bq_vworker *v, const struct b
 			v->t->rep.not_checked++;
 			continue;
 		}
+		if (vj->trims && bq_vtrim_check(w, v, buf, off, i))
+			continue;
 		e.gen_lo = *snap == SNAP_NONE ? 0 : *snap;
 		e.gen_hi = now;
 		if (vj->swap_at)
@@ -293,6 +308,8 @@ void worker_verify_complete(struct bq_worker *w, const struct bq_slot *s, int re
 	if (res != (int)s->len)
 		return;
 	/* verify passes with a backlog: fio's offset-sorted log; without: sorted at the end */
+	if (vj->trims && !v->phase)
+		bq_vtrim_write_done(w, v, s->offset, s->len);
 	if (vj->backlog && w->verify_passes && !v->phase)
 		bq_vhist_push_latest(&v->hist, s->offset, s->len);
 	else if ((vj->backlog || w->verify_passes) && !v->phase)
@@ -645,6 +662,10 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, ui
 		if (state_path)
 			bq_strlcpy(vj->state_path, state_path, sizeof(vj->state_path));
 	}
+	ret = bq_vtrim_setup(vj, j);
+	if (ret)
+		return ret;
+	vj->zero_trims = j->trim_verify_zero;
 	if ((j->direct || bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU)) && bs % jr->targets[0].lbs)
 		return bq_fail_at(err, "verify", -EINVAL, "verify block %u is not a multiple of %s "
 				  "%u", bs, bq_target_align_name(&jr->targets[0]),
@@ -688,6 +709,7 @@ int bq_verify_worker_init(struct bq_vjob *vj, struct bq_worker *w, int index)
 	v->job = vj;
 	v->t = &vj->threads[index];
 	v->thread = (uint32_t)index;
+	v->trim_rng = vj->seed ^ bq_mix64((uint64_t)index);
 	v->per_slot = (uint32_t)(w->buf_len / vj->p.block_size);
 	if (!v->per_slot)
 		v->per_slot = 1;
@@ -770,17 +792,23 @@ void bq_verify_job_end(struct bq_vjob *vj, struct bq_job_result *jr, bool ran)
 	} else {
 		free(r);
 	}
+	/* A trimmed block holds no data now: a later blkqual verify must not expect any. */
+	for (uint64_t i = 0; vj->trimmed && vj->st.gen && i < vj->st.nblocks; i++)
+		if (bq_vtrim_is_trimmed(vj, i))
+			vj->st.gen[i] = 0;
 	bq_vstate_close(&vj->st);
 	if (vj->created && !ran)
 		unlink(vj->state_path);
 	for (int i = 0; vj->workers && i < vj->nr_threads; i++) {
 		free(vj->workers[i].snap);
 		bq_vhist_free(&vj->workers[i].hist);
+		bq_vhist_free(&vj->workers[i].trims);
 	}
 	for (int i = 0; vj->threads && i < vj->nr_threads; i++)
 		for (int d = 0; d < BQ_NR_DIRS; d++)
 			bq_hist_free(&vj->threads[i].phase.d[d].lat);
 	bq_vparams_free(&vj->p);
+	free(vj->trimmed);
 	pthread_mutex_destroy(&vj->lock);
 	pthread_cond_destroy(&vj->cond);
 	free(vj->threads);
