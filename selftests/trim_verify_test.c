@@ -92,6 +92,15 @@ TEST(trim_options_parse)
 	EXPECT_EQ(-EOPNOTSUPP, jobs_of(&set, &err, "--filename=/dev/null", "--rw=trimwrite",
 				       "--verify=crc32c", "--trim_percentage=10", "--trim_backlog=4",
 				       "--verify_backlog=2", NULL));
+	/* fio draws at issue and may trim a write in flight: one at a time here */
+	EXPECT_EQ(-EOPNOTSUPP, jobs_of(&set, &err, "--filename=/dev/null", "--rw=trimwrite",
+				       "--verify=crc32c", "--trim_percentage=10", "--trim_backlog=4",
+				       "--ioengine=libaio", "--iodepth=8", NULL));
+	EXPECT_NE(NULL, strstr(err.msg, "iodepth=8")) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, jobs_of(&set, &err, "--filename=/dev/null", "--rw=trimwrite",
+			     "--verify=crc32c", "--trim_percentage=10", "--trim_backlog=4",
+			     "--ioengine=psync", "--iodepth=8", NULL)) TH_LOG("%s", err.msg);
+	bq_jobset_free(&set);
 	EXPECT_EQ(-EOPNOTSUPP, jobs_of(&set, &err, "--filename=/dev/null", "--rw=randtrim",
 				       "--verify=crc32c", NULL));
 	EXPECT_NE(NULL, strstr(err.msg, "verify= of a trim workload")) TH_LOG("%s", err.msg);
