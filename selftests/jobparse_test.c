@@ -793,7 +793,7 @@ TEST(unsupported_versus_unknown)
 	static const char *const fio_only[] = {
 		"verify_state_load", "verify_state_save", "cgroup", "lockmem",
 		"log_store_compressed", "bwavgtime", "log_compression", "fadvise_hint",
-		"slat_percentiles", "output-format", "trim_percentage",
+		"slat_percentiles", "output-format",
 		"fadvise_hint", "sync_file_range",
 		"allow_mounted_write", "unified_rw_reporting",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",

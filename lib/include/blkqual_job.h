@@ -524,6 +524,11 @@ struct bq_job {
 	int nr_opendir_files;		/* the last this many filenames[] were found there */
 	/* offset=N% (issue 19; lib/job/jobopt_patterns.c, set in lib/io/run.c) */
 	unsigned int offset_pct;	/* percent of the target; 0: offset= is bytes */
+	/* trimming verified blocks (issue 19; lib/verify/verify_trim.c) */
+	uint32_t trim_percentage;	/* share of the logged writes trimmed, 0..100 */
+	bool trim_verify_zero;		/* a trimmed block reads back as zeros (else: not read) */
+	uint32_t trim_backlog;		/* trim every this many logged writes; 0: never */
+	uint32_t trim_backlog_batch;	/* trims per turn; 0: trim_backlog */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

@@ -303,6 +303,9 @@ struct bq_worker {
 	/* sequence distribution and SPRandom (issue 19; pattern.c, sprandom.c) */
 	uint64_t seq_issued[BQ_NR_DIRS];	/* I/Os issued per direction (fio's io_issues) */
 	struct bq_sprandom *spr;	/* sprandom's state; NULL: not sprandom */
+	/* verify passes (issue 19; run_order.c): fio's write, read back, again */
+	uint64_t size_bytes;		/* the thread's size: one pass's writes, at most */
+	bool verify_passes;		/* a pass ends where the offsets do (no restart) */
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -387,6 +390,7 @@ int bq_sprandom_worker_init(struct bq_worker *w);
 struct bq_target_info;
 
 bool worker_pattern_pick(struct bq_worker *w, struct bq_slot *s, int dir);
+void worker_pattern_restart(struct bq_worker *w);
 void worker_pattern_init(struct bq_worker *w);
 bool worker_pattern_wanted(const struct bq_job *j);
 uint64_t bq_pattern_base(const struct bq_job *j, uint64_t target_size, int index,
@@ -499,6 +503,7 @@ static inline bool worker_pick(struct bq_worker *w, struct bq_slot *s, uint64_t 
 
 /* trim.c: a job with rw=trim or trimwrite goes through this instead. */
 bool worker_trim_next(struct bq_worker *w, struct bq_slot *s, uint64_t now);
+int worker_trim_now(struct bq_worker *w, struct bq_slot *s, uint64_t now);
 /* trim_nvme.c: io_uring_cmd's trims, NVMe DSM of num_range ranges */
 int bq_trim_nvme(struct bq_worker *w, struct bq_slot *s, uint64_t *bytes, uint64_t now);
 /* trim_rate.c: wait for the trim's turn under rate's or rate_iops's trim value. */
@@ -509,6 +514,9 @@ bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now);
 void worker_verify_complete(struct bq_worker *w, const struct bq_slot *s, int res);
 bool worker_verify_phase(struct bq_worker *w, int ret);
 void worker_verify_phase_end(struct bq_worker *w);
+void worker_verify_leave(struct bq_worker *w);
+bool worker_verify_passes(const struct bq_worker *w);
+uint64_t worker_verify_read_bytes(const struct bq_worker *w);
 
 /**
  * worker_next() - the next I/O to issue, or false when the thread is done

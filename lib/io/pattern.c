@@ -153,7 +153,11 @@ static void strided_zone(struct bq_worker *w, struct bq_file_state *f, int dir)
 		f->last_pos[dir] = f->zone_off;
 }
 
-static void restart_files(struct bq_worker *w)
+/**
+ * worker_pattern_restart() - every file's offsets start over (a new round or loop)
+ * @w: the worker
+ */
+void worker_pattern_restart(struct bq_worker *w)
 {
 	for (int i = 0; i < w->nr_files; i++) {
 		struct bq_file_state *f = &w->files[i];
@@ -317,11 +321,12 @@ bool worker_pattern_pick(struct bq_worker *w, struct bq_slot *s, int dir)
 	/*
 	 * fio starts another round, its files reset, when the job is time
 	 * based or io_size= asks for more than the round did; otherwise
-	 * the holes or a run into the end made the job shorter.
+	 * the holes or a run into the end made the job shorter.  A job
+	 * that verifies ends its pass there instead (run_order.c).
 	 */
-	if (!j->time_based && !(j->io_size && w->bytes_left >= j->bs_max[dir]))
+	if (!j->time_based && (w->verify_passes || !(j->io_size && w->bytes_left >= j->bs_max[dir])))
 		return false;
-	restart_files(w);
+	worker_pattern_restart(w);
 	return pick_once(w, s, dir);
 }
 
@@ -344,7 +349,7 @@ bool worker_pattern_wanted(const struct bq_job *j)
  */
 void worker_pattern_init(struct bq_worker *w)
 {
-	restart_files(w);
+	worker_pattern_restart(w);
 	/* fio's first I/O is already a new random offset. */
 	w->seq_nr_left = 1;
 }

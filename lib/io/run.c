@@ -581,6 +581,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		if (ret)
 			return ret;
 	}
+	w->size_bytes = total;
 	/* create_only: the files are laid out, and that is the whole job. */
 	if (j->create_only)
 		w->bytes_left = 0;
@@ -917,6 +918,40 @@ static void verify_io_done(void *a, void *b)
 }
 
 /* verify=: the state of every verifying job, once all targets are open. */
+
+/*
+ * The verify state covers every thread's region (offset_increment moves
+ * them apart), its blocks counted from the job's offset: each thread's
+ * start must fall on a verify block of that grid.
+ */
+static int verify_region(const struct bq_job_result *jr, uint64_t *span,
+			 struct bq_parse_error *err)
+{
+	const struct bq_job *j = &jr->job;
+	const struct bq_target_info *ti = &jr->targets[0];
+	uint32_t vb = bq_job_verify_block(j), lo, hi;
+	uint64_t end = 0;
+
+	*span = 0;
+	if (!jr->nr_targets || !vb)
+		return 0;
+	bs_bounds(j, &lo, &hi);
+	for (int i = 0; i < jr->nr_threads; i++) {
+		uint64_t base = bq_pattern_base(j, ti->size, i, lo), e;
+
+		if ((base - j->offset) % vb)
+			return bq_fail_at(err, "verify", -EINVAL, "thread %d starts at %llu, not a "
+					  "whole number of verify blocks (%u) from offset %llu", i,
+					  (unsigned long long)base, vb, (unsigned long long)j->offset);
+		e = j->size || j->size_pct ? base + job_span(j, ti) : ti->size;
+		if (e > end)
+			end = e;
+	}
+	if (end > ti->size)
+		end = ti->size;
+	*span = end > j->offset ? end - j->offset : 0;
+	return 0;
+}
 static int setup_verify(struct run_state *st, struct bq_parse_error *err)
 {
 	const char *state = st->opts->verify_state;
@@ -931,11 +966,14 @@ static int setup_verify(struct run_state *st, struct bq_parse_error *err)
 				  "%d jobs have verify=", nr);
 	for (size_t k = 0; k < st->res->nr; k++) {
 		struct bq_job_result *jr = &st->res->jobs[k];
+		uint64_t span;
 
 		if (!jr->job.verify)
 			continue;
-		ret = bq_verify_job_setup(st->ctx, jr, st->js[k].fds[0], jr->job.offset,
-					  jr->nr_targets ? job_span(&jr->job, &jr->targets[0]) : 0,
+		ret = verify_region(jr, &span, err);
+		if (ret)
+			return ret;
+		ret = bq_verify_job_setup(st->ctx, jr, st->js[k].fds[0], jr->job.offset, span,
 					  state, &st->js[k].verify, err);
 		if (ret)
 			return ret;

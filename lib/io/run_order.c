@@ -93,14 +93,10 @@ static void empty_files(struct bq_worker *w)
  * for their runtime whatever loops says, and runtime bounds all loops
  * together.
  */
-static bool next_loop(struct bq_worker *w, unsigned int *done)
+static void restart_loop(struct bq_worker *w)
 {
 	const struct bq_job *j = w->job;
-	unsigned int loops = j->loops ? j->loops : 1;
 
-	if (++*done >= loops || j->time_based || called_off(w) ||
-	    (w->end_ns && bq_now_ns() >= w->end_ns))
-		return false;
 	w->bytes_left = w->loop_bytes;
 	if (j->unlink_each_loop)
 		empty_files(w);
@@ -116,6 +112,42 @@ static bool next_loop(struct bq_worker *w, unsigned int *done)
 			f->mapped = 0;
 		}
 	}
+	/* rw=...:N and the like keep their own positions (pattern.c). */
+	if (w->pattern)
+		worker_pattern_restart(w);
+}
+
+static bool next_loop(struct bq_worker *w, unsigned int *done)
+{
+	const struct bq_job *j = w->job;
+	unsigned int loops = j->loops ? j->loops : 1;
+
+	if (++*done >= loops || j->time_based || called_off(w) ||
+	    (w->end_ns && bq_now_ns() >= w->end_ns))
+		return false;
+	restart_loop(w);
+	return true;
+}
+
+/*
+ * Verify passes (verify_run.c): past its loops, fio goes on while the
+ * job's reads and writes, the read-back's among them, are short of
+ * io_size (size) by a block or more; a pass that wrote nothing ends it.
+ */
+static bool next_pass(struct bq_worker *w, uint64_t left, bool wrote)
+{
+	const struct bq_job *j = w->job;
+	const struct bq_thread_result *r = w->res;
+	uint64_t done = r->d[BQ_READ].bytes + r->d[BQ_WRITE].bytes + r->trim.bytes +
+			worker_verify_read_bytes(w);
+	uint32_t max_bs = j->bs_max[BQ_READ] > j->bs_max[BQ_WRITE] ? j->bs_max[BQ_READ] :
+			  j->bs_max[BQ_WRITE];
+
+	if (!wrote || !left || called_off(w) || w->stopping ||
+	    (w->end_ns && bq_now_ns() >= w->end_ns) || done >= w->loop_bytes ||
+	    w->loop_bytes - done < max_bs)
+		return false;
+	restart_loop(w);
 	return true;
 }
 
@@ -131,11 +163,21 @@ int worker_order_loops(struct bq_worker *w)
 	const struct bq_engine_ops *e = w->ops;
 	void (*on_end)(struct bq_worker *w, bool failed);
 	unsigned int loops = 0;
+	bool passes = worker_verify_passes(w);
+	/* fio's cap on a verify pass's writes: the size, and io_size in all */
+	uint64_t left = w->loop_bytes * (w->job->loops ? w->job->loops : 1), start = 0;
 	int ret;
 
+	w->verify_passes = passes;
 	do {
+		if (passes) {
+			w->bytes_left = left < w->size_bytes ? left : w->size_bytes;
+			start = w->bytes_left;
+		}
 		worker_set_paths(w);
 		ret = e->loop(w);
+		if (passes)
+			left -= start - w->bytes_left;
 		if (!ret)
 			worker_end_sync(w);
 		if (w->verify) {
@@ -147,7 +189,10 @@ int worker_order_loops(struct bq_worker *w)
 				worker_verify_phase_end(w);
 			}
 		}
-	} while (!ret && next_loop(w, &loops));
+	} while (!ret && (next_loop(w, &loops) ||
+			  (passes && next_pass(w, left, start != w->bytes_left))));
+	if (w->verify)
+		worker_verify_leave(w);
 	/* The rate family's results (depth found, steady state) cover every loop. */
 	bq_rate_end(w);
 	on_end = __atomic_load_n(&w->on_end, __ATOMIC_ACQUIRE);

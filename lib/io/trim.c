@@ -110,6 +110,29 @@ static void trim_complete(struct bq_worker *w, const struct bq_slot *s, int ret,
 }
 
 /**
+ * worker_trim_now() - one discard now, counted in the trim direction
+ * @w: the worker
+ * @s: what to discard (offset, length, file; dir BQ_WRITE for the error list)
+ * @now: current time
+ *
+ * For trims a job's verification asks for (lib/verify/verify_trim.c).
+ *
+ * Return: 0 or -errno.
+ */
+int worker_trim_now(struct bq_worker *w, struct bq_slot *s, uint64_t now)
+{
+	uint64_t start = w->job->gtod_reduce ? now : bq_now_ns(), bytes = s->len;
+	int ret;
+
+	if (bq_engine_has(w->job->engine, BQ_ENGINE_PASSTHRU))
+		ret = bq_trim_nvme(w, s, &bytes, now);
+	else
+		ret = trim_issue(w, s);
+	trim_complete(w, s, ret, bytes, start, bq_now_ns());
+	return ret;
+}
+
+/**
  * worker_trim_next() - the next write to issue, after the trims before it
  * @w: the worker of a job with trims
  * @s: filled in as worker_pick() does

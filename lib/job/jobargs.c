@@ -136,6 +136,14 @@ static int add_verify(struct bq_strv *args, const struct bq_job *j)
 		ret = ret ?: bq_argf(args, "--verify_header_seed=0");
 	if (!j->verify_write_sequence)
 		ret = ret ?: bq_argf(args, "--verify_write_sequence=0");
+	if (j->trim_percentage)
+		ret = ret ?: bq_argf(args, "--trim_percentage=%" PRIu32, j->trim_percentage);
+	if (!j->trim_verify_zero)
+		ret = ret ?: bq_argf(args, "--trim_verify_zero=0");
+	if (j->trim_backlog)
+		ret = ret ?: bq_argf(args, "--trim_backlog=%" PRIu32, j->trim_backlog);
+	if (j->trim_backlog_batch)
+		ret = ret ?: bq_argf(args, "--trim_backlog_batch=%" PRIu32, j->trim_backlog_batch);
 	return ret;
 }
 

@@ -1182,6 +1182,11 @@ static const struct job_opt job_opts[] = {
 	OPT("cmdprio_hint", OPT_VALUE, bq_opt_set_cmdprio),
 	/* opendir= (issue 19; jobopt_opendir.c, walked in jobfile.c's finish_job()) */
 	OPT("opendir", OPT_VALUE, bq_opt_set_opendir),
+	/* trimming verified blocks (issue 19; lib/verify/verify_trim.c) */
+	OPT_AT("trim_percentage", OPT_VALUE, set_uint, trim_percentage, 0, 100),
+	OPT_AT("trim_verify_zero", OPT_FLAG, set_bool, trim_verify_zero, 0, 0),
+	OPT_AT("trim_backlog", OPT_VALUE, set_uint, trim_backlog, 0, UINT32_MAX),
+	OPT_AT("trim_backlog_batch", OPT_VALUE, set_uint, trim_backlog_batch, 0, UINT32_MAX),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1243,6 +1248,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->do_verify = true;
 	job->verify_header_seed = true;
 	job->verify_write_sequence = true;
+	job->trim_verify_zero = true;
 	job->stall_timeout_ns = 30 * NS_PER_S;
 	job->hipri_percentage = 100;
 	bq_bufopt_defaults(job);
@@ -1437,8 +1443,8 @@ static int check_verify(const struct bq_job *job, struct bq_parse_error *err)
 			return bq_parse_fail(err, -EINVAL, "verify: block size %u is not a multiple "
 					     "of the verify block %u (set verify_interval)", bad, vb);
 	}
-	if (job->ba % vb || job->offset % vb || job->io_size % vb)
-		return bq_parse_fail(err, -EINVAL, "verify: ba, offset and io_size must be "
+	if (job->ba % vb || job->io_size % vb)
+		return bq_parse_fail(err, -EINVAL, "verify: ba and io_size must be "
 				     "multiples of the verify block %u", vb);
 	if ((uint64_t)job->iodepth * job->numjobs > 65535)
 		return bq_parse_fail(err, -EINVAL, "verify: at most 65535 I/Os in flight per job "

@@ -104,9 +104,30 @@ int bq_job_check_trim(const struct bq_job *job, struct bq_parse_error *err)
 {
 	const char *rw = bq_job_trim_rw_name(job);
 
+	/* fio 3.33 trims verified blocks only in a job that trims (it asserts otherwise). */
+	if (job->verify && job->trim_percentage && job->trim_backlog) {
+		if (job->trim != BQ_TRIM_WRITE)
+			return bq_parse_fail(err, -EOPNOTSUPP, "trim_backlog with verify= needs "
+					     "rw=trimwrite or randtrimwrite (fio 3.33 stops on an "
+					     "assertion otherwise)");
+		if (job->verify_backlog || job->seq_add || job->zonemode == BQ_ZONEMODE_ZBD)
+			return bq_parse_fail(err, -EOPNOTSUPP, "trim_backlog with verify_backlog, "
+					     "holes or zonemode=zbd is not supported");
+		/*
+		 * fio draws a write for a trim when it issues it and may trim
+		 * it before it lands (its own verify then fails); blkqual
+		 * draws it once it landed, so with several in flight the
+		 * counts would not be fio's.
+		 */
+		if (job->iodepth > 1 && !bq_engine_has(job->engine, BQ_ENGINE_SYNC))
+			return bq_parse_fail(err, -EOPNOTSUPP, "trim_backlog with verify= and "
+					     "iodepth=%u is not supported (one I/O in flight)",
+					     job->iodepth);
+	}
 	if (!rw)
 		return 0;
-	if (job->verify)
+	/* trimwrite writes what it trimmed: that is verified; a trim alone has nothing. */
+	if (job->verify && job->trim != BQ_TRIM_WRITE)
 		return bq_parse_fail(err, -EOPNOTSUPP, "rw=%s: verify= of a trim workload is "
 				     "not supported", rw);
 	if (job->stripe)

@@ -36,9 +36,6 @@ static const struct refused_group refused[] = {
 	GROUP("cgroups are not implemented", "cgroup", "cgroup_weight", "cgroup_nodelete"),
 	GROUP("blkqual keeps the verify state in --verify-state FILE (see verify.rst)",
 	      "verify_state_save", "verify_state_load"),
-	GROUP("trimming verified blocks and reading them back as zeros is not implemented yet "
-	      "(rw=trim, randtrim, trimwrite and randtrimwrite are)",
-	      "trim_percentage", "trim_verify_zero", "trim_backlog", "trim_backlog_batch"),
 	GROUP("compressed logs are not implemented: blkqual writes its logs as plain text, "
 	      "in batches", "log_compression", "log_compression_cpus", "log_store_compressed"),
 	GROUP("this statistics option is not implemented yet",

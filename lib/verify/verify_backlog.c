@@ -121,3 +121,96 @@ bool bq_vbacklog_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot 
 	s->file = 0;
 	return true;
 }
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct bq_vio *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/**
+ * bq_vhist_sort_latest() - what fio reads back of a pass that may overwrite
+ * @h: the FIFO of the pass's writes, oldest first
+ *
+ * fio keeps the writes of a job that can overwrite in offset order, and
+ * a write that overlaps an older one drops the older one whole: those
+ * are the reads it issues.  The same here: the writes no later write
+ * overlaps, lowest offset first.
+ */
+void bq_vhist_sort_latest(struct bq_vhist *h)
+{
+	size_t n = h->n - h->head, kept = 0;
+	struct bq_vio *io = h->io + h->head;
+	bool *dead;
+
+	if (n < 2)
+		return;
+	dead = calloc(n, sizeof(*dead));
+	if (!dead)
+		return;		/* then every write is read back, in the order written */
+	for (size_t i = 0; i < n; i++)
+		io[i].seq = (uint32_t)i;
+	qsort(io, n, sizeof(*io), by_offset);
+	/* Sorted by offset, whatever overlaps entry i starts before its end. */
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = i + 1; k < n && io[k].offset < io[i].offset + io[i].len; k++) {
+			if (io[k].seq > io[i].seq)
+				dead[i] = true;
+			else
+				dead[k] = true;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (!dead[i])
+			io[kept++] = io[i];
+	free(dead);
+	h->n = h->head + kept;
+}
+
+/**
+ * bq_vhist_push_latest() - keep a completed write as fio's offset-sorted log does
+ * @h: the writes kept, sorted by offset, none overlapping another
+ * @offset: its byte offset
+ * @len: its bytes
+ *
+ * Kept writes that the new one overlaps are dropped whole (fio reads back
+ * only the latest), and bq_vhist_pop() then gives the lowest offset first,
+ * as fio's verify_backlog takes them from a job that may overwrite.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int bq_vhist_push_latest(struct bq_vhist *h, uint64_t offset, uint32_t len)
+{
+	size_t lo = h->head, hi = h->n, k;
+	int ret;
+
+	/* The first kept write that ends after the new one starts. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h->io[mid].offset + h->io[mid].len <= offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < h->n && h->io[k].offset < offset + len; k++)
+		;
+	if (k > lo) {
+		/* Overlapped ones go; the new one takes the first's place. */
+		memmove(h->io + lo + 1, h->io + k, (h->n - k) * sizeof(*h->io));
+		h->n -= k - lo - 1;
+	} else {
+		size_t head = h->head;
+
+		ret = bq_vhist_push(h, 0, 0);	/* room at the end */
+		if (ret)
+			return ret;
+		lo -= head - h->head;		/* it may have moved the live ones to the front */
+		memmove(h->io + lo + 1, h->io + lo, (h->n - 1 - lo) * sizeof(*h->io));
+	}
+	h->io[lo].offset = offset;
+	h->io[lo].len = len;
+	return 0;
+}

@@ -460,6 +460,7 @@ struct bq_vjob;
 struct bq_vio {
 	uint64_t offset;
 	uint32_t len;
+	uint32_t seq;			/* verify passes: its order among the pass's writes */
 };
 
 /* A FIFO of them: [head, n) of @io, grown as needed. */
@@ -491,6 +492,11 @@ struct bq_vworker {
 	uint64_t saved_depth_sum;
 	uint64_t saved_depth_samples;
 	struct bq_thread_cpu cpu_mark;	/* at the start of the verify phase */
+	/* trimming verified blocks (issue 19; verify_trim.c) */
+	struct bq_vhist trims;		/* written blocks drawn for a trim, not trimmed yet */
+	uint64_t logged;		/* fio's count of logged writes (less the dropped) */
+	uint32_t trim_batch;		/* trims left in this turn */
+	uint64_t trim_rng;		/* the trim_percentage draws */
 };
 
 /**
@@ -534,12 +540,22 @@ struct bq_vjob {
 	/* verify_dump (issue 19; verify_dump.c): bad blocks tried, and dumped */
 	unsigned int dumps;
 	unsigned int dumped;
+	/* verify passes (issue 19): threads still in them, and the barrier's round */
+	int members;
+	unsigned int round;
+	bool io_done_called;
+	/* trimming verified blocks (issue 19; verify_trim.c): one bit per block */
+	uint64_t *trimmed;
+	bool trims;			/* trim_percentage and trim_backlog: the job trims */
+	bool zero_trims;		/* trim_verify_zero: trimmed blocks are read, as zeros */
 };
 
 int bq_vhist_push(struct bq_vhist *h, uint64_t offset, uint32_t len);
 bool bq_vhist_pop(struct bq_vhist *h, struct bq_vio *io);
 size_t bq_vhist_len(const struct bq_vhist *h);
 void bq_vhist_free(struct bq_vhist *h);
+void bq_vhist_sort_latest(struct bq_vhist *h);
+int bq_vhist_push_latest(struct bq_vhist *h, uint64_t offset, uint32_t len);
 bool bq_vbacklog_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot *s,
 		      uint64_t now);
 
@@ -548,6 +564,15 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, ui
 			struct bq_parse_error *err);
 int bq_verify_worker_init(struct bq_vjob *vj, struct bq_worker *w, int index);
 void bq_verify_job_end(struct bq_vjob *vj, struct bq_job_result *jr, bool ran);
+
+/* verify_trim.c: trim_percentage, trim_backlog, trim_verify_zero */
+int bq_vtrim_setup(struct bq_vjob *vj, const struct bq_job *j);
+void bq_vtrim_write_issued(struct bq_vworker *v, uint64_t off, uint32_t len);
+void bq_vtrim_write_done(struct bq_worker *w, struct bq_vworker *v, uint64_t off, uint32_t len);
+bool bq_vtrim_next(struct bq_worker *w, struct bq_vworker *v, uint64_t now);
+bool bq_vtrim_is_trimmed(const struct bq_vjob *vj, uint64_t idx);
+bool bq_vtrim_check(struct bq_worker *w, struct bq_vworker *v, const uint8_t *buf, uint64_t off,
+		    uint64_t idx);
 
 /* verify_dump.c: verify_dump=1's two files for a bad block */
 struct bq_worker;

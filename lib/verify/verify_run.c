@@ -107,18 +107,25 @@ static void issue_read(struct bq_worker *w, struct bq_vworker *v, const struct b
 	}
 }
 
+/* A block the verify phase reads: written, and not dropped by a trim (trim_verify_zero=0). */
+static inline bool readable(const struct bq_vjob *vj, uint64_t i)
+{
+	if (!(vj->st.gen[i] & BQ_VGEN_MASK))
+		return false;
+	return !vj->trims || vj->zero_trims || !bq_vtrim_is_trimmed(vj, i);
+}
+
 /* The verify phase: the next run of written blocks of this thread's share. */
 static bool phase_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot *s)
 {
 	struct bq_vjob *vj = v->job;
-	const uint64_t *gen = vj->st.gen;
 	uint64_t first;
 	uint32_t n = 0;
 
 	if (w->stopping || *w->stop)
 		return false;
-	/* verify_backlog: only what was not read back while writing. */
-	if (vj->backlog) {
+	/* verify_backlog: only what was not read back while writing; passes: their writes. */
+	if (vj->backlog || w->verify_passes) {
 		struct bq_vio io;
 
 		if (!bq_vhist_pop(&v->hist, &io))
@@ -130,10 +137,10 @@ static bool phase_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot
 		issue_read(w, v, s);
 		return true;
 	}
-	while (v->cursor < v->end && !(gen[v->cursor] & BQ_VGEN_MASK))
+	while (v->cursor < v->end && !readable(vj, v->cursor))
 		v->cursor++;
 	first = v->cursor;
-	while (v->cursor < v->end && n < v->max_run && (gen[v->cursor] & BQ_VGEN_MASK)) {
+	while (v->cursor < v->end && n < v->max_run && readable(vj, v->cursor)) {
 		v->cursor++;
 		n++;
 	}
@@ -164,12 +171,16 @@ bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 		return phase_next(w, v, s);
 	if (v->job->verify_only)
 		return false;
+	/* trim_backlog: fio's turns of trims come before the next pick (verify_trim.c). */
+	while (v->job->trims && bq_vtrim_next(w, v, now))
+		now = bq_now_ns();
 	if (v->job->backlog && bq_vbacklog_next(w, v, s, now)) {
 		v->last_dir = BQ_READ;
 		issue_read(w, v, s);
 		return true;
 	}
-	if (!worker_pick(w, s, now))
+	/* trimwrite: the workload's trim, then the write of the same block */
+	if (w->job->trim != BQ_TRIM_NONE ? !worker_trim_next(w, s, now) : !worker_pick(w, s, now))
 		return false;
 	/* io_size can cut the last I/O short: only whole blocks are verified. */
 	if (s->len % bs) {
@@ -178,9 +189,11 @@ bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 			return false;
 	}
 	v->last_dir = s->dir;
-	if (s->dir == BQ_WRITE)
+	if (s->dir == BQ_WRITE) {
 		issue_write(w, v, s, now);
-	else
+		if (v->job->trims)
+			bq_vtrim_write_issued(v, s->offset, s->len);
+	} else
 		issue_read(w, v, s);
 	return true;
 }
@@ -260,6 +273,8 @@ static void check_read(struct bq_worker *w, struct bq_vworker *v, const struct b
 			v->t->rep.not_checked++;
 			continue;
 		}
+		if (vj->trims && bq_vtrim_check(w, v, buf, off, i))
+			continue;
 		e.gen_lo = *snap == SNAP_NONE ? 0 : *snap;
 		e.gen_hi = now;
 		if (vj->swap_at)
@@ -292,7 +307,12 @@ void worker_verify_complete(struct bq_worker *w, const struct bq_slot *s, int re
 	/* A failed write may have landed in part: its blocks stay "either generation". */
 	if (res != (int)s->len)
 		return;
-	if (vj->backlog && !v->phase)
+	/* verify passes with a backlog: fio's offset-sorted log; without: sorted at the end */
+	if (vj->trims && !v->phase)
+		bq_vtrim_write_done(w, v, s->offset, s->len);
+	if (vj->backlog && w->verify_passes && !v->phase)
+		bq_vhist_push_latest(&v->hist, s->offset, s->len);
+	else if ((vj->backlog || w->verify_passes) && !v->phase)
 		bq_vhist_push(&v->hist, s->offset, s->len);
 	for (uint64_t off = s->offset; off < s->offset + s->len; off += vj->p.block_size) {
 		uint64_t i;
@@ -302,17 +322,80 @@ void worker_verify_complete(struct bq_worker *w, const struct bq_slot *s, int re
 	}
 }
 
-/* Every thread of the job waits here, so the read-back sees all of its writes. */
+/* All threads are there: the round is over (the mutex held). */
+static void barrier_release(struct bq_vjob *vj)
+{
+	/* The device's counters end here, before the first read-back adds to them. */
+	if (!vj->io_done_called && vj->io_done)
+		vj->io_done(vj->io_done_a, vj->io_done_b);
+	vj->io_done_called = true;
+	vj->arrived = 0;
+	vj->round++;
+	pthread_cond_broadcast(&vj->cond);
+}
+
+/*
+ * Every thread of the job still writing waits here, so the read-back sees
+ * all of its writes; with verify passes this happens once a pass, and a
+ * thread whose passes are over leaves (worker_verify_leave()).
+ */
 static void job_barrier(struct bq_vjob *vj)
 {
+	unsigned int round;
+
 	pthread_mutex_lock(&vj->lock);
-	/* The device's counters end here, before the read-back adds to them. */
-	if (++vj->arrived == vj->nr_threads && vj->io_done)
-		vj->io_done(vj->io_done_a, vj->io_done_b);
-	pthread_cond_broadcast(&vj->cond);
-	while (vj->arrived < vj->nr_threads)
+	round = vj->round;
+	if (++vj->arrived >= vj->members)
+		barrier_release(vj);
+	while (round == vj->round)
 		pthread_cond_wait(&vj->cond, &vj->lock);
 	pthread_mutex_unlock(&vj->lock);
+}
+
+/**
+ * worker_verify_leave() - a thread's passes are over: the others go on without it
+ * @w: the worker (verifying)
+ */
+void worker_verify_leave(struct bq_worker *w)
+{
+	struct bq_vjob *vj = w->verify->job;
+
+	pthread_mutex_lock(&vj->lock);
+	vj->members--;
+	if (vj->arrived && vj->arrived >= vj->members)
+		barrier_release(vj);
+	pthread_mutex_unlock(&vj->lock);
+}
+
+/**
+ * worker_verify_passes() - whether a thread writes and reads back in fio's passes
+ * @w: the worker
+ *
+ * fio reads back after each pass over a job's offsets, and a job whose
+ * holes end a pass early starts another while its reads and writes are
+ * short of io_size (size): so does blkqual, for rw=write:N.  Each pass
+ * reads back the writes that pass made and no later one overlaps.
+ *
+ * Return: true for a verifying writer (not time based, not zoned) with holes.
+ */
+bool worker_verify_passes(const struct bq_worker *w)
+{
+	const struct bq_vworker *v = w->verify;
+	const struct bq_job *j = w->job;
+
+	return v && v->job->writes && v->job->do_phase && !v->job->verify_only &&
+	       v->job->st.gen && !j->time_based && !w->zbd && j->seq_add;
+}
+
+/**
+ * worker_verify_read_bytes() - bytes the thread's verify phases have read
+ * @w: the worker
+ *
+ * Return: the sum over its phases so far.
+ */
+uint64_t worker_verify_read_bytes(const struct bq_worker *w)
+{
+	return w->verify ? w->verify->t->phase.d[BQ_READ].bytes : 0;
 }
 
 /**
@@ -336,8 +419,10 @@ bool worker_verify_phase(struct bq_worker *w, int ret)
 	job_barrier(vj);
 	if (ret || !vj->writes || !vj->do_phase || !vj->st.gen || *w->stop || w->stopping)
 		return false;
-	if (vj->backlog && !bq_vhist_len(&v->hist))
+	if ((vj->backlog || w->verify_passes) && !bq_vhist_len(&v->hist))
 		return false;
+	if (w->verify_passes)
+		bq_vhist_sort_latest(&v->hist);
 	share = (n + (uint64_t)vj->nr_threads - 1) / (uint64_t)vj->nr_threads;
 	v->cursor = share * v->thread;
 	v->end = v->cursor + share < n ? v->cursor + share : n;
@@ -577,6 +662,10 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, ui
 		if (state_path)
 			bq_strlcpy(vj->state_path, state_path, sizeof(vj->state_path));
 	}
+	ret = bq_vtrim_setup(vj, j);
+	if (ret)
+		return ret;
+	vj->zero_trims = j->trim_verify_zero;
 	if ((j->direct || bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU)) && bs % jr->targets[0].lbs)
 		return bq_fail_at(err, "verify", -EINVAL, "verify block %u is not a multiple of %s "
 				  "%u", bs, bq_target_align_name(&jr->targets[0]),
@@ -596,6 +685,7 @@ int bq_verify_job_setup(struct bq_ctx *ctx, struct bq_job_result *jr, int fd, ui
 				  "%u-byte header in a %u-byte block", vj->swap_at, vj->p.hdr_len,
 				  bs);
 	vj->nr_threads = jr->nr_threads;
+	vj->members = jr->nr_threads;
 	vj->threads = calloc((size_t)vj->nr_threads, sizeof(*vj->threads));
 	vj->workers = calloc((size_t)vj->nr_threads, sizeof(*vj->workers));
 	if (!vj->threads || !vj->workers)
@@ -619,6 +709,7 @@ int bq_verify_worker_init(struct bq_vjob *vj, struct bq_worker *w, int index)
 	v->job = vj;
 	v->t = &vj->threads[index];
 	v->thread = (uint32_t)index;
+	v->trim_rng = vj->seed ^ bq_mix64((uint64_t)index);
 	v->per_slot = (uint32_t)(w->buf_len / vj->p.block_size);
 	if (!v->per_slot)
 		v->per_slot = 1;
@@ -701,17 +792,23 @@ void bq_verify_job_end(struct bq_vjob *vj, struct bq_job_result *jr, bool ran)
 	} else {
 		free(r);
 	}
+	/* A trimmed block holds no data now: a later blkqual verify must not expect any. */
+	for (uint64_t i = 0; vj->trimmed && vj->st.gen && i < vj->st.nblocks; i++)
+		if (bq_vtrim_is_trimmed(vj, i))
+			vj->st.gen[i] = 0;
 	bq_vstate_close(&vj->st);
 	if (vj->created && !ran)
 		unlink(vj->state_path);
 	for (int i = 0; vj->workers && i < vj->nr_threads; i++) {
 		free(vj->workers[i].snap);
 		bq_vhist_free(&vj->workers[i].hist);
+		bq_vhist_free(&vj->workers[i].trims);
 	}
 	for (int i = 0; vj->threads && i < vj->nr_threads; i++)
 		for (int d = 0; d < BQ_NR_DIRS; d++)
 			bq_hist_free(&vj->threads[i].phase.d[d].lat);
 	bq_vparams_free(&vj->p);
+	free(vj->trimmed);
 	pthread_mutex_destroy(&vj->lock);
 	pthread_cond_destroy(&vj->cond);
 	free(vj->threads);
