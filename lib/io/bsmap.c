@@ -190,6 +190,8 @@ uint32_t worker_fit_len(struct bq_worker *w, int dir, uint64_t room)
 	uint32_t lo = j->bs_min[dir], hi = j->bs_max[dir], len = 0;
 	int nr = j->nr_bssplit[dir], tries = 0;
 
+	if (w->fio)
+		return bq_fiodraw_len(w->fio, j, dir, room);
 	if (!nr && lo == hi)
 		return j->bs[dir];
 	if (lo > room)
@@ -221,6 +223,60 @@ uint32_t worker_fit_len(struct bq_worker *w, int dir, uint64_t room)
 	return len;
 }
 
+/*
+ * fio aligns each direction's random offsets on its own smallest size
+ * unless blockalign is set: a job whose reads and writes have different
+ * smallest sizes draws its writes' blocks over fewer, larger units.
+ */
+static uint32_t dir_unit(const struct bq_worker *w, int dir)
+{
+	if (!w->fio || w->job->ba)
+		return w->unit;
+	return w->job->bs_min[dir];
+}
+
+/*
+ * A uniform block of the region, of the alignment unit: fio's last block
+ * leaves room for the smallest size.  With tausworthe, fio's own draw
+ * from its offset stream (fiorand.c).
+ */
+static uint64_t random_block(struct bq_worker *w, struct bq_file_state *f, int dir)
+{
+	uint64_t lastb = bq_fiodraw_lastb(w->job, dir, f->span, dir_unit(w, dir));
+
+	if (!lastb)
+		lastb = 1;
+	if (w->fio && w->job->random_generator != BQ_RANDGEN_LFSR)
+		return bq_frand_scale(&w->fio->off, lastb);
+	return bq_bounded(&f->gen, lastb);
+}
+
+/*
+ * fio's units, as it mixes them: the block drawn (and looked up in the
+ * map) is of the direction's alignment, the map's bits are of the
+ * smallest size of all, and the run marked is counted from the offset
+ * in the direction's smallest size.  With one smallest size, and no
+ * blockalign over it, they are all the same.
+ */
+static uint64_t fio_map_len(struct bq_worker *w, struct bq_file_state *f, int dir, uint64_t u,
+			    uint32_t *len)
+{
+	uint64_t off = u * dir_unit(w, dir), n;
+	uint32_t lo = w->job->bs_min[dir], l;
+
+	if (off >= f->span)
+		return UINT64_MAX;
+	l = worker_fit_len(w, dir, f->span - off);
+	if (!l)
+		return UINT64_MAX;
+	n = mark_run(f->map, off / lo, (l + lo - 1) / lo);
+	f->mapped += n;
+	if (n && n * lo < l)
+		l = (uint32_t)(n * lo);
+	*len = l;
+	return off;
+}
+
 /**
  * worker_map_pick() - a random I/O of a job with several block sizes and
  * the random map
@@ -250,7 +306,22 @@ uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, int dir, 
 		bq_bsmap_reset(m);
 		f->mapped = 0;
 	}
-	u = bq_bounded(&f->gen, nbits);
+	u = random_block(w, f, dir);
+	if (w->fio) {
+		/* fio looks a block past its map's end up as free. */
+		if (u < nbits && bsmap_isset(m, u))
+			u = next_free(m, u);
+		if (u == NONE) {
+			if (pass_ends(w))
+				return UINT64_MAX;
+			bq_bsmap_reset(m);
+			f->mapped = 0;
+			u = random_block(w, f, dir);
+		}
+		return fio_map_len(w, f, dir, u, len);
+	}
+	if (u >= nbits)
+		u = nbits - 1;
 	if (bsmap_isset(m, u))
 		u = next_free(m, u);
 	l = worker_fit_len(w, dir, f->span - u * w->unit);
@@ -280,7 +351,7 @@ uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, int dir, 
 uint64_t worker_varbs_offset(struct bq_worker *w, struct bq_file_state *f, int dir, uint32_t *len)
 {
 	const struct bq_job *j = w->job;
-	uint64_t off, lastb;
+	uint64_t off;
 	uint32_t lo;
 
 	if (!w->random) {
@@ -305,11 +376,7 @@ uint64_t worker_varbs_offset(struct bq_worker *w, struct bq_file_state *f, int d
 		return worker_map_pick(w, f, dir, len);
 	lo = j->bs_min[dir];
 	if (f->gen.dist == BQ_DIST_RANDOM) {
-		/* fio's last block leaves room for the smallest size. */
-		lastb = f->gen.nblocks;
-		if (lo > w->unit)
-			lastb = f->span > lo - w->unit ? (f->span - (lo - w->unit)) / w->unit : 0;
-		off = bq_bounded(&f->gen, lastb ? lastb : 1) * w->unit;
+		off = random_block(w, f, dir) * dir_unit(w, dir);
 	} else {
 		off = bq_offgen_next(&f->gen) * w->unit;
 	}

@@ -21,6 +21,7 @@
 #include "io/buffers.h"
 #include "io/rate.h"
 #include "io/bsmap.h"
+#include "io/fiorand.h"
 #include "io/errfilter.h"
 
 /**
@@ -293,6 +294,8 @@ struct bq_worker {
 	uint64_t trim_rate_ios;		/* trims let through */
 	double trim_rate_next_ns;	/* rate_process=poisson: the next trim, after t0 */
 	uint64_t trim_rate_rng;		/* its draws */
+	/* several block sizes (issue 19; fiorand.c): fio's own streams; NULL: other jobs */
+	struct bq_fiodraw *fio;
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -414,7 +417,12 @@ worker_pick_as(struct bq_worker *w, struct bq_slot *s, uint64_t now, const bool 
 	if (rare)
 		w->ios_left--;
 	/* A rate cap may have let the other direction go (bq_rate_may_start()). */
-	dir = rare && w->rate != NULL ? bq_rate_dir(w) : worker_draw_dir(w);
+	if (rare && w->rate != NULL)
+		dir = bq_rate_dir(w);
+	else if (rare && w->fio != NULL && (j->rw == BQ_RW_RANDRW || j->rw == BQ_RW_RW))
+		dir = bq_fiodraw_dir(w->fio, j);	/* fio's mix: its count depends on it */
+	else
+		dir = worker_draw_dir(w);
 	if (rare && w->pattern)
 		return worker_pattern_pick(w, s, dir);
 	len = worker_pick_len(w, dir);

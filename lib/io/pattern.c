@@ -62,8 +62,16 @@ static uint64_t zoned_block(struct bq_worker *w, struct bq_file_state *f, int di
 	const struct bq_job *j = w->job;
 	const struct bq_dist_zone *z = j->dist_zones[dir];
 	uint64_t lastb = f->gen.nblocks, start = 0, prev = 0, len;
-	unsigned int v = 1 + (unsigned int)bq_bounded(&f->gen, 100), acc = 0;
+	unsigned int v, acc = 0;
 	int i;
+
+	/* Several block sizes: fio's zone and offset streams (fiorand.c), and its last block. */
+	if (w->fio) {
+		lastb = bq_fiodraw_lastb(j, dir, f->span, w->unit);
+		v = 1 + (unsigned int)bq_frand_scale(&w->fio->zone, 100);
+	} else {
+		v = 1 + (unsigned int)bq_bounded(&f->gen, 100);
+	}
 
 	for (i = 0; i < j->nr_dist_zones[dir] - 1; i++) {
 		if (v <= acc + z[i].pct)
@@ -78,6 +86,8 @@ static uint64_t zoned_block(struct bq_worker *w, struct bq_file_state *f, int di
 		start = prev * lastb / 100;
 		len = lastb * z[i].size / 100;
 	}
+	if (w->fio)
+		return start + bq_frand_scale(&w->fio->off, len);
 	return start + (len ? bq_bounded(&f->gen, len) : 0);
 }
 

@@ -1207,6 +1207,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->iodepth = 1;
 	job->numjobs = 1;
 	job->randrepeat = true;
+	job->randseed = 0x89;		/* fio's default: its seeds are fio's (fiorand.c) */
 	job->invalidate = true;
 	job->dist = BQ_DIST_RANDOM;
 	job->engine = BQ_ENGINE_IO_URING;
