@@ -305,6 +305,8 @@ uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, int dir, 
 			return UINT64_MAX;
 		bq_bsmap_reset(m);
 		f->mapped = 0;
+		if (w->fio)
+			bq_fiodraw_new_pass(w->fio, w->job);
 	}
 	u = random_block(w, f, dir);
 	if (w->fio) {
@@ -316,6 +318,7 @@ uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, int dir, 
 				return UINT64_MAX;
 			bq_bsmap_reset(m);
 			f->mapped = 0;
+			bq_fiodraw_new_pass(w->fio, w->job);
 			u = random_block(w, f, dir);
 		}
 		return fio_map_len(w, f, dir, u, len);

@@ -73,6 +73,8 @@ void bq_frand_seed(struct bq_frand *r, uint64_t seed, bool use64)
 		bq_frand_next(r);
 }
 
+static void seed_all(struct bq_fiodraw *d, const struct bq_job *j);
+
 /* fio's order of a bssplit: by share, smallest first; equal shares stay as written. */
 static void sort_split(struct bq_bssplit *dst, const struct bq_bssplit *src, int nr)
 {
@@ -101,8 +103,37 @@ static void sort_split(struct bq_bssplit *dst, const struct bq_bssplit *src, int
 void bq_fiodraw_init(struct bq_fiodraw *d, const struct bq_job *j, int thread_number,
 		     uint64_t entropy)
 {
+	d->thread_number = thread_number;
+	d->entropy = entropy;
+	d->issued[BQ_READ] = d->issued[BQ_WRITE] = 0;
+	d->mix_dir = BQ_READ;
+	d->mix_until = 0;
+	for (int dir = 0; dir < BQ_NR_DIRS; dir++)
+		sort_split(d->split[dir], j->bssplit[dir], j->nr_bssplit[dir]);
+	seed_all(d, j);
+}
+
+/**
+ * bq_fiodraw_new_pass() - a new pass over the region (io_size, loops)
+ * @d: the streams
+ * @j: the job
+ *
+ * fio seeds a repeatable job's streams again, so that each pass repeats
+ * the first, and draws the mix anew; the I/Os issued stay counted.
+ */
+void bq_fiodraw_new_pass(struct bq_fiodraw *d, const struct bq_job *j)
+{
+	d->mix_until = 0;
+	if (j->randrepeat)
+		seed_all(d, j);
+}
+
+/* Every stream from fio's seed array (its setup_random_seeds(), td_fill_rand_seeds()). */
+static void seed_all(struct bq_fiodraw *d, const struct bq_job *j)
+{
+	uint64_t tn = (uint64_t)d->thread_number, entropy = d->entropy;
 	bool use64 = j->random_generator == BQ_RANDGEN_TAUSWORTHE64;
-	uint64_t seeds[NR_SEEDS], seed = j->randseed, tn = (uint64_t)thread_number;
+	uint64_t seeds[NR_SEEDS], seed = j->randseed;
 
 	for (int i = 0; i < 4; i++)
 		seed *= FIO_SEED_STEP;
@@ -125,11 +156,6 @@ void bq_fiodraw_init(struct bq_fiodraw *d, const struct bq_job *j, int thread_nu
 	bq_frand_seed(&d->mix, seeds[SEED_MIX], false);
 	bq_frand_seed(&d->off, seeds[SEED_OFFSET], use64);
 	bq_frand_seed(&d->zone, seeds[SEED_ZONE], false);
-	for (int dir = 0; dir < BQ_NR_DIRS; dir++)
-		sort_split(d->split[dir], j->bssplit[dir], j->nr_bssplit[dir]);
-	d->issued[BQ_READ] = d->issued[BQ_WRITE] = 0;
-	d->mix_until = 0;
-	d->mix_dir = BQ_READ;
 }
 
 /**

@@ -82,6 +82,8 @@ void bq_frand_seed(struct bq_frand *r, uint64_t seed, bool use64);
  * @mix_until: the mix draws again once the current direction has issued
  *             this many (fio's rwmix_issues)
  * @mix_dir: the current direction of the mix
+ * @thread_number: fio's number of the thread, for bq_fiodraw_new_pass()
+ * @entropy: the seeds of a job that is not repeatable
  */
 struct bq_fiodraw {
 	struct bq_frand bs[BQ_NR_DIRS];
@@ -92,10 +94,13 @@ struct bq_fiodraw {
 	uint64_t issued[BQ_NR_DIRS];
 	uint64_t mix_until;
 	int mix_dir;
+	int thread_number;
+	uint64_t entropy;
 };
 
 void bq_fiodraw_init(struct bq_fiodraw *d, const struct bq_job *j, int thread_number,
 		     uint64_t entropy);
+void bq_fiodraw_new_pass(struct bq_fiodraw *d, const struct bq_job *j);
 int bq_fiodraw_dir(struct bq_fiodraw *d, const struct bq_job *j);
 uint32_t bq_fiodraw_len(struct bq_fiodraw *d, const struct bq_job *j, int dir, uint64_t room);
 uint64_t bq_fiodraw_lastb(const struct bq_job *j, int dir, uint64_t span, uint32_t unit);

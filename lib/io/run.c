@@ -503,7 +503,10 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		if (ret)
 			return ret;
 		/* Several block sizes need a map to cover each unit once (see worker_map_pick()). */
-		if (f->gen.randommap && lo != hi && !lfsr) {
+		/* fio: a blockalign other than a direction's smallest size turns the map off. */
+		bool ba_nomap = j->ba && (j->ba != j->bs_min[BQ_READ] || j->ba != j->bs_min[BQ_WRITE]);
+
+		if (f->gen.randommap && lo != hi && !lfsr && !(w->varbs && ba_nomap)) {
 			/* fio's map has a bit per smallest size, whatever the alignment. */
 			f->map = bq_bsmap_new(w->varbs && range / lo ? range / lo : p.nblocks);
 			/* softrandommap: go on without the map, as fio does. */
