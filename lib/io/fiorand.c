@@ -215,7 +215,9 @@ uint32_t bq_fiodraw_len(struct bq_fiodraw *d, const struct bq_job *j, int dir, u
 	max = bq_frand_max(r);
 	do {
 		if (nr) {
-			uint64_t v = bq_frand_next(r), acc = 0;
+			/* fio's v / share <= max / 100, without a division per entry */
+			unsigned __int128 v = bq_frand_next(r), step = max / 100 + 1;
+			uint64_t acc = 0;
 
 			for (int i = 0; i < nr; i++) {
 				const struct bq_bssplit *e = &d->split[dir][i];
@@ -224,7 +226,7 @@ uint32_t bq_fiodraw_len(struct bq_fiodraw *d, const struct bq_job *j, int dir, u
 					continue;
 				len = e->bs;
 				acc += e->pct;
-				if (v / acc <= max / 100 && len <= room)
+				if (v < step * acc && len <= room)
 					break;
 			}
 		} else {
