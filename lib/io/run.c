@@ -467,6 +467,8 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		const struct bq_target_info *ti = j->stripe ? &js->logical : &jr->targets[first + i];
 		bool zoned = j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS;
 		bool lfsr = j->random_generator == BQ_RANDGEN_LFSR;
+		bool ba_nomap = j->ba && (j->ba != j->bs_min[BQ_READ] ||
+					  j->ba != j->bs_min[BQ_WRITE]);
 		struct bq_offgen_params p = {
 			/* lfsr never repeats a block, map or not; zoned draws its own blocks. */
 			.random = w->random, .norandommap = (j->norandommap && !lfsr) || zoned,
@@ -502,10 +504,11 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		ret = bq_offgen_init(&f->gen, &p);
 		if (ret)
 			return ret;
-		/* Several block sizes need a map to cover each unit once (see worker_map_pick()). */
-		/* fio: a blockalign other than a direction's smallest size turns the map off. */
-		bool ba_nomap = j->ba && (j->ba != j->bs_min[BQ_READ] || j->ba != j->bs_min[BQ_WRITE]);
-
+		/*
+		 * Several block sizes need a map to cover each unit once (see
+		 * worker_map_pick()); in fio, a blockalign other than each
+		 * direction's smallest size turns it off.
+		 */
 		if (f->gen.randommap && lo != hi && !lfsr && !(w->varbs && ba_nomap)) {
 			/* fio's map has a bit per smallest size, whatever the alignment. */
 			f->map = bq_bsmap_new(w->varbs && range / lo ? range / lo : p.nblocks);
