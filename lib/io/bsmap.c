@@ -278,6 +278,20 @@ static uint64_t fio_map_len(struct bq_worker *w, struct bq_file_state *f, int di
 }
 
 /**
+ * worker_rand_offset() - a uniform random offset of a job with several
+ * block sizes, without the map: fio's own draw, on the direction's alignment
+ * @w: the worker
+ * @f: the file
+ * @dir: the I/O's direction
+ *
+ * Return: the byte offset within the region.
+ */
+uint64_t worker_rand_offset(struct bq_worker *w, struct bq_file_state *f, int dir)
+{
+	return random_block(w, f, dir) * dir_unit(w, dir);
+}
+
+/**
  * worker_map_pick() - a random I/O of a job with several block sizes and
  * the random map
  * @w: the worker

@@ -365,6 +365,7 @@ uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, int dir, 
 uint64_t worker_varbs_offset(struct bq_worker *w, struct bq_file_state *f, int dir,
 			     uint32_t *len);
 uint32_t worker_fit_len(struct bq_worker *w, int dir, uint64_t room);
+uint64_t worker_rand_offset(struct bq_worker *w, struct bq_file_state *f, int dir);
 int bq_fsrv_next(struct bq_worker *w, uint32_t *len);	/* fileset_service.c */
 void bq_fsrv_done(struct bq_worker *w, int f, uint32_t len);
 

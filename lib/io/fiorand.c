@@ -26,6 +26,7 @@ enum {
 	SEED_BS_WRITE = 1,
 	SEED_MIX = 4,
 	SEED_OFFSET = 6,
+	SEED_SEQ_RAND = 10,
 	SEED_ZONE = 16,
 	NR_SEEDS = 21,
 };
@@ -156,6 +157,9 @@ static void seed_all(struct bq_fiodraw *d, const struct bq_job *j)
 	bq_frand_seed(&d->mix, seeds[SEED_MIX], false);
 	bq_frand_seed(&d->off, seeds[SEED_OFFSET], use64);
 	bq_frand_seed(&d->zone, seeds[SEED_ZONE], false);
+	/* fio seeds both directions' from the same (read's) seed */
+	for (int dir = 0; dir < BQ_NR_DIRS; dir++)
+		bq_frand_seed(&d->seq_rand[dir], seeds[SEED_SEQ_RAND], false);
 }
 
 /**

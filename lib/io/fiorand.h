@@ -76,6 +76,7 @@ void bq_frand_seed(struct bq_frand *r, uint64_t seed, bool use64);
  * @mix: the read/write mix draws (rwmix_state), always 32-bit
  * @off: random offsets (random_state)
  * @zone: random_distribution=zoned's zone draws (zone_state), 32-bit
+ * @seq_rand: per direction, percentage_random's draws (seq_rand_state), 32-bit
  * @split: per direction, the job's bssplit in fio's order: by share,
  *         smallest first, entries of the same share as written
  * @issued: per direction, I/Os issued (fio's io_issues)
@@ -90,6 +91,7 @@ struct bq_fiodraw {
 	struct bq_frand mix;
 	struct bq_frand off;
 	struct bq_frand zone;
+	struct bq_frand seq_rand[BQ_NR_DIRS];
 	struct bq_bssplit split[BQ_NR_DIRS][BQ_MAX_BSSPLIT];
 	uint64_t issued[BQ_NR_DIRS];
 	uint64_t mix_until;

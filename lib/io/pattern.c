@@ -107,6 +107,8 @@ static uint64_t rand_offset(struct bq_worker *w, struct bq_file_state *f, int di
 		*mapped = true;
 		return worker_map_pick(w, f, j->bs_is_seq_rand ? BQ_WRITE : dir, len);
 	}
+	if (w->fio && f->gen.dist == BQ_DIST_RANDOM)
+		return worker_rand_offset(w, f, dir);
 	return bq_offgen_next(&f->gen) * w->unit;
 }
 
@@ -142,6 +144,14 @@ static void restart_files(struct bq_worker *w)
 	w->zone_bytes = 0;
 }
 
+/* 0..99 for percentage_random: fio's own stream for a job with several block sizes. */
+static uint64_t pct_draw(struct bq_worker *w, int dir)
+{
+	if (w->fio)
+		return bq_frand_scale(&w->fio->seq_rand[dir], 100);
+	return bq_bounded(&w->rng, 100);
+}
+
 /* The offset from the zone's start, or false: no more offsets. */
 static bool next_offset(struct bq_worker *w, struct bq_file_state *f, int dir, uint64_t *off,
 			bool *is_random, uint32_t *len, bool *mapped)
@@ -159,8 +169,7 @@ static bool next_offset(struct bq_worker *w, struct bq_file_state *f, int dir, u
 		return seq_offset(w, f, dir, off);
 	if (hit) {
 		/* fio draws 1..100 and goes random at or below percentage_random. */
-		if (!j->pct_seq[dir] ||
-		    1 + bq_bounded(&w->rng, 100) <= 100 - (uint64_t)j->pct_seq[dir]) {
+		if (!j->pct_seq[dir] || 1 + pct_draw(w, dir) <= 100 - (uint64_t)j->pct_seq[dir]) {
 			*is_random = true;
 			*off = rand_offset(w, f, dir, len, mapped);
 			return true;
