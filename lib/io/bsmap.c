@@ -313,7 +313,8 @@ uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, int dir, 
 	uint64_t nbits = m->nbits[0], u, n;
 	uint32_t l;
 
-	if (f->mapped == nbits) {
+	/* fio finds its map full only when a draw lands in it (below). */
+	if (f->mapped == nbits && !w->fio) {
 		/* fio's file is done; another pass only for time or io_size. */
 		if (pass_ends(w))
 			return UINT64_MAX;
@@ -332,7 +333,13 @@ uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, int dir, 
 				return UINT64_MAX;
 			bq_bsmap_reset(m);
 			f->mapped = 0;
-			bq_fiodraw_new_pass(w->fio, w->job);
+			/*
+			 * A time based job clears its map and draws again on
+			 * the spot; io_size's next pass starts the job's
+			 * streams over as fio's next round does.
+			 */
+			if (!w->job->time_based)
+				bq_fiodraw_new_pass(w->fio, w->job);
 			u = random_block(w, f, dir);
 		}
 		return fio_map_len(w, f, dir, u, len);
