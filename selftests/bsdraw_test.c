@@ -311,6 +311,39 @@ TEST_F(dir, same_ios_as_fio)
 	}
 }
 
+/*
+ * A time based job: its map fills up again and again and is cleared on
+ * the spot, without the new seeds of io_size's passes.  The counts are
+ * whatever a second allows; the I/Os both did must be the same ones.
+ */
+TEST_F(dir, time_based_same_ios_as_fio)
+{
+	static const struct drawcase tb = {
+		"time based, 1 MiB", "",
+		"rw=randrw\nbssplit=4k/50:32k/50\nsize=1m\ntime_based\nruntime=1\n", 0, 0, 0,
+	};
+	struct iolist f;
+	struct tool_run b;
+	const char *p;
+	long long k;
+
+	if (!have_fio())
+		SKIP(return, "fio is not installed: nothing to compare with");
+	ASSERT_EQ(0, write_job(self->job, self->log, &tb));
+	ASSERT_EQ(0, run_fio(self->job, self->log, &f));
+	ASSERT_EQ(0, run_bq(self->job, self->log, &b));
+	/* 1 MiB holds about 57 I/Os: thousands are many passes over the map */
+	ASSERT_LT(5000, f.ios);
+	ASSERT_LT(5000, b.l.ios);
+	/* the first min(count) lines of each */
+	for (k = 0, p = f.lines; k < (b.l.ios < f.ios ? b.l.ios : f.ios); k++)
+		p = strchr(p, '\n') + 1;
+	TH_LOG("fio %lld I/Os, blkqual %lld: the first %lld compared", f.ios, b.l.ios, k);
+	EXPECT_EQ(0, memcmp(f.lines, b.l.lines, (size_t)(p - f.lines)));
+	free(f.lines);
+	free(b.l.lines);
+}
+
 /* Without fio too: blkqual's I/Os are those fio 3.33 did, as captured from it. */
 TEST_F(dir, captured_figures)
 {
