@@ -106,6 +106,13 @@ static const struct drawcase cases[] = {
 	{ "rw=randrw:3, rw_sequencer=identical, norandommap", "",
 	  "rw=randrw:3\nrw_sequencer=identical\nbsrange=4k-16k\nnorandommap\nsize=16m\n",
 	  1618, 16785408, 0xe5b06110387f9cdbULL },
+	{ "bs_is_seq_rand, rw=randrw:2, random map", "",
+	  "rw=randrw:2\nbssplit=4k/50:16k/50,8k/30:64k/70\nbs_is_seq_rand=1\nsize=16m\n",
+	  681, 16793600, 0x86d0a867bb916df3ULL },
+	{ "bs_is_seq_rand, percentage_random=50, bsrange", "",
+	  "rw=randwrite\npercentage_random=50\nbsrange=4k-16k,8k-32k\nbs_is_seq_rand=1\n"
+	  "size=16m\n",
+	  1188, 16777216, 0xef953ec3294aa2cbULL },
 	{ "the second thread of the run", "[z]\nioengine=null\nrw=read\nsize=1m\n",
 	  "rw=randrw\nbssplit=4k/50:32k/50\nsize=16m\n",
 	  1315, 16777216, 0xbffc424e89abb1ceULL },

@@ -263,10 +263,12 @@ static uint64_t fio_map_len(struct bq_worker *w, struct bq_file_state *f, int di
 {
 	uint64_t off = u * dir_unit(w, dir), n;
 	uint32_t lo = w->job->bs_min[dir], l;
+	/* bs_is_seq_rand: a random I/O takes the write sizes, whatever its direction */
+	int sdir = w->job->bs_is_seq_rand ? BQ_WRITE : dir;
 
 	if (off >= f->span)
 		return UINT64_MAX;
-	l = worker_fit_len(w, dir, f->span - off);
+	l = worker_fit_len(w, sdir, f->span - off);
 	if (!l)
 		return UINT64_MAX;
 	n = mark_run(f->map, off / lo, (l + lo - 1) / lo);

@@ -105,7 +105,8 @@ static uint64_t rand_offset(struct bq_worker *w, struct bq_file_state *f, int di
 	/* The map's size is drawn after the offset, to fit, as fio does (bsmap.c). */
 	if (f->map) {
 		*mapped = true;
-		return worker_map_pick(w, f, j->bs_is_seq_rand ? BQ_WRITE : dir, len);
+		/* fio's own draws: the I/O's direction places it, the random one sizes it. */
+		return worker_map_pick(w, f, j->bs_is_seq_rand && !w->fio ? BQ_WRITE : dir, len);
 	}
 	if (w->fio && f->gen.dist == BQ_DIST_RANDOM)
 		return worker_rand_offset(w, f, dir);
