@@ -34,7 +34,10 @@
  */
 static bool pass_ends(const struct bq_worker *w)
 {
-	return !w->job->time_based && !w->job->io_size && w->nr_files == 1;
+	if (w->job->time_based || w->job->io_size)
+		return false;
+	/* With fio's draws, a file of several is set aside (worker_varbs_other_file()). */
+	return w->nr_files == 1 || (w->fio && !w->fsrv);
 }
 
 static void set_tails(struct bq_bsmap *m)
@@ -413,4 +416,46 @@ uint64_t worker_varbs_offset(struct bq_worker *w, struct bq_file_state *f, int d
 		off = (f->span - *len) / w->unit * w->unit;
 	}
 	return off;
+}
+
+/**
+ * worker_varbs_other_file() - fio's I/O from the next file when the one
+ * drawn has no more offsets
+ * @w: the worker (fio's draws, several files, round robin)
+ * @s: the I/O; its file is set aside and replaced
+ * @dir: its direction, drawn again for the new file as fio fills the
+ *       I/O again from the start
+ * @len: set to its size
+ *
+ * fio marks a file whose map is full (or whose end no size fits in)
+ * done, and the job goes on with the others until its size is done or
+ * every file is.
+ *
+ * Return: the byte offset within the new file's region, or UINT64_MAX
+ * when every file is done.
+ */
+uint64_t worker_varbs_other_file(struct bq_worker *w, struct bq_slot *s, int *dir, uint32_t *len)
+{
+	struct bq_fiodraw *d = w->fio;
+	const struct bq_job *j = w->job;
+	uint64_t all = w->nr_files == 64 ? ~0ULL : (1ULL << w->nr_files) - 1, off;
+
+	for (;;) {
+		d->done_files |= 1ULL << s->file;
+		if ((d->done_files & all) == all)
+			return UINT64_MAX;
+		while (d->done_files & (1ULL << w->next_file))
+			w->next_file = w->next_file + 1 == (unsigned int)w->nr_files ? 0 :
+				       w->next_file + 1;
+		s->file = (uint8_t)w->next_file;
+		if (++w->next_file == (unsigned int)w->nr_files)
+			w->next_file = 0;
+		if (j->rw == BQ_RW_RANDRW || j->rw == BQ_RW_RW) {
+			d->issued[*dir]--;
+			*dir = bq_fiodraw_dir(d, j);
+		}
+		off = worker_varbs_offset(w, &w->files[s->file], *dir, len);
+		if (off != UINT64_MAX)
+			return off;
+	}
 }

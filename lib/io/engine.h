@@ -366,6 +366,7 @@ uint64_t worker_varbs_offset(struct bq_worker *w, struct bq_file_state *f, int d
 			     uint32_t *len);
 uint32_t worker_fit_len(struct bq_worker *w, int dir, uint64_t room);
 uint64_t worker_rand_offset(struct bq_worker *w, struct bq_file_state *f, int dir);
+uint64_t worker_varbs_other_file(struct bq_worker *w, struct bq_slot *s, int *dir, uint32_t *len);
 int bq_fsrv_next(struct bq_worker *w, uint32_t *len);	/* fileset_service.c */
 void bq_fsrv_done(struct bq_worker *w, int f, uint32_t len);
 
@@ -434,6 +435,12 @@ worker_pick_as(struct bq_worker *w, struct bq_slot *s, uint64_t now, const bool 
 			return false;
 		s->file = (uint8_t)fi;
 	} else {
+		/* fio's draws: files set aside (worker_varbs_other_file()) are skipped. */
+		if (rare && w->fio != NULL)
+			while (w->fio->done_files & (1ULL << w->next_file) &&
+			       ~w->fio->done_files & ((2ULL << (w->nr_files - 1)) - 1))
+				w->next_file = w->next_file + 1 == (unsigned int)w->nr_files ? 0 :
+					       w->next_file + 1;
 		s->file = (uint8_t)w->next_file;
 		if (++w->next_file == (unsigned int)w->nr_files)
 			w->next_file = 0;
@@ -444,8 +451,12 @@ worker_pick_as(struct bq_worker *w, struct bq_slot *s, uint64_t now, const bool 
 	if (rare && w->varbs) {
 		uint64_t off = worker_varbs_offset(w, f, dir, &len);
 
+		/* fio's draws: a file with no more offsets gives way to the next. */
+		if (off == UINT64_MAX && w->fio != NULL && w->nr_files > 1 && w->fsrv == NULL)
+			off = worker_varbs_other_file(w, s, &dir, &len);
 		if (off == UINT64_MAX)
 			return false;
+		f = &w->files[s->file];
 		s->offset = f->base + off;
 	} else if (w->random) {
 		uint64_t off = bq_offgen_next(&f->gen) * w->unit;

@@ -109,6 +109,7 @@ void bq_fiodraw_init(struct bq_fiodraw *d, const struct bq_job *j, int thread_nu
 	d->issued[BQ_READ] = d->issued[BQ_WRITE] = 0;
 	d->mix_dir = BQ_READ;
 	d->mix_until = 0;
+	d->done_files = 0;
 	for (int dir = 0; dir < BQ_NR_DIRS; dir++)
 		sort_split(d->split[dir], j->bssplit[dir], j->nr_bssplit[dir]);
 	seed_all(d, j);
@@ -120,11 +121,13 @@ void bq_fiodraw_init(struct bq_fiodraw *d, const struct bq_job *j, int thread_nu
  * @j: the job
  *
  * fio seeds a repeatable job's streams again, so that each pass repeats
- * the first, and draws the mix anew; the I/Os issued stay counted.
+ * the first, draws the mix anew and takes up the files it set aside; the
+ * I/Os issued stay counted.
  */
 void bq_fiodraw_new_pass(struct bq_fiodraw *d, const struct bq_job *j)
 {
 	d->mix_until = 0;
+	d->done_files = 0;
 	if (j->randrepeat)
 		seed_all(d, j);
 }

@@ -85,6 +85,7 @@ void bq_frand_seed(struct bq_frand *r, uint64_t seed, bool use64);
  * @mix_dir: the current direction of the mix
  * @thread_number: fio's number of the thread, for bq_fiodraw_new_pass()
  * @entropy: the seeds of a job that is not repeatable
+ * @done_files: files with no more offsets this pass, set aside as fio's are
  */
 struct bq_fiodraw {
 	struct bq_frand bs[BQ_NR_DIRS];
@@ -98,6 +99,7 @@ struct bq_fiodraw {
 	int mix_dir;
 	int thread_number;
 	uint64_t entropy;
+	uint64_t done_files;
 };
 
 void bq_fiodraw_init(struct bq_fiodraw *d, const struct bq_job *j, int thread_number,

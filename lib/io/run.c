@@ -548,7 +548,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		return ret;
 	/* Several block sizes: fio's draws, or its I/O count is not (fiorand.c). */
 	if (w->varbs) {
-		w->fio = malloc(sizeof(*w->fio));
+		w->fio = calloc(1, sizeof(*w->fio));
 		if (!w->fio)
 			return -ENOMEM;
 		bq_fiodraw_init(w->fio, j, thread_number, seed ^ bq_now_ns());
