@@ -6,8 +6,10 @@
  * Each job below is written to a job file and run by fio 3.33 (ioengine=
  * null) and by blkqual (the same file; null is its nop engine): what is
  * compared is where and how large each I/O is, which no engine changes,
- * so no device is needed.  Sizes are drawn at random, so the two tools
- * draw different sizes; what must agree:
+ * so no device is needed.  blkqual now draws fio's own sizes, so the
+ * figures agree exactly (bsdraw_test.c checks every I/O); the rules
+ * below, written when they did not, still hold and guard the rules
+ * themselves:
  * - the bytes, exactly, wherever fio's rule makes them certain: with the
  *   random map every unit is done once (sizes that are whole units), and
  *   a sequential job fits its sizes into the region;

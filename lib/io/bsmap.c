@@ -34,7 +34,10 @@
  */
 static bool pass_ends(const struct bq_worker *w)
 {
-	return !w->job->time_based && !w->job->io_size && w->nr_files == 1;
+	if (w->job->time_based || w->job->io_size)
+		return false;
+	/* With fio's draws, a file of several is set aside (worker_varbs_other_file()). */
+	return w->nr_files == 1 || (w->fio && !w->fsrv);
 }
 
 static void set_tails(struct bq_bsmap *m)
@@ -190,6 +193,8 @@ uint32_t worker_fit_len(struct bq_worker *w, int dir, uint64_t room)
 	uint32_t lo = j->bs_min[dir], hi = j->bs_max[dir], len = 0;
 	int nr = j->nr_bssplit[dir], tries = 0;
 
+	if (w->fio)
+		return bq_fiodraw_len(w->fio, j, dir, room);
 	if (!nr && lo == hi)
 		return j->bs[dir];
 	if (lo > room)
@@ -221,6 +226,76 @@ uint32_t worker_fit_len(struct bq_worker *w, int dir, uint64_t room)
 	return len;
 }
 
+/*
+ * fio aligns each direction's random offsets on its own smallest size
+ * unless blockalign is set: a job whose reads and writes have different
+ * smallest sizes draws its writes' blocks over fewer, larger units.
+ */
+static uint32_t dir_unit(const struct bq_worker *w, int dir)
+{
+	if (!w->fio || w->job->ba)
+		return w->unit;
+	return w->job->bs_min[dir];
+}
+
+/*
+ * A uniform block of the region, of the alignment unit: fio's last block
+ * leaves room for the smallest size.  With tausworthe, fio's own draw
+ * from its offset stream (fiorand.c).
+ */
+static uint64_t random_block(struct bq_worker *w, struct bq_file_state *f, int dir)
+{
+	uint64_t lastb = bq_fiodraw_lastb(w->job, dir, f->span, dir_unit(w, dir));
+
+	if (!lastb)
+		lastb = 1;
+	if (w->fio && w->job->random_generator != BQ_RANDGEN_LFSR)
+		return bq_frand_scale(&w->fio->off, lastb);
+	return bq_bounded(&f->gen, lastb);
+}
+
+/*
+ * fio's units, as it mixes them: the block drawn (and looked up in the
+ * map) is of the direction's alignment, the map's bits are of the
+ * smallest size of all, and the run marked is counted from the offset
+ * in the direction's smallest size.  With one smallest size, and no
+ * blockalign over it, they are all the same.
+ */
+static uint64_t fio_map_len(struct bq_worker *w, struct bq_file_state *f, int dir, uint64_t u,
+			    uint32_t *len)
+{
+	uint64_t off = u * dir_unit(w, dir), n;
+	uint32_t lo = w->job->bs_min[dir], l;
+	/* bs_is_seq_rand: a random I/O takes the write sizes, whatever its direction */
+	int sdir = w->job->bs_is_seq_rand ? BQ_WRITE : dir;
+
+	if (off >= f->span)
+		return UINT64_MAX;
+	l = worker_fit_len(w, sdir, f->span - off);
+	if (!l)
+		return UINT64_MAX;
+	n = mark_run(f->map, off / lo, (l + lo - 1) / lo);
+	f->mapped += n;
+	if (n && n * lo < l)
+		l = (uint32_t)(n * lo);
+	*len = l;
+	return off;
+}
+
+/**
+ * worker_rand_offset() - a uniform random offset of a job with several
+ * block sizes, without the map: fio's own draw, on the direction's alignment
+ * @w: the worker
+ * @f: the file
+ * @dir: the I/O's direction
+ *
+ * Return: the byte offset within the region.
+ */
+uint64_t worker_rand_offset(struct bq_worker *w, struct bq_file_state *f, int dir)
+{
+	return random_block(w, f, dir) * dir_unit(w, dir);
+}
+
 /**
  * worker_map_pick() - a random I/O of a job with several block sizes and
  * the random map
@@ -243,14 +318,39 @@ uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, int dir, 
 	uint64_t nbits = m->nbits[0], u, n;
 	uint32_t l;
 
-	if (f->mapped == nbits) {
+	/* fio finds its map full only when a draw lands in it (below). */
+	if (f->mapped == nbits && !w->fio) {
 		/* fio's file is done; another pass only for time or io_size. */
 		if (pass_ends(w))
 			return UINT64_MAX;
 		bq_bsmap_reset(m);
 		f->mapped = 0;
+		if (w->fio)
+			bq_fiodraw_new_pass(w->fio, w->job);
 	}
-	u = bq_bounded(&f->gen, nbits);
+	u = random_block(w, f, dir);
+	if (w->fio) {
+		/* fio looks a block past its map's end up as free. */
+		if (u < nbits && bsmap_isset(m, u))
+			u = next_free(m, u);
+		if (u == NONE) {
+			if (pass_ends(w))
+				return UINT64_MAX;
+			bq_bsmap_reset(m);
+			f->mapped = 0;
+			/*
+			 * A time based job clears its map and draws again on
+			 * the spot; io_size's next pass starts the job's
+			 * streams over as fio's next round does.
+			 */
+			if (!w->job->time_based)
+				bq_fiodraw_new_pass(w->fio, w->job);
+			u = random_block(w, f, dir);
+		}
+		return fio_map_len(w, f, dir, u, len);
+	}
+	if (u >= nbits)
+		u = nbits - 1;
 	if (bsmap_isset(m, u))
 		u = next_free(m, u);
 	l = worker_fit_len(w, dir, f->span - u * w->unit);
@@ -280,7 +380,7 @@ uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, int dir, 
 uint64_t worker_varbs_offset(struct bq_worker *w, struct bq_file_state *f, int dir, uint32_t *len)
 {
 	const struct bq_job *j = w->job;
-	uint64_t off, lastb;
+	uint64_t off;
 	uint32_t lo;
 
 	if (!w->random) {
@@ -305,11 +405,7 @@ uint64_t worker_varbs_offset(struct bq_worker *w, struct bq_file_state *f, int d
 		return worker_map_pick(w, f, dir, len);
 	lo = j->bs_min[dir];
 	if (f->gen.dist == BQ_DIST_RANDOM) {
-		/* fio's last block leaves room for the smallest size. */
-		lastb = f->gen.nblocks;
-		if (lo > w->unit)
-			lastb = f->span > lo - w->unit ? (f->span - (lo - w->unit)) / w->unit : 0;
-		off = bq_bounded(&f->gen, lastb ? lastb : 1) * w->unit;
+		off = random_block(w, f, dir) * dir_unit(w, dir);
 	} else {
 		off = bq_offgen_next(&f->gen) * w->unit;
 	}
@@ -320,4 +416,46 @@ uint64_t worker_varbs_offset(struct bq_worker *w, struct bq_file_state *f, int d
 		off = (f->span - *len) / w->unit * w->unit;
 	}
 	return off;
+}
+
+/**
+ * worker_varbs_other_file() - fio's I/O from the next file when the one
+ * drawn has no more offsets
+ * @w: the worker (fio's draws, several files, round robin)
+ * @s: the I/O; its file is set aside and replaced
+ * @dir: its direction, drawn again for the new file as fio fills the
+ *       I/O again from the start
+ * @len: set to its size
+ *
+ * fio marks a file whose map is full (or whose end no size fits in)
+ * done, and the job goes on with the others until its size is done or
+ * every file is.
+ *
+ * Return: the byte offset within the new file's region, or UINT64_MAX
+ * when every file is done.
+ */
+uint64_t worker_varbs_other_file(struct bq_worker *w, struct bq_slot *s, int *dir, uint32_t *len)
+{
+	struct bq_fiodraw *d = w->fio;
+	const struct bq_job *j = w->job;
+	uint64_t all = w->nr_files == 64 ? ~0ULL : (1ULL << w->nr_files) - 1, off;
+
+	for (;;) {
+		d->done_files |= 1ULL << s->file;
+		if ((d->done_files & all) == all)
+			return UINT64_MAX;
+		while (d->done_files & (1ULL << w->next_file))
+			w->next_file = w->next_file + 1 == (unsigned int)w->nr_files ? 0 :
+				       w->next_file + 1;
+		s->file = (uint8_t)w->next_file;
+		if (++w->next_file == (unsigned int)w->nr_files)
+			w->next_file = 0;
+		if (j->rw == BQ_RW_RANDRW || j->rw == BQ_RW_RW) {
+			d->issued[*dir]--;
+			*dir = bq_fiodraw_dir(d, j);
+		}
+		off = worker_varbs_offset(w, &w->files[s->file], *dir, len);
+		if (off != UINT64_MAX)
+			return off;
+	}
 }

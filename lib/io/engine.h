@@ -21,6 +21,7 @@
 #include "io/buffers.h"
 #include "io/rate.h"
 #include "io/bsmap.h"
+#include "io/fiorand.h"
 #include "io/errfilter.h"
 
 /**
@@ -306,6 +307,8 @@ struct bq_worker {
 	/* verify passes (issue 19; run_order.c): fio's write, read back, again */
 	uint64_t size_bytes;		/* the thread's size: one pass's writes, at most */
 	bool verify_passes;		/* a pass ends where the offsets do (no restart) */
+	/* several block sizes (issue 19; fiorand.c): fio's own streams; NULL: other jobs */
+	struct bq_fiodraw *fio;
 };
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
@@ -375,6 +378,8 @@ uint64_t worker_map_pick(struct bq_worker *w, struct bq_file_state *f, int dir, 
 uint64_t worker_varbs_offset(struct bq_worker *w, struct bq_file_state *f, int dir,
 			     uint32_t *len);
 uint32_t worker_fit_len(struct bq_worker *w, int dir, uint64_t room);
+uint64_t worker_rand_offset(struct bq_worker *w, struct bq_file_state *f, int dir);
+uint64_t worker_varbs_other_file(struct bq_worker *w, struct bq_slot *s, int *dir, uint32_t *len);
 int bq_fsrv_next(struct bq_worker *w, uint32_t *len);	/* fileset_service.c */
 void bq_fsrv_done(struct bq_worker *w, int f, uint32_t len);
 
@@ -433,7 +438,12 @@ worker_pick_as(struct bq_worker *w, struct bq_slot *s, uint64_t now, const bool 
 	if (rare)
 		w->ios_left--;
 	/* A rate cap may have let the other direction go (bq_rate_may_start()). */
-	dir = rare && w->rate != NULL ? bq_rate_dir(w) : worker_draw_dir(w);
+	if (rare && w->rate != NULL)
+		dir = bq_rate_dir(w);
+	else if (rare && w->fio != NULL && (j->rw == BQ_RW_RANDRW || j->rw == BQ_RW_RW))
+		dir = bq_fiodraw_dir(w->fio, j);	/* fio's mix: its count depends on it */
+	else
+		dir = worker_draw_dir(w);
 	if (rare && w->pattern)
 		return worker_pattern_pick(w, s, dir);
 	len = worker_pick_len(w, dir);
@@ -444,6 +454,12 @@ worker_pick_as(struct bq_worker *w, struct bq_slot *s, uint64_t now, const bool 
 			return false;
 		s->file = (uint8_t)fi;
 	} else {
+		/* fio's draws: files set aside (worker_varbs_other_file()) are skipped. */
+		if (rare && w->fio != NULL)
+			while (w->fio->done_files & (1ULL << w->next_file) &&
+			       ~w->fio->done_files & ((2ULL << (w->nr_files - 1)) - 1))
+				w->next_file = w->next_file + 1 == (unsigned int)w->nr_files ? 0 :
+					       w->next_file + 1;
 		s->file = (uint8_t)w->next_file;
 		if (++w->next_file == (unsigned int)w->nr_files)
 			w->next_file = 0;
@@ -454,8 +470,12 @@ worker_pick_as(struct bq_worker *w, struct bq_slot *s, uint64_t now, const bool 
 	if (rare && w->varbs) {
 		uint64_t off = worker_varbs_offset(w, f, dir, &len);
 
+		/* fio's draws: a file with no more offsets gives way to the next. */
+		if (off == UINT64_MAX && w->fio != NULL && w->nr_files > 1 && w->fsrv == NULL)
+			off = worker_varbs_other_file(w, s, &dir, &len);
 		if (off == UINT64_MAX)
 			return false;
+		f = &w->files[s->file];
 		s->offset = f->base + off;
 	} else if (rare && w->spr != NULL) {
 		if (!worker_sprandom_offset(w, s, f, dir))

@@ -62,8 +62,16 @@ static uint64_t zoned_block(struct bq_worker *w, struct bq_file_state *f, int di
 	const struct bq_job *j = w->job;
 	const struct bq_dist_zone *z = j->dist_zones[dir];
 	uint64_t lastb = f->gen.nblocks, start = 0, prev = 0, len;
-	unsigned int v = 1 + (unsigned int)bq_bounded(&f->gen, 100), acc = 0;
+	unsigned int v, acc = 0;
 	int i;
+
+	/* Several block sizes: fio's zone and offset streams (fiorand.c), and its last block. */
+	if (w->fio) {
+		lastb = bq_fiodraw_lastb(j, dir, f->span, w->unit);
+		v = 1 + (unsigned int)bq_frand_scale(&w->fio->zone, 100);
+	} else {
+		v = 1 + (unsigned int)bq_bounded(&f->gen, 100);
+	}
 
 	for (i = 0; i < j->nr_dist_zones[dir] - 1; i++) {
 		if (v <= acc + z[i].pct)
@@ -78,6 +86,8 @@ static uint64_t zoned_block(struct bq_worker *w, struct bq_file_state *f, int di
 		start = prev * lastb / 100;
 		len = lastb * z[i].size / 100;
 	}
+	if (w->fio)
+		return start + bq_frand_scale(&w->fio->off, len);
 	return start + (len ? bq_bounded(&f->gen, len) : 0);
 }
 
@@ -130,8 +140,11 @@ static uint64_t rand_offset(struct bq_worker *w, struct bq_file_state *f, int di
 	/* The map's size is drawn after the offset, to fit, as fio does (bsmap.c). */
 	if (f->map) {
 		*mapped = true;
-		return worker_map_pick(w, f, j->bs_is_seq_rand ? BQ_WRITE : dir, len);
+		/* fio's own draws: the I/O's direction places it, the random one sizes it. */
+		return worker_map_pick(w, f, j->bs_is_seq_rand && !w->fio ? BQ_WRITE : dir, len);
 	}
+	if (w->fio && f->gen.dist == BQ_DIST_RANDOM)
+		return worker_rand_offset(w, f, dir);
 	return bq_offgen_next(&f->gen) * w->unit;
 }
 
@@ -171,6 +184,14 @@ void worker_pattern_restart(struct bq_worker *w)
 	w->zone_bytes = 0;
 }
 
+/* 0..99 for percentage_random: fio's own stream for a job with several block sizes. */
+static uint64_t pct_draw(struct bq_worker *w, int dir)
+{
+	if (w->fio)
+		return bq_frand_scale(&w->fio->seq_rand[dir], 100);
+	return bq_bounded(&w->rng, 100);
+}
+
 /* The offset from the zone's start, or false: no more offsets. */
 static bool next_offset(struct bq_worker *w, struct bq_file_state *f, int dir, uint64_t *off,
 			bool *is_random, uint32_t *len, bool *mapped)
@@ -188,8 +209,7 @@ static bool next_offset(struct bq_worker *w, struct bq_file_state *f, int dir, u
 		return seq_offset(w, f, dir, off);
 	if (hit) {
 		/* fio draws 1..100 and goes random at or below percentage_random. */
-		if (!j->pct_seq[dir] ||
-		    1 + bq_bounded(&w->rng, 100) <= 100 - (uint64_t)j->pct_seq[dir]) {
+		if (!j->pct_seq[dir] || 1 + pct_draw(w, dir) <= 100 - (uint64_t)j->pct_seq[dir]) {
 			*is_random = true;
 			*off = rand_offset(w, f, dir, len, mapped);
 			return true;

@@ -462,7 +462,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 	struct bq_offgen_params rp = {
 		.nblocks = 1, .seed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index,
 	};
-	int first = 0, nr = j->nr_files;
+	int first = 0, nr = j->nr_files, thread_number;
 	uint64_t total = 0;
 	uint32_t lo, hi;
 	int ret;
@@ -529,6 +529,8 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		bool zoned = j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS ||
 			     j->dist == BQ_DIST_SEQUENCE;
 		bool lfsr = j->random_generator == BQ_RANDGEN_LFSR;
+		bool ba_nomap = j->ba && (j->ba != j->bs_min[BQ_READ] ||
+					  j->ba != j->bs_min[BQ_WRITE]);
 		struct bq_offgen_params p = {
 			/* lfsr never repeats a block, map or not; zoned draws its own blocks. */
 			.random = w->random, .norandommap = (j->norandommap && !lfsr) || zoned,
@@ -564,9 +566,14 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		ret = bq_offgen_init(&f->gen, &p);
 		if (ret)
 			return ret;
-		/* Several block sizes need a map to cover each unit once (see worker_map_pick()). */
-		if (f->gen.randommap && lo != hi && !lfsr) {
-			f->map = bq_bsmap_new(p.nblocks);
+		/*
+		 * Several block sizes need a map to cover each unit once (see
+		 * worker_map_pick()); in fio, a blockalign other than each
+		 * direction's smallest size turns it off.
+		 */
+		if (f->gen.randommap && lo != hi && !lfsr && !(w->varbs && ba_nomap)) {
+			/* fio's map has a bit per smallest size, whatever the alignment. */
+			f->map = bq_bsmap_new(w->varbs && range / lo ? range / lo : p.nblocks);
 			/* softrandommap: go on without the map, as fio does. */
 			if (!f->map && !j->softrandommap)
 				return -ENOMEM;
@@ -603,10 +610,17 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 			return ret;
 	}
 	/* fio numbers the threads of the whole run from 1; its log names carry the number. */
-	ret = bq_statlog_worker_init(w, (st->order ? st->order->threads_before : 0) +
-				     (int)(w - st->workers) + 1);
+	thread_number = (st->order ? st->order->threads_before : 0) + (int)(w - st->workers) + 1;
+	ret = bq_statlog_worker_init(w, thread_number);
 	if (ret)
 		return ret;
+	/* Several block sizes: fio's draws, or its I/O count is not (fiorand.c). */
+	if (w->varbs) {
+		w->fio = calloc(1, sizeof(*w->fio));
+		if (!w->fio)
+			return -ENOMEM;
+		bq_fiodraw_init(w->fio, j, thread_number, seed ^ bq_now_ns());
+	}
 	if (js->verify)
 		return bq_verify_worker_init(js->verify, w, index);
 	return 0;
@@ -1071,6 +1085,7 @@ static void teardown(struct run_state *st)
 			run_job_note(st->workers[i].jr, "%s", msg);
 		for (int f = 0; f < st->workers[i].nr_files; f++)
 			free(st->workers[i].files[f].map);
+		free(st->workers[i].fio);
 	}
 	free(st->workers);
 	for (size_t k = 0; st->js && k < st->res->nr; k++) {

@@ -103,6 +103,8 @@ static void restart_loop(struct bq_worker *w)
 	/* A file set's files are each done again, as in fio's next loop. */
 	if (w->fsrv)
 		bq_fsrv_new_pass(w);
+	if (w->fio)
+		bq_fiodraw_new_pass(w->fio, j);
 	for (int i = 0; i < w->nr_files; i++) {
 		struct bq_file_state *f = &w->files[i];
 

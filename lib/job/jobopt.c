@@ -1238,6 +1238,7 @@ void bq_job_defaults(struct bq_job *job)
 	job->iodepth = 1;
 	job->numjobs = 1;
 	job->randrepeat = true;
+	job->randseed = 0x89;		/* fio's default: its seeds are fio's (fiorand.c) */
 	job->invalidate = true;
 	job->dist = BQ_DIST_RANDOM;
 	bq_sprandom_defaults(job);
