@@ -28,6 +28,7 @@
 #include "report_util.h"
 #include "run_replay.h"
 #include "run_report.h"
+#include "run_switches.h"
 #include "verify_report.h"
 
 struct run_cli {
@@ -49,6 +50,7 @@ struct run_cli {
 	uint64_t stripe_chunk;
 	int stripe_layout;
 	bool status;
+	struct run_switches sw;
 	unsigned int repeat;
 	const char *replay;
 	char **job_args;
@@ -102,7 +104,8 @@ static void more_job_errors(struct cli *cli, const struct bq_parse_error *perr)
 static const char *const run_own_opts[] = {
 	"output-format", "output", "csv", "verify-state", "interval", "force-destroy",
 	"stripe", "repeat", "replay", "cpus", "sqpoll", "continue-on-error", "no-status",
-	"stall-timeout", "minimal", "terse-version", "append-terse", "help", NULL
+	"stall-timeout", "minimal", "terse-version", "append-terse", "eta", "eta-newline",
+	"eta-interval", "parse-only", "showcmd", "readonly", "help", NULL
 };
 
 static int job_args_error(struct cli *cli, const struct bq_parse_error *perr)
@@ -214,6 +217,7 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 {
 	struct cli *cli = &rc->cli;
 	struct stat st;
+	int ret;
 
 	rc->job_args = calloc((size_t)argc + 1, sizeof(char *));
 	if (!rc->job_args)
@@ -285,6 +289,9 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 			rc->continue_on_error = true;
 		} else if (is_flag(a, "--no-status")) {
 			rc->status = false;
+		} else if ((ret = run_switch(&rc->sw, cli, argc, argv, &i))) {
+			if (ret != 1)
+				return ret;
 		} else if (bad) {
 			return cli_usage_error(cli, "option '%s' needs a value", a);
 		} else {
@@ -293,6 +300,11 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 		if (bad)
 			return cli_usage_error(cli, "option '%s' needs a value", a);
 	}
+	/* fio's --eta: the status line when stderr is a terminal, always, or never. */
+	if (rc->sw.eta == RUN_ETA_ALWAYS)
+		rc->status = true;
+	else if (rc->sw.eta == RUN_ETA_NEVER)
+		rc->status = false;
 	if (!rc->nr_job_args && !rc->replay)
 		return cli_usage_error(cli, "no job given (usage: %s)", cli->usage);
 	if (rc->fio_formats && cli->output == OUTPUT_JSON)
@@ -351,17 +363,24 @@ static int apply_run_options(struct run_cli *rc, struct bq_jobset *set)
 static void status_line(void *arg, const struct bq_progress *p)
 {
 	struct run_cli *rc = arg;
-	static uint64_t last_ios, last_bytes, last_ns;
+	static uint64_t last_ios, last_bytes, last_ns, last_newline_ns;
 	char bw[32];
 	double dt = (double)(p->elapsed_ns - last_ns) / 1e9;
+	bool newline;
 
-	if (!rc->status || dt <= 0)
+	if (!rc->status || dt <= 0 || p->elapsed_ns - last_ns < rc->sw.eta_interval_ns)
 		return;
+	/* --eta-newline: the line is kept, a new one started, once a period. */
+	newline = rc->sw.eta_newline_ns &&
+		  p->elapsed_ns - last_newline_ns >= rc->sw.eta_newline_ns;
+	if (newline)
+		last_newline_ns = p->elapsed_ns;
 	fmt_size(bw, sizeof(bw), dt > 0 ? (uint64_t)((double)(p->bytes - last_bytes) / dt) : 0);
 	fprintf(stderr, "\r[%.0fs elapsed%s", (double)p->elapsed_ns / 1e9, p->eta_ns ? ", " : "");
 	if (p->eta_ns)
 		fprintf(stderr, "%.0fs left", (double)p->eta_ns / 1e9);
-	fprintf(stderr, "] %.0f IOPS, %s/s   ", dt > 0 ? (double)(p->ios - last_ios) / dt : 0, bw);
+	fprintf(stderr, "] %.0f IOPS, %s/s   %s", dt > 0 ? (double)(p->ios - last_ios) / dt : 0,
+		bw, newline ? "\n" : "");
 	last_ios = p->ios;
 	last_bytes = p->bytes;
 	last_ns = p->elapsed_ns;
@@ -680,7 +699,8 @@ int cmd_run(int argc, char **argv)
 				 "[--terse-version 2..5] [--append-terse] "
 				 "[--output FILE] [--csv FILE] "
 				 "[--interval T] [--repeat N] [--cpus auto|LIST] [--sqpoll] "
-				 "[--stall-timeout T] "
+				 "[--stall-timeout T] [--eta always|never|auto] [--parse-only] "
+				 "[--showcmd] [--readonly] "
 				 "[--continue-on-error] [--verify-state FILE] "
 				 "[--stripe DEV,DEV,...[,chunk=SIZE][,layout=L]] "
 				 "[--force-destroy DEV]... "
@@ -720,8 +740,19 @@ int cmd_run(int argc, char **argv)
 	ret = apply_run_options(&rc, &set);
 	if (!ret)
 		ret = check_force_names(&rc.cli, &gopts, &set);
+	if (!ret)
+		ret = run_switches_check(&rc.sw, &rc.cli, &set);
 	if (ret)
 		goto out_free_jobs;
+	gopts.read_only = rc.sw.readonly;
+	/* fio's --showcmd and --parse-only: the jobs are good; nothing is opened. */
+	if (rc.sw.showcmd || rc.sw.parse_only) {
+		if (rc.sw.showcmd && run_showcmd(stdout, &set)) {
+			cli_error(&rc.cli, "writing to standard output: %s", strerror(errno));
+			ret = EXIT_REFUSED;
+		}
+		goto out_free_jobs;
+	}
 	ret = cli_open_ctx(&rc.cli, &ctx);
 	if (ret)
 		goto out_free_jobs;

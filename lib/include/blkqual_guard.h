@@ -89,10 +89,13 @@ struct bq_guard_report {
  * struct bq_guard_opts - the user's overrides
  * @force_destroy: targets the user allowed to overwrite, @nr_force of them;
  *   matched by identity (device number, or inode for files), not by spelling
+ * @read_only: nothing may be written at all (run --readonly): a job's file
+ *   that would be created, laid out or replaced is refused too
  */
 struct bq_guard_opts {
 	const char *const *force_destroy;
 	size_t nr_force;
+	bool read_only;
 };
 
 /**

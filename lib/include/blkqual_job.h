@@ -501,7 +501,8 @@ struct bq_job {
 	bool norandommap_given;		/* norandommap given (sprandom's rule) */
 
 	/*
-	 * fio's output (issue 20): the options as given, "key=value" lines,
+	 * fio's output (issue 20): the options as given, "key=value" lines
+	 * ("key" for a bare flag),
 	 * for its JSON's "job options" and "global options".  The first
 	 * @fio_given_own bytes came from [global] (or the options before the
 	 * first --name); a job file's section name is not among them, as in

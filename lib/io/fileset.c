@@ -249,6 +249,11 @@ static int open_one(struct fs_ctx *c, int dfd, const char *base, const char *pat
 		if (!exists && !j->allow_file_create)
 			return bq_fail_at(c->err, path, -ENOENT, "no such file, and "
 					  "allow_file_create=0");
+		ret = bq_target_read_only(c->st->opts->guard, c->err, path, exists ?
+					  "lay it out (shorter than the job's region)" :
+					  "create and lay it out (no such file)");
+		if (ret)
+			return ret;
 		if (exists) {
 			/* fio unlinks it and starts over; the guard decides first. */
 			ret = judge(c, pfd, path, "replace it");
@@ -290,6 +295,10 @@ static int open_one(struct fs_ctx *c, int dfd, const char *base, const char *pat
 		if (!j->allow_file_create)
 			return bq_fail_at(c->err, path, -ENOENT, "no such file, and "
 					  "allow_file_create=0");
+		ret = bq_target_read_only(c->st->opts->guard, c->err, path,
+					  "create it (no such file)");
+		if (ret)
+			return ret;
 		pfd = openat(dfd, base, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (pfd < 0)
 			return bq_fail_at(c->err, path, errno == EEXIST ? -EBUSY : -errno,

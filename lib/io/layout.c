@@ -252,6 +252,10 @@ static int lay_out_file(struct bq_ctx *ctx, const struct bq_job *j, const char *
 		return 0;
 	if (!exists && !j->allow_file_create)
 		return bq_fail_at(err, path, -ENOENT, "no such file, and allow_file_create=0");
+	ret = bq_target_read_only(gopts, err, path, exists ? "lay it out (shorter than the "
+				  "job's region)" : "create and lay it out (no such file)");
+	if (ret)
+		return ret;
 	dfd = open_found_parent(j, path, &base);
 	if (dfd == -ENOENT)
 		dfd = open_parent(path, &base);

@@ -187,6 +187,9 @@ static int hold_target(struct bq_ctx *ctx, const struct bq_job *j, const char *p
 		if (!j->size && !(j->fill_device && writes))
 			return bq_fail_at(err, path, -EINVAL,
 				    "no such file, and size= is not set to create it");
+		i = bq_target_read_only(gopts, err, path, "create it (no such file)");
+		if (i)
+			return i;
 		pfd = create_file(path, ti, err);
 		if (pfd == -EEXIST)
 			pfd = open(path, O_PATH | O_CLOEXEC);

@@ -34,6 +34,16 @@ struct bq_held {
 bool bq_job_writes(const struct bq_job *j);
 int bq_target_lay_out(int fd, uint64_t from, uint64_t to);
 
+/* --readonly: making or laying out a job's file is a write too. */
+static inline int bq_target_read_only(const struct bq_guard_opts *gopts,
+				      struct bq_parse_error *err, const char *path,
+				      const char *what)
+{
+	if (!gopts || !gopts->read_only)
+		return 0;
+	return bq_fail_at(err, path, -EROFS, "--readonly: refusing to %s", what);
+}
+
 /* For refusals: which rule @ti->lbs stands for. */
 static inline const char *bq_target_align_name(const struct bq_target_info *ti)
 {

@@ -1334,15 +1334,17 @@ static int set_expanded(const struct job_opt *o, const char *key, const char *va
 /*
  * fio's JSON lists the options a job was given, as given: kept as
  * "key=value" lines; what does not fit is left out of that list only.
- * fio leaves out a bare flag (no value), and so does this.
+ * fio leaves out a bare flag (no value) there; it is kept as "key".
  */
 static void note_given(struct bq_job *job, const char *key, const char *value)
 {
 	size_t used = strnlen(job->fio_given, sizeof(job->fio_given));
 
-	if (!value || used + strlen(key) + strlen(value) + 3 > sizeof(job->fio_given))
+	if (used + strlen(key) + (value ? strlen(value) : 0) + 3 > sizeof(job->fio_given))
 		return;
-	snprintf(job->fio_given + used, sizeof(job->fio_given) - used, "%s=%s\n", key, value);
+	/* A bare flag is a line without '=': fio's JSON skips it, --showcmd does not. */
+	snprintf(job->fio_given + used, sizeof(job->fio_given) - used, value ? "%s=%s\n" : "%s\n",
+		 key, value ? value : "");
 }
 
 /**

@@ -63,12 +63,12 @@ static const struct refused_group refused[] = {
 	GROUP("sg's WRITE STREAM (sg_write_mode=write_stream) is not implemented",
 	      "stream_id"),
 	GROUP("a switch of blkqual run's command line, as of fio's, not a job option",
-	      "output", "output-format", "minimal", "append-terse", "terse-version"),
+	      "output", "output-format", "minimal", "append-terse", "terse-version", "eta",
+	      "eta-newline", "eta-interval", "parse-only", "readonly", "showcmd"),
 	GROUP("fio command-line switch: blkqual run has its own (blkqual run --help)",
-	      "bandwidth-log", "status-interval", "eta", "eta-newline", "eta-interval",
-	      "parse-only", "readonly", "warnings-fatal", "max-jobs", "server",
+	      "bandwidth-log", "status-interval", "warnings-fatal", "max-jobs", "server",
 	      "client", "alloc-size", "trigger-file", "trigger-timeout", "trigger",
-	      "trigger-remote", "aux-path", "debug", "showcmd", "cmdhelp", "enghelp",
+	      "trigger-remote", "aux-path", "debug", "cmdhelp", "enghelp",
 	      "crctest", "idle-prof", "inflate-log", "profile"),
 };
 
