@@ -280,6 +280,10 @@ TEST(round_trip)
 		ASSERT_EQ(0, bq_jobs_from_args((int)out.n, out.v, &b, &err)) {
 			TH_LOG("%s: %s", err.where, err.msg);
 		}
+		/* The options as given (fio's "job options") are the spelling, not the job. */
+		memset(a.jobs[0].fio_given, 0, sizeof(a.jobs[0].fio_given));
+		memset(b.jobs[0].fio_given, 0, sizeof(b.jobs[0].fio_given));
+		a.jobs[0].fio_given_own = b.jobs[0].fio_given_own = 0;
 		/* The filename pointers differ; the buffer block does not. */
 		EXPECT_EQ(0, memcmp(&a.jobs[0].zero_buffers, &b.jobs[0].zero_buffers,
 				    sizeof(struct bq_job) -
@@ -558,7 +562,13 @@ TEST_F(dev, default_writes_no_repeated_block)
 	ASSERT_EQ(0, run_blkqual_job(_metadata, self, &bq));
 	bq_stamped = stamped_sectors(self->data);
 	EXPECT_EQ(REGION / 512, bq_stamped);
-	against_fio(_metadata, self, "", 0, 0.01, 0.02, &bq, &fio);
+	/*
+	 * Which of the iodepth buffers serves each write follows the order of
+	 * completions, and gzip finds a reused buffer within its 32 KiB
+	 * window: blkqual's ratio moves from 0.214 to 0.245 between runs of
+	 * the same job (fio's from 0.235 to 0.237).
+	 */
+	against_fio(_metadata, self, "", 0, 0.01, 0.035, &bq, &fio);
 	TH_LOG("sectors stamped with their offset: blkqual %zu, fio %zu of %d", bq_stamped,
 	       stamped_sectors(self->data), REGION / 512);
 	EXPECT_EQ(REGION / 512, stamped_sectors(self->data));
