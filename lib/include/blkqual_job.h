@@ -479,6 +479,12 @@ struct bq_job {
 	uint64_t rate_iops_trim;	/* rate_iops's: trims per second per thread */
 	uint64_t rate_min_trim;		/* rate_min's (a trim job refuses it: not judged) */
 	uint64_t rate_iops_min_trim;	/* rate_iops_min's, likewise */
+	/* NVMe protection information (issue 19; jobopt_nvme.c, lib/engines/nvme_pi.c) */
+	uint32_t nvme_md_per_io;	/* md_per_io_size: separate metadata bytes per I/O */
+	bool nvme_pi_act;		/* pi_act: PRACT, the controller inserts/strips PI */
+	uint32_t nvme_prchk;		/* pi_chk: BQ_NVME_PRCHK_* (engines/nvme_pi.h) */
+	uint16_t nvme_apptag;		/* apptag (fio's default 0x1234) */
+	uint16_t nvme_apptag_mask;	/* apptag_mask (0xffff) */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

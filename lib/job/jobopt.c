@@ -1156,6 +1156,12 @@ static const struct job_opt job_opts[] = {
 	/* fill_device, trim rates, offload submission (issue 19; jobopt_fill.c, io/fill.c) */
 	OPT_AT("fill_device", OPT_FLAG, set_bool, fill_device, 0, 0),
 	OPT_AT("fill_fs", OPT_FLAG, set_bool, fill_device, 0, 0),
+	/* NVMe protection information (issue 19; lib/job/jobopt_nvme.c) */
+	OPT_AT("md_per_io_size", OPT_VALUE, set_uint, nvme_md_per_io, 0, 1u << 30),
+	OPT_AT("pi_act", OPT_FLAG, set_bool, nvme_pi_act, 0, 0),
+	OPT("pi_chk", OPT_VALUE, bq_job_set_pi_chk),
+	OPT("apptag", OPT_VALUE, bq_job_set_apptag),
+	OPT("apptag_mask", OPT_VALUE, bq_job_set_apptag),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1218,6 +1224,9 @@ void bq_job_defaults(struct bq_job *job)
 	job->verify_write_sequence = true;
 	job->stall_timeout_ns = 30 * NS_PER_S;
 	job->hipri_percentage = 100;
+	job->nvme_pi_act = true;
+	job->nvme_apptag = 0x1234;
+	job->nvme_apptag_mask = 0xffff;
 	bq_bufopt_defaults(job);
 	bq_fileset_defaults(job);
 	bq_job_rates_defaults(job);
