@@ -171,8 +171,8 @@ json_object *error_groups_json(const struct bq_thread_result *t,
 		if (g->sense & BQ_NVME_STATUS_VALID) {
 			json_object_object_add(o, "nvme_status",
 					       json_object_new_int((int)BQ_NVME_STATUS(g->sense)));
-			json_object_object_add(o, "nvme_status_by_host",
-					       json_object_new_boolean(g->sense & BQ_NVME_STATUS_HOST));
+			json_object_object_add(o, "nvme_status_by_host", json_object_new_boolean(
+						       g->sense & BQ_NVME_STATUS_HOST));
 		} else if (g->sense) {
 			json_object_object_add(o, "sense_key", json_object_new_int(BQ_SENSE_KEY(g->sense)));
 			json_object_object_add(o, "asc", json_object_new_int(BQ_SENSE_ASC(g->sense)));

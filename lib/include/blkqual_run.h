@@ -281,7 +281,7 @@ struct bq_target_info {
 	uint64_t stats_t0_ns;		/* when @before was read */
 	uint64_t stats_window_ns;	/* from @before to the reading @delta ends at */
 	/* io_uring_cmd on a namespace with metadata (issue 19; lib/engines/nvme_pi.c) */
-	uint32_t nvme_lba_data;		/* data bytes per block; @lbs adds interleaved metadata */
+	uint32_t nvme_lba_data;		/* data bytes per block (@lbs adds any metadata in it) */
 	uint16_t nvme_ms;		/* metadata bytes per block each command moves; 0: none */
 	bool nvme_ext;			/* ... after each block's data (extended LBA) */
 	uint8_t nvme_pi_type;		/* protection type; 0: none */

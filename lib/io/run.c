@@ -509,7 +509,15 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 			if (!f->map && !j->softrandommap)
 				return -ENOMEM;
 		}
-		total += f->span;
+		/*
+		 * fio issues no block that would end past the region: with one
+		 * block size, a region that is not a multiple of it ends short
+		 * of its end (size=1G, bs=4160: 258111 blocks).
+		 */
+		if (lo && lo == hi && !j->io_size && !bq_engine_has(j->engine, BQ_ENGINE_DISKLESS))
+			total += f->span / lo * lo;
+		else
+			total += f->span;
 	}
 	if (js->fset)
 		total = js->fset->bytes[index];

@@ -173,17 +173,19 @@ qemu=(qemu-system-x86_64 -M q35 -accel tcg,thread=multi -cpu max -m 2G -smp 2
 # hold the 1G of fio's uring-cmd-pi examples.
 truncate -s 1152M "$tmp/pi1.img" "$tmp/pi2.img"
 truncate -s 64M "$tmp/pi3.img" "$tmp/pi4.img"
+b512=logical_block_size=512,physical_block_size=512
+b4k=logical_block_size=4096,physical_block_size=4096
 # shellcheck disable=SC2054 # the commas are QEMU's option syntax
 qemu+=(-device pcie-root-port,id=rp2,bus=pxb1,chassis=2
 	-device nvme,id=nvpi,serial=BQNVMEPI,bus=rp2
 	-drive "file=$tmp/pi1.img,if=none,id=pi1,format=raw"
-	-device nvme-ns,bus=nvpi,drive=pi1,nsid=1,logical_block_size=4096,physical_block_size=4096,ms=64,mset=1,pi=1
+	-device "nvme-ns,bus=nvpi,drive=pi1,nsid=1,$b4k,ms=64,mset=1,pi=1"
 	-drive "file=$tmp/pi2.img,if=none,id=pi2,format=raw"
-	-device nvme-ns,bus=nvpi,drive=pi2,nsid=2,logical_block_size=4096,physical_block_size=4096,ms=64,mset=0,pi=1
+	-device "nvme-ns,bus=nvpi,drive=pi2,nsid=2,$b4k,ms=64,mset=0,pi=1"
 	-drive "file=$tmp/pi3.img,if=none,id=pi3,format=raw"
-	-device nvme-ns,bus=nvpi,drive=pi3,nsid=3,logical_block_size=512,physical_block_size=512,ms=8,mset=1,pi=3,pil=1
+	-device "nvme-ns,bus=nvpi,drive=pi3,nsid=3,$b512,ms=8,mset=1,pi=3,pil=1"
 	-drive "file=$tmp/pi4.img,if=none,id=pi4,format=raw"
-	-device nvme-ns,bus=nvpi,drive=pi4,nsid=4,logical_block_size=4096,physical_block_size=4096,ms=16,mset=0,pi=1,pif=2)
+	-device "nvme-ns,bus=nvpi,drive=pi4,nsid=4,$b4k,ms=16,mset=0,pi=1,pif=2")
 append="console=ttyS0 loglevel=3 panic=-1"
 # shellcheck disable=SC2206 # extra arguments are meant to split
 qemu+=(${BLKQUAL_VM_QEMU:-})
