@@ -446,7 +446,8 @@ int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64
  * @offset: byte offset in the namespace, a multiple of @lba_size
  * @len: bytes, a non-zero multiple of @lba_size, at most
  *       BQ_NVME_MAX_BLOCKS blocks
- * @lba_size: LBA data size of the namespace's format, a power of two
+ * @lba_size: bytes per block in the data buffer: the LBA data size (a power
+ *            of two), or with an extended LBA the data and its metadata
  * @buf: the data of a Read or Write; the other commands move none, and
  *       get no address and a zero length
  *
@@ -475,7 +476,8 @@ struct bq_nvme_dsm_range {
  * @r: the range
  * @offset: byte offset, a multiple of @lba_size
  * @len: bytes, a non-zero multiple of @lba_size
- * @lba_size: LBA data size, a power of two
+ * @lba_size: bytes per block as the I/O counts them: the LBA data size, or
+ *            with an extended LBA the data and its metadata
  *
  * Return: 0 or -EINVAL.
  */

@@ -2,7 +2,7 @@
 /*
  * nvme_cmd_opts_test.c - fio's io_uring_cmd NVMe extras, host side:
  * write_mode= (single modes and fio's mode/pct mixes), deac, num_range,
- * the refusals that stay (FDP, protection information, cmd_type=bsg), the
+ * the refusals that stay (FDP, cmd_type=bsg), the
  * commands they build, and a fio-style job file getting as far as the
  * device.  The commands on a real NVMe namespace are tested in the VM
  * (selftests/vm/guest_nvme_cmd_test.c).
@@ -143,10 +143,9 @@ TEST(job_rules)
 		{ -EOPNOTSUPP, "cmd_type=bsg", { "--ioengine=io_uring_cmd", "--cmd_type=bsg" } },
 		{ -EOPNOTSUPP, "placement", { "--ioengine=io_uring_cmd", "--fdp=1" } },
 		{ -EOPNOTSUPP, "placement", { "--ioengine=io_uring_cmd", "--fdp_pli=0,1" } },
-		{ -EOPNOTSUPP, "protection information",
-		  { "--ioengine=io_uring_cmd", "--pi_act=0" } },
-		{ -EOPNOTSUPP, "protection information",
-		  { "--ioengine=io_uring_cmd", "--md_per_io_size=8" } },
+		{ -EINVAL, "need ioengine=io_uring_cmd", { "--ioengine=io_uring", "--pi_act=0" } },
+		{ -EINVAL, "need ioengine=io_uring_cmd",
+		  { "--ioengine=libaio", "--md_per_io_size=8" } },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {

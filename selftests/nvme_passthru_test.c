@@ -170,12 +170,19 @@ TEST(oversize_rejected)
 	EXPECT_EQ(65534, c.cdw12);
 }
 
-TEST(lba_size_must_be_a_power_of_two)
+/* Other than a power of two, a block is an extended LBA: data and metadata. */
+TEST(extended_lba_blocks_are_divided)
 {
 	struct nvme_uring_cmd c;
 
 	EXPECT_EQ(-EINVAL, bq_nvme_rw_cmd(&c, false, 1, 0, 4096, 0, buf));
-	EXPECT_EQ(-EINVAL, bq_nvme_rw_cmd(&c, false, 1, 0, 1040, 520, buf));
+	EXPECT_EQ(-EINVAL, bq_nvme_rw_cmd(&c, false, 1, 0, 1000, 520, buf));
+	EXPECT_EQ(-EINVAL, bq_nvme_rw_cmd(&c, false, 1, 512, 1040, 520, buf));
+	ASSERT_EQ(0, bq_nvme_rw_cmd(&c, true, 1, 3 * 4160, 2 * 4160, 4160, buf));
+	EXPECT_EQ(3, c.cdw10);
+	EXPECT_EQ(0, c.cdw11);
+	EXPECT_EQ(1, c.cdw12);
+	EXPECT_EQ(2 * 4160, c.data_len);
 }
 #else
 TEST(commands)

@@ -33,6 +33,40 @@ const char *errno_name(int err)
 	return buf;
 }
 
+/* The end-to-end protection statuses (NVMe status code type 2). */
+static const char *nvme_status_name(unsigned int st)
+{
+	switch (st) {
+	case 0x282:
+		return "end-to-end guard check error";
+	case 0x283:
+		return "end-to-end application tag check error";
+	case 0x284:
+		return "end-to-end reference tag check error";
+	default:
+		return NULL;
+	}
+}
+
+/* ", sense key ..." or ", NVMe status ..." for a group that has one; else "". */
+static void status_text(char *buf, size_t len, uint32_t sense)
+{
+	const char *name;
+
+	buf[0] = '\0';
+	if (!sense)
+		return;
+	if (!(sense & BQ_NVME_STATUS_VALID)) {
+		snprintf(buf, len, ", sense key 0x%x ASC 0x%02x ASCQ 0x%02x", BQ_SENSE_KEY(sense),
+			 BQ_SENSE_ASC(sense), BQ_SENSE_ASCQ(sense));
+		return;
+	}
+	name = nvme_status_name(BQ_NVME_STATUS(sense));
+	snprintf(buf, len, ", NVMe status 0x%03x%s%s%s%s", BQ_NVME_STATUS(sense),
+		 name ? " (" : "", name ? name : "", name ? ")" : "",
+		 sense & BQ_NVME_STATUS_HOST ? " found by blkqual's PI check" : "");
+}
+
 static const char *target_of(const struct bq_target_info *targets, int nr, int file)
 {
 	return targets && file >= 0 && file < nr ? targets[file].path : NULL;
@@ -56,13 +90,12 @@ void io_error_line(struct cli *cli, const char *job, const struct bq_thread_resu
 	uint64_t n = t->d[BQ_READ].errors + t->d[BQ_WRITE].errors;
 	const struct bq_io_error_group *g = t->nr_groups ? &t->groups[0] : NULL;
 	const char *path = g ? target_of(targets, nr_targets, g->file) : NULL;
-	char sense[64] = "";
+	char sense[128] = "";
 
 	if (!n)
 		return;
-	if (g && g->sense)
-		snprintf(sense, sizeof(sense), ", sense key 0x%x ASC 0x%02x ASCQ 0x%02x",
-			 BQ_SENSE_KEY(g->sense), BQ_SENSE_ASC(g->sense), BQ_SENSE_ASCQ(g->sense));
+	if (g)
+		status_text(sense, sizeof(sense), g->sense);
 	if (!g) {
 		cli_error(cli, "%s: %" PRIu64 " I/O%s failed", job, n, n == 1 ? "" : "s");
 		return;
@@ -88,13 +121,14 @@ void print_error_groups(FILE *out, const char *indent, const struct bq_thread_re
 	for (int i = 0; i < t->nr_groups; i++) {
 		const struct bq_io_error_group *g = &t->groups[i];
 		const char *path = target_of(targets, nr_targets, g->file);
+		char st[128];
 
 		fprintf(out, "%serrors: %s%s%s: %" PRIu64 " x %s (%s), ", indent, dir_names[g->dir],
 			path ? " of " : "", path ? path : "", g->count, strerror(g->err),
 			errno_name(g->err));
-		if (g->sense)
-			fprintf(out, "sense key 0x%x ASC 0x%02x ASCQ 0x%02x, ", BQ_SENSE_KEY(g->sense),
-				BQ_SENSE_ASC(g->sense), BQ_SENSE_ASCQ(g->sense));
+		status_text(st, sizeof(st), g->sense);
+		if (st[0])
+			fprintf(out, "%s, ", st + 2);
 		if (g->min_offset == g->max_offset)
 			fprintf(out, "offset %" PRIu64, g->min_offset);
 		else
@@ -134,7 +168,12 @@ json_object *error_groups_json(const struct bq_thread_result *t,
 		json_object_object_add(o, "errno", json_object_new_int(g->err));
 		json_object_object_add(o, "errno_name", json_object_new_string(errno_name(g->err)));
 		json_object_object_add(o, "error", json_object_new_string(strerror(g->err)));
-		if (g->sense) {
+		if (g->sense & BQ_NVME_STATUS_VALID) {
+			json_object_object_add(o, "nvme_status",
+					       json_object_new_int((int)BQ_NVME_STATUS(g->sense)));
+			json_object_object_add(o, "nvme_status_by_host", json_object_new_boolean(
+						       g->sense & BQ_NVME_STATUS_HOST));
+		} else if (g->sense) {
 			json_object_object_add(o, "sense_key", json_object_new_int(BQ_SENSE_KEY(g->sense)));
 			json_object_object_add(o, "asc", json_object_new_int(BQ_SENSE_ASC(g->sense)));
 			json_object_object_add(o, "ascq", json_object_new_int(BQ_SENSE_ASCQ(g->sense)));

@@ -16,6 +16,13 @@
  * @lba_size: data bytes per logical block; 0 when the format is unreadable
  * @lba_meta: metadata bytes per logical block
  * @lbaf: index of the LBA format in use (FLBAS, high bits included)
+ * @meta_ext: the metadata is transferred after each block's data
+ *            (extended LBA, FLBAS bit 4), else in a separate buffer
+ * @pi_type: protection type (DPS bits 2:0): 0 none, 1, 2 or 3
+ * @pi_first: the PI is the first bytes of the metadata (DPS bit 3)
+ * @pi_size: bytes of the PI tuple: 8 (16-bit guard), 16 (64-bit guard);
+ *           0 without PI or with a guard format blkqual does not know
+ * @sts: storage tag bits of the format (extended LBA formats); 0: none
  */
 struct bq_nvme_ns {
 	uint32_t nsid;
@@ -23,6 +30,11 @@ struct bq_nvme_ns {
 	uint32_t lba_size;
 	uint16_t lba_meta;
 	int lbaf;
+	bool meta_ext;
+	uint8_t pi_type;
+	bool pi_first;
+	uint8_t pi_size;
+	uint8_t sts;
 };
 
 /**
@@ -50,7 +62,9 @@ void bq_nvme_health_decode(const void *id_ctrl, const void *id_ns,
 /**
  * bq_nvme_ns_read() - namespace ID, size and LBA format of an open namespace
  * @fd: /dev/ngXnY (or /dev/nvmeXnY) open for reading
- * @ns: filled in
+ * @ns: filled in; with PI, the guard's size comes from the NVM command
+ *      set's Identify Namespace when the controller has extended LBA
+ *      formats (64-bit guards), else it is the 16-bit guard's
  *
  * Return: 0; -EOPNOTSUPP when built without libnvme; -EIO when the device
  * answers Identify with an NVMe error status; or -errno.

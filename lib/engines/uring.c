@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "../../raid/raid_int.h"
+#include "engines/nvme_pi.h"
 #include "io/atomic.h"
 #include "io/engine.h"
 #include "io/target.h"
@@ -60,7 +62,13 @@ struct uring_state {
 	struct {
 		uint32_t nsid;
 		uint32_t lbs;
+		bool meta;		/* metadata or PI: see pi_prep() */
+		bool pi_host;		/* the host checks the PI reads return */
+		struct bq_nvme_pi pi;
 	} ns[BQ_MAX_FILES];		/* per file, for io_uring_cmd */
+	bool meta;			/* any file's ns[].meta */
+	uint8_t *md;			/* per slot, md_len bytes: separate metadata */
+	size_t md_len;
 	unsigned int sqes_per_slot;	/* > 1 when a striped I/O is split */
 	struct stripe_state *stripe;
 	bool ring_up;
@@ -174,6 +182,47 @@ static void register_resources(struct bq_worker *w, struct uring_state *u)
  */
 #define PREP_INLINE static __attribute__((always_inline)) inline
 
+#ifdef HAVE_PASSTHRU
+/*
+ * A namespace with metadata: the separate buffer, the PRINFO fields, and
+ * the PI of a write the host protects (pi_act=0) after its data is final.
+ */
+static __attribute__((noinline)) void pi_prep(struct uring_state *u, struct nvme_uring_cmd *cmd,
+					      const struct bq_slot *s, unsigned int idx,
+					      void *buf)
+{
+	const struct bq_nvme_pi *pi = &u->ns[s->file].pi;
+	uint32_t lbs = u->ns[s->file].lbs;
+	uint64_t slba = s->offset / lbs;
+	uint32_t nlb = s->len / lbs;
+	void *md = cmd->data_len && u->md ? u->md + idx * u->md_len : NULL;
+
+	if (cmd->opcode == BQ_NVME_OP_WRITE)
+		bq_nvme_pi_generate(pi, buf, md, slba, nlb);
+	bq_nvme_pi_cmd(pi, cmd, slba, nlb, md);
+}
+
+/*
+ * What the host finds wrong in a read's PI, reported as the device would
+ * have (NVMe status 0x282 guard, 0x283 application tag, 0x284 reference
+ * tag), marked as the host's finding.
+ */
+static __attribute__((noinline)) int pi_check(struct bq_worker *w, struct uring_state *u,
+					      const struct bq_slot *s, unsigned int idx)
+{
+	const struct bq_nvme_pi *pi = &u->ns[s->file].pi;
+	uint32_t lbs = u->ns[s->file].lbs, bad;
+	void *buf = w->bufs + (size_t)idx * w->buf_len;
+	void *md = u->md ? u->md + idx * u->md_len : NULL;
+	int what = bq_nvme_pi_verify(pi, buf, md, s->offset / lbs, s->len / lbs, &bad);
+
+	if (!what)
+		return (int)s->len;
+	w->sense = BQ_NVME_STATUS_VALID | BQ_NVME_STATUS_HOST | (0x281u + (unsigned int)what);
+	return -EIO;
+}
+#endif
+
 /* nop and io_uring_cmd; returns the SQE's user_data. */
 PREP_INLINE uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 			   const struct bq_slot *s, unsigned int idx, int fd, void *buf)
@@ -208,6 +257,8 @@ PREP_INLINE uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 			return idx | CMD_REJECTED;
 		}
 		cmd->cdw12 |= flags;
+		if (__builtin_expect(u->meta, 0) && u->ns[s->file].meta)
+			pi_prep(u, cmd, s, idx, buf);
 		/* Write Zeroes, Uncorrectable and Verify carry no buffer, vectored or not. */
 		if (u->iov && cmd->data_len) {
 			/* The vectored command's address is an iovec array, its length a count. */
@@ -296,15 +347,18 @@ static inline void prep_rw(struct uring_state *u, struct io_uring_sqe *sqe,
 
 /*
  * nop and io_uring_cmd complete with 0 on success; a passthrough command
- * the device failed completes with its (positive) NVMe status.
+ * the device failed completes with its (positive) NVMe status, which the
+ * error report keeps.
  */
-static inline int other_res(const struct uring_state *u, const struct io_uring_cqe *cqe,
-			    const struct bq_slot *s)
+static inline int other_res(struct bq_worker *w, struct uring_state *u,
+			    const struct io_uring_cqe *cqe, const struct bq_slot *s)
 {
 	int res = cqe->res;
 
 	if (cqe->user_data & CMD_REJECTED)
 		return -EINVAL;
+	w->sense = res > 0 && u->kind == URING_CMD ?
+		   BQ_NVME_STATUS_VALID | ((unsigned int)res & 0x7ff) : 0;
 	if (res)
 		return res > 0 ? -EIO : res;
 #ifdef HAVE_PASSTHRU
@@ -317,8 +371,8 @@ static inline int other_res(const struct uring_state *u, const struct io_uring_c
 	if (u->append_zone && s->dir == BQ_WRITE &&
 	    cqe->big_cqe[0] * u->ns[s->file].lbs != s->offset)
 		return -EIO;
-#else
-	(void)u;
+	if (__builtin_expect(u->meta, 0) && s->dir == BQ_READ && u->ns[s->file].pi_host)
+		return pi_check(w, u, s, (unsigned int)cqe->user_data);
 #endif
 	return (int)s->len;
 }
@@ -455,7 +509,7 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			int res = cqe->res;
 
 			if (__builtin_expect(u->kind != URING_RW, 0))
-				res = other_res(u, cqe, s);
+				res = other_res(w, u, cqe, s);
 			worker_complete(w, s, res, done_t);
 			slot_done(s);
 			u->free_slots[u->nr_free++] = (uint16_t)idx;
@@ -572,7 +626,7 @@ static __attribute__((noinline)) int uring_loop_rules(struct bq_worker *w, struc
 			if (q->reap_max && seen == q->reap_max)
 				break;
 			if (__builtin_expect(u->kind != URING_RW, 0))
-				res = other_res(u, cqe, s);
+				res = other_res(w, u, cqe, s);
 			worker_complete(w, s, res, done_t);
 			slot_done(s);
 			u->free_slots[u->nr_free++] = (uint16_t)idx;
@@ -631,13 +685,61 @@ static void wmode_init(struct bq_worker *w, struct uring_state *u)
 }
 #endif
 
+/*
+ * A namespace with metadata: how its blocks carry it, and what the job's
+ * pi_act, pi_chk and apptag ask.  Separate metadata needs md_per_io_size
+ * bytes for the largest I/O, as fio requires.
+ */
+static int meta_init(struct bq_worker *w, struct uring_state *u, int i)
+{
+	const struct bq_target_info *ti = &w->jr->targets[i];
+	const struct bq_job *j = w->job;
+	struct bq_nvme_pi *pi = &u->ns[i].pi;
+	uint64_t need;
+
+	if (!ti->nvme_ms && !ti->nvme_pi_type)
+		return 0;
+	*pi = (struct bq_nvme_pi){
+		.lba_size = ti->nvme_lba_data, .ms = ti->nvme_ms, .ext = ti->nvme_ext,
+		.type = ti->nvme_pi_type, .pi_size = ti->nvme_pi_size,
+		.first = ti->nvme_pi_first, .apptag = j->nvme_apptag,
+		.apptag_mask = j->nvme_apptag_mask,
+	};
+	if (pi->type)
+		pi->prinfo = j->nvme_prchk | (j->nvme_pi_act ? BQ_NVME_PRACT : 0);
+	u->ns[i].meta = u->meta = true;
+	u->ns[i].pi_host = pi->type && !j->nvme_pi_act && pi->ms;
+	if (!pi->ms || pi->ext)
+		return 0;
+	need = (uint64_t)(j->bs_max[BQ_READ] > j->bs_max[BQ_WRITE] ? j->bs_max[BQ_READ] :
+			  j->bs_max[BQ_WRITE]) / pi->lba_size * pi->ms;
+	if (j->nvme_md_per_io < need) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg), "md_per_io_size should be at "
+			 "least %" PRIu64 " bytes (%u bytes of metadata per %u-byte block)",
+			 need, pi->ms, pi->lba_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* What each file's commands need: its namespace and LBA size. */
 static int passthru_init(struct bq_worker *w, struct uring_state *u)
 {
 #ifdef HAVE_PASSTHRU
+	int ret;
+
 	for (int i = 0; i < w->nr_files; i++) {
 		u->ns[i].nsid = w->jr->targets[i].nsid;
 		u->ns[i].lbs = w->jr->targets[i].lbs;
+		ret = meta_init(w, u, i);
+		if (ret)
+			return ret;
+	}
+	if (w->job->nvme_md_per_io) {
+		u->md_len = w->job->nvme_md_per_io;
+		u->md = calloc(w->depth, u->md_len);
+		if (!u->md)
+			return -ENOMEM;
 	}
 	wmode_init(w, u);
 	/* zone_append needs zonemode=zbd (bq_job_check_nvme()), so the zones are known. */
@@ -967,6 +1069,7 @@ static void uring_teardown(struct bq_worker *w)
 		io_uring_queue_exit(&u->ring);
 	stripe_free(u);
 	free(u->iov);
+	free(u->md);
 	free(u->free_slots);
 	free(u);
 	w->engine = NULL;

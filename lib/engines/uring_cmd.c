@@ -27,20 +27,28 @@ int bq_nvme_io_cmd(struct nvme_uring_cmd *cmd, uint8_t opcode, uint32_t nsid, ui
 		   uint32_t len, uint32_t lba_size, void *buf)
 {
 #ifdef HAVE_NVME_URING_CMD
-	unsigned int shift;
 	uint64_t slba;
 	uint32_t nlb;
 
-	/* LBA data sizes are 2^LBADS; a shift keeps the divisions off the I/O path. */
-	if (!lba_size || lba_size & (lba_size - 1))
+	if (!lba_size || !len)
 		return -EINVAL;
-	shift = (unsigned int)__builtin_ctz(lba_size);
-	if (!len || (len & (lba_size - 1)) || (offset & (lba_size - 1)))
-		return -EINVAL;
-	nlb = len >> shift;
+	if (!(lba_size & (lba_size - 1))) {
+		/* LBA data sizes are 2^LBADS; a shift keeps the divisions off the I/O path. */
+		unsigned int shift = (unsigned int)__builtin_ctz(lba_size);
+
+		if ((len & (lba_size - 1)) || (offset & (lba_size - 1)))
+			return -EINVAL;
+		nlb = len >> shift;
+		slba = offset >> shift;
+	} else {
+		/* An extended LBA: each block's data followed by its metadata. */
+		if (len % lba_size || offset % lba_size)
+			return -EINVAL;
+		nlb = len / lba_size;
+		slba = offset / lba_size;
+	}
 	if (nlb > BQ_NVME_MAX_BLOCKS)
 		return -EINVAL;
-	slba = offset >> shift;
 
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->opcode = opcode;
@@ -68,17 +76,13 @@ int bq_nvme_rw_cmd(struct nvme_uring_cmd *cmd, bool write, uint32_t nsid, uint64
 int bq_nvme_dsm_range(struct bq_nvme_dsm_range *r, uint64_t offset, uint64_t len,
 		      uint32_t lba_size)
 {
-	unsigned int shift;
-
-	if (!lba_size || lba_size & (lba_size - 1))
-		return -EINVAL;
-	shift = (unsigned int)__builtin_ctz(lba_size);
-	if (!len || (len & (lba_size - 1)) || (offset & (lba_size - 1)) ||
-	    len >> shift > UINT32_MAX)
+	/* With an extended LBA, @lba_size counts each block's metadata too. */
+	if (!lba_size || !len || len % lba_size || offset % lba_size ||
+	    len / lba_size > UINT32_MAX)
 		return -EINVAL;
 	r->cattr = 0;
-	r->nlb = (uint32_t)(len >> shift);
-	r->slba = offset >> shift;
+	r->nlb = (uint32_t)(len / lba_size);
+	r->slba = offset / lba_size;
 	return 0;
 }
 

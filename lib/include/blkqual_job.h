@@ -530,6 +530,12 @@ struct bq_job {
 	bool trim_verify_zero;		/* a trimmed block reads back as zeros (else: not read) */
 	uint32_t trim_backlog;		/* trim every this many logged writes; 0: never */
 	uint32_t trim_backlog_batch;	/* trims per turn; 0: trim_backlog */
+	/* NVMe protection information (issue 19; jobopt_nvme.c, lib/engines/nvme_pi.c) */
+	uint32_t nvme_md_per_io;	/* md_per_io_size: separate metadata bytes per I/O */
+	bool nvme_pi_act;		/* pi_act: PRACT, the controller inserts/strips PI */
+	uint32_t nvme_prchk;		/* pi_chk: BQ_NVME_PRCHK_* (engines/nvme_pi.h) */
+	uint16_t nvme_apptag;		/* apptag (fio's default 0x1234) */
+	uint16_t nvme_apptag_mask;	/* apptag_mask (0xffff) */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

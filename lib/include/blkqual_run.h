@@ -51,6 +51,14 @@ struct bq_io_error {
 #define BQ_SENSE_KEY(s)		(((s) >> 16) & 0xf)
 #define BQ_SENSE_ASC(s)		(((s) >> 8) & 0xff)
 #define BQ_SENSE_ASCQ(s)	((s) & 0xff)
+/*
+ * ioengine=io_uring_cmd: the failing command's NVMe status (type and code,
+ * 0x282 is an end-to-end guard check error) in the same number, marked
+ * as found by blkqual when the host's own PI check failed (pi_act=0).
+ */
+#define BQ_NVME_STATUS_VALID	(1u << 28)
+#define BQ_NVME_STATUS_HOST	(1u << 29)
+#define BQ_NVME_STATUS(s)	((s) & 0x7ff)
 
 #define BQ_MAX_ERROR_GROUPS 8
 #define BQ_ERROR_EXAMPLES 4
@@ -272,6 +280,13 @@ struct bq_target_info {
 	struct bq_diskstats delta;
 	uint64_t stats_t0_ns;		/* when @before was read */
 	uint64_t stats_window_ns;	/* from @before to the reading @delta ends at */
+	/* io_uring_cmd on a namespace with metadata (issue 19; lib/engines/nvme_pi.c) */
+	uint32_t nvme_lba_data;		/* data bytes per block (@lbs adds any metadata in it) */
+	uint16_t nvme_ms;		/* metadata bytes per block each command moves; 0: none */
+	bool nvme_ext;			/* ... after each block's data (extended LBA) */
+	uint8_t nvme_pi_type;		/* protection type; 0: none */
+	uint8_t nvme_pi_size;		/* PI tuple: 8 (16-bit guard) or 16 (64-bit guard) */
+	bool nvme_pi_first;		/* the PI leads the metadata, else ends it */
 };
 
 /**

@@ -369,9 +369,41 @@ static int ng_name(struct bq_ctx *ctx, const char *path, const struct stat *st, 
 	return 0;
 }
 
+/*
+ * How the job's commands carry the namespace's metadata.  As in fio, with
+ * pi_act=1 a format whose metadata is only the PI moves none: the
+ * controller inserts the PI on writes and strips it on reads.
+ */
+static int passthru_meta(const struct bq_job *j, const struct bq_nvme_ns *ns, const char *path,
+			 struct bq_target_info *ti, struct bq_parse_error *err)
+{
+	uint32_t ms = ns->lba_meta;
+
+	if (ns->pi_type && !ns->pi_size)
+		return bq_fail_at(err, path, -EOPNOTSUPP, "LBA format %d has a protection "
+			    "information format other than the 16- or 64-bit guard", ns->lbaf);
+	if (ns->pi_type && ns->sts)
+		return bq_fail_at(err, path, -EOPNOTSUPP, "LBA format %d has storage tags, "
+			    "which are not supported", ns->lbaf);
+	if (j->nvme_pi_act && ns->pi_type && ms == ns->pi_size)
+		ms = 0;
+	ti->nvme_lba_data = ns->lba_size;
+	ti->nvme_ms = (uint16_t)ms;
+	ti->nvme_ext = ms && ns->meta_ext;
+	ti->nvme_pi_type = ns->pi_type;
+	ti->nvme_pi_size = ns->pi_size;
+	ti->nvme_pi_first = ns->pi_first;
+	ti->lbs = ns->lba_size + (ti->nvme_ext ? ms : 0);
+	/* fio: the PI inside an extended LBA would overwrite verify='s header. */
+	if (ti->nvme_ext && ns->pi_type && j->verify)
+		return bq_fail_at(err, path, -EINVAL, "for extended LBA, verify cannot be used "
+			    "when end-to-end data protection is enabled");
+	return 0;
+}
+
 /* Namespace facts from Identify; the block layer's may be absent or zero. */
-static int passthru_facts(int fd, const char *path, struct bq_target_info *ti,
-			  struct bq_parse_error *err)
+static int passthru_facts(const struct bq_job *j, int fd, const char *path,
+			  struct bq_target_info *ti, struct bq_parse_error *err)
 {
 	struct bq_nvme_ns ns;
 	int ret;
@@ -384,17 +416,15 @@ static int passthru_facts(int fd, const char *path, struct bq_target_info *ti,
 	if (!ns.nsze || ns.lba_size < 512)
 		return bq_fail_at(err, path, -EINVAL, "namespace %u has no capacity or no usable LBA "
 			    "format", ns.nsid);
-	/* Without a metadata buffer the controller would have nowhere to put it. */
-	if (ns.lba_meta)
-		return bq_fail_at(err, path, -EOPNOTSUPP, "LBA format %d has %u bytes of metadata per "
-			    "block; io_uring_cmd moves data only", ns.lbaf, ns.lba_meta);
-	if (ns.nsze > UINT64_MAX / ns.lba_size)
+	ret = passthru_meta(j, &ns, path, ti, err);
+	if (ret)
+		return ret;
+	if (ns.nsze > UINT64_MAX / ti->lbs)
 		return bq_fail_at(err, path, -EOVERFLOW, "namespace size overflows");
-	ti->size = ns.nsze * ns.lba_size;
-	ti->lbs = ns.lba_size;
+	ti->size = ns.nsze * ti->lbs;
 	ti->nsid = ns.nsid;
-	ti->max_io = ns.lba_size > UINT32_MAX / BQ_NVME_MAX_BLOCKS ? UINT32_MAX :
-		     BQ_NVME_MAX_BLOCKS * ns.lba_size;
+	ti->max_io = ti->lbs > UINT32_MAX / BQ_NVME_MAX_BLOCKS ? UINT32_MAX :
+		     BQ_NVME_MAX_BLOCKS * ti->lbs;
 	return 0;
 }
 
@@ -493,7 +523,7 @@ static int passthru_open(struct bq_ctx *ctx, const struct bq_job *j, const char 
 		ret = bq_fail_at(err, path, *fd, "%s", strerror(-*fd));
 		goto out_close_pfd;
 	}
-	ret = passthru_facts(*fd, path, ti, err);
+	ret = passthru_facts(j, *fd, path, ti, err);
 	if (ret)
 		goto out_close_pfd;
 	ti->numa_node = -1;

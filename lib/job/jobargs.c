@@ -19,6 +19,7 @@
 #include "internal.h"
 #include "jobopt.h"
 #include "jobopt_logs.h"
+#include "engines/nvme_pi.h"
 #include "io/iolog.h"
 #include "jobopt_zbd.h"
 #include "errfilter_opt.h"
@@ -451,6 +452,15 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 		bq_job_write_mode_str(j, mode, sizeof(mode));
 		ret = ret ?: bq_argf(args, "--write_mode=%s", mode);
 		ret = ret ?: bq_argf(args, "--deac=%d", j->nvme_deac);
+		ret = ret ?: bq_argf(args, "--md_per_io_size=%u", j->nvme_md_per_io);
+		ret = ret ?: bq_argf(args, "--pi_act=%d", j->nvme_pi_act);
+		if (j->nvme_prchk)
+			ret = ret ?: bq_argf(args, "--pi_chk=%s%s%s",
+					     j->nvme_prchk & BQ_NVME_PRCHK_GUARD ? "GUARD," : "",
+					     j->nvme_prchk & BQ_NVME_PRCHK_REF ? "REFTAG," : "",
+					     j->nvme_prchk & BQ_NVME_PRCHK_APP ? "APPTAG" : "");
+		ret = ret ?: bq_argf(args, "--apptag=0x%x", j->nvme_apptag);
+		ret = ret ?: bq_argf(args, "--apptag_mask=0x%x", j->nvme_apptag_mask);
 	}
 	ret = ret ?: bq_argf(args, "--num_range=%u", j->num_range);
 	ret = ret ?: bq_fill_to_args(j, args);

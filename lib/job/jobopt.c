@@ -1187,6 +1187,12 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("trim_verify_zero", OPT_FLAG, set_bool, trim_verify_zero, 0, 0),
 	OPT_AT("trim_backlog", OPT_VALUE, set_uint, trim_backlog, 0, UINT32_MAX),
 	OPT_AT("trim_backlog_batch", OPT_VALUE, set_uint, trim_backlog_batch, 0, UINT32_MAX),
+	/* NVMe protection information (issue 19; lib/job/jobopt_nvme.c) */
+	OPT_AT("md_per_io_size", OPT_VALUE, set_uint, nvme_md_per_io, 0, 1u << 30),
+	OPT_AT("pi_act", OPT_FLAG, set_bool, nvme_pi_act, 0, 0),
+	OPT("pi_chk", OPT_VALUE, bq_job_set_pi_chk),
+	OPT("apptag", OPT_VALUE, bq_job_set_apptag),
+	OPT("apptag_mask", OPT_VALUE, bq_job_set_apptag),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1252,6 +1258,9 @@ void bq_job_defaults(struct bq_job *job)
 	job->trim_verify_zero = true;
 	job->stall_timeout_ns = 30 * NS_PER_S;
 	job->hipri_percentage = 100;
+	job->nvme_pi_act = true;
+	job->nvme_apptag = 0x1234;
+	job->nvme_apptag_mask = 0xffff;
 	bq_bufopt_defaults(job);
 	bq_fileset_defaults(job);
 	bq_job_rates_defaults(job);

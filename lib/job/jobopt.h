@@ -227,6 +227,10 @@ int bq_job_set_write_mode(const struct job_opt *o, const char *key, const char *
 			  struct bq_job *job, struct bq_parse_error *err);
 void bq_job_write_mode_str(const struct bq_job *job, char *buf, size_t len);
 int bq_job_check_nvme(const struct bq_job *job, struct bq_parse_error *err);
+int bq_job_set_pi_chk(const struct job_opt *o, const char *key, const char *val,
+		      struct bq_job *job, struct bq_parse_error *err);
+int bq_job_set_apptag(const struct job_opt *o, const char *key, const char *val,
+		      struct bq_job *job, struct bq_parse_error *err);
 
 /* jobopt_stats.c: percentile_list, clat_percentiles, lat_percentiles, significant_figures */
 int bq_opt_set_stats(const struct job_opt *o, const char *key, const char *val,

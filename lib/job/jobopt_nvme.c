@@ -2,7 +2,8 @@
 /*
  * jobopt_nvme.c - fio's io_uring_cmd NVMe extras: write_mode (which NVMe
  * command a write is, or a mix of them), deac, and the multi-range trims
- * of num_range (issue 19)
+ * of num_range, and protection information: md_per_io_size, pi_act,
+ * pi_chk, apptag and apptag_mask (issue 19)
  *
  * The commands are built in lib/engines/uring_cmd.c; the DSM trims are
  * issued in lib/io/trim.c.
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "engines/nvme_pi.h"
 #include "jobopt.h"
 
 static const struct {
@@ -173,6 +175,67 @@ void bq_job_write_mode_str(const struct bq_job *job, char *buf, size_t len)
 	}
 }
 
+/**
+ * bq_job_set_pi_chk() - pi_chk=: which PI fields the device checks
+ * @o: the option
+ * @key: its name
+ * @val: GUARD, REFTAG, APPTAG, comma-separated
+ * @job: the job
+ * @err: filled in on failure
+ *
+ * fio looks for the words anywhere in the value; here the value must be
+ * made of them, so a typo is an error and not a silently unchecked field.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int bq_job_set_pi_chk(const struct job_opt *o, const char *key, const char *val,
+		      struct bq_job *job, struct bq_parse_error *err)
+{
+	uint32_t bits;
+
+	if (bq_nvme_pi_chk_parse(val, &bits))
+		return bq_parse_fail(err, -EINVAL, "%s=%s: use GUARD, REFTAG and APPTAG, "
+				     "comma-separated", key, val);
+	job->nvme_prchk = bits;
+	return 0;
+}
+
+/**
+ * bq_job_set_apptag() - apptag= and apptag_mask=: 16-bit numbers, decimal
+ * or 0x hexadecimal
+ * @o: the option
+ * @key: apptag or apptag_mask
+ * @val: the number
+ * @job: the job
+ * @err: filled in on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int bq_job_set_apptag(const struct job_opt *o, const char *key, const char *val,
+		      struct bq_job *job, struct bq_parse_error *err)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(val, &end, 0);
+	if (errno || end == val || *end || v > 0xffff || val[0] == '-')
+		return bq_parse_fail(err, -EINVAL, "%s=%s: not a 16-bit number (0 to 0xffff)",
+				     key, val);
+	if (!strcmp(key, "apptag"))
+		job->nvme_apptag = (uint16_t)v;
+	else
+		job->nvme_apptag_mask = (uint16_t)v;
+	return 0;
+}
+
+/* Any PI option away from fio's default. */
+static bool pi_opts_set(const struct bq_job *job)
+{
+	return job->nvme_md_per_io || !job->nvme_pi_act || job->nvme_prchk ||
+	       job->nvme_apptag != 0x1234 || job->nvme_apptag_mask != 0xffff;
+}
+
 static bool job_writes(const struct bq_job *job)
 {
 	if (job->trim == BQ_TRIM_ONLY)
@@ -197,6 +260,10 @@ int bq_job_check_nvme(const struct bq_job *job, struct bq_parse_error *err)
 	if ((job->nvme_wmode_nr || job->nvme_deac) && !cmd)
 		return bq_parse_fail(err, -EINVAL, "%s needs ioengine=io_uring_cmd",
 				     job->nvme_wmode_nr ? "write_mode" : "deac");
+	/* fio's io_uring engine passes them as integrity attributes (Linux 6.15): not here. */
+	if (pi_opts_set(job) && !cmd)
+		return bq_parse_fail(err, -EINVAL, "md_per_io_size, pi_act, pi_chk, apptag and "
+				     "apptag_mask need ioengine=io_uring_cmd");
 	if (job->nvme_wmode_nr) {
 		bq_job_write_mode_str(job, mode, sizeof(mode));
 		if (!job_writes(job))

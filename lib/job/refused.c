@@ -53,9 +53,6 @@ static const struct refused_group refused[] = {
 	GROUP("NVMe data placement (FDP, streams) is not implemented: io_uring_cmd writes "
 	      "carry no placement directive", "fdp", "fdp_pli", "fdp_pli_select", "plids",
 	      "plid_select", "dataplacement", "dp_scheme"),
-	GROUP("NVMe protection information and separate metadata are not implemented: "
-	      "io_uring_cmd needs a namespace formatted without metadata",
-	      "md_per_io_size", "pi_act", "pi_chk", "apptag", "apptag_mask"),
 	GROUP("io_uring_cmd's SCSI commands (cmd_type=bsg) are not supported: use ioengine=sg",
 	      "cdb_len", "read_mode", "verify_bytchk"),
 	GROUP("NVMe Compare in the verify phase (verify_mode=compare) is not implemented: "

@@ -176,6 +176,27 @@ qemu+=(-device pxb-pcie,id=pxb2,bus_nr=128,numa_node=0,bus=pcie.0
 	-drive "file=$tmp/nvme-zns.img,if=none,id=nvzns,format=raw"
 	-device nvme,serial=BQNVMEZNS,id=nvmezns,bus=rp2
 	-device nvme-ns,drive=nvzns,bus=nvmezns,nsid=1,zoned=true,zoned.zone_size=64M)
+# Protection information (guest_nvme_pi_test): a controller of its own,
+# behind a root port of its own so the others keep their probe order,
+# with namespaces formatted with metadata: 1 extended LBA 4096+64 PI
+# type 1, 2 separate 4096+64 type 1, 3 extended 512+8 type 3 with the PI
+# first, 4 separate 4096+16 type 1 with a 64-bit guard.  Sparse; 1 and 2
+# hold the 1G of fio's uring-cmd-pi examples.
+truncate -s 1152M "$tmp/pi1.img" "$tmp/pi2.img"
+truncate -s 64M "$tmp/pi3.img" "$tmp/pi4.img"
+b512=logical_block_size=512,physical_block_size=512
+b4k=logical_block_size=4096,physical_block_size=4096
+# shellcheck disable=SC2054 # the commas are QEMU's option syntax
+qemu+=(-device pcie-root-port,id=rp3,bus=pxb1,chassis=3
+	-device nvme,id=nvpi,serial=BQNVMEPI,bus=rp3
+	-drive "file=$tmp/pi1.img,if=none,id=pi1,format=raw"
+	-device "nvme-ns,bus=nvpi,drive=pi1,nsid=1,$b4k,ms=64,mset=1,pi=1"
+	-drive "file=$tmp/pi2.img,if=none,id=pi2,format=raw"
+	-device "nvme-ns,bus=nvpi,drive=pi2,nsid=2,$b4k,ms=64,mset=0,pi=1"
+	-drive "file=$tmp/pi3.img,if=none,id=pi3,format=raw"
+	-device "nvme-ns,bus=nvpi,drive=pi3,nsid=3,$b512,ms=8,mset=1,pi=3,pil=1"
+	-drive "file=$tmp/pi4.img,if=none,id=pi4,format=raw"
+	-device "nvme-ns,bus=nvpi,drive=pi4,nsid=4,$b4k,ms=16,mset=0,pi=1,pif=2")
 append="console=ttyS0 loglevel=3 panic=-1"
 # shellcheck disable=SC2206 # extra arguments are meant to split
 qemu+=(${BLKQUAL_VM_QEMU:-})
