@@ -59,27 +59,6 @@ struct run_cli {
 	char **argv;
 };
 
-/* "--key=value" or "--key value"; NULL when @argv[*i] is not --@key. */
-static const char *run_option(int argc, char **argv, int *i, const char *key, bool *bad)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(key);
-
-	/* fio spells these with two dashes; one dash is accepted as for job options. */
-	a += a[1] == '-' ? 2 : 1;
-	if (strncmp(a, key, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*bad = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 static bool is_flag(const char *arg, const char *name)
 {
 	return !strcmp(arg, name);
@@ -241,47 +220,47 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 				return cli_usage_error(cli, "option '-o' needs a value");
 			if (cli_parse_output(cli, argv[++i]))
 				return EXIT_BADINPUT;
-		} else if ((v = run_option(argc, argv, &i, "output-format", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "output-format", &bad))) {
 			/* "table" was the way to ask for blkqual's text before fio's layouts. */
 			if (strcmp(v, "table") && parse_fio_formats(rc, v))
 				return EXIT_BADINPUT;
 		} else if (is_flag(a, "--minimal") || is_flag(a, "--append-terse")) {
 			/* --append-terse adds terse to the other formats; --minimal is terse. */
 			rc->fio_formats |= FIO_OUT_TERSE;
-		} else if ((v = run_option(argc, argv, &i, "terse-version", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "terse-version", &bad))) {
 			if (strlen(v) != 1 || v[0] < '2' || v[0] > '5')
 				return cli_usage_error(cli, "--terse-version=%s: 2, 3, 4 or 5", v);
 			rc->terse_version = v[0] - '0';
-		} else if ((v = run_option(argc, argv, &i, "output", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "output", &bad))) {
 			rc->output_file = v;
-		} else if ((v = run_option(argc, argv, &i, "csv", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "csv", &bad))) {
 			rc->csv_file = v;
-		} else if ((v = run_option(argc, argv, &i, "verify-state", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "verify-state", &bad))) {
 			rc->verify_state = v;
-		} else if ((v = run_option(argc, argv, &i, "interval", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "interval", &bad))) {
 			if (bq_parse_time(v, 1000000000ULL, &rc->interval_ns) || !rc->interval_ns)
 				return cli_usage_error(cli, "--interval=%s: not a duration", v);
-		} else if ((v = run_option(argc, argv, &i, "stall-timeout", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "stall-timeout", &bad))) {
 			if (bq_parse_time(v, 1000000000ULL, &rc->stall_timeout_ns))
 				return cli_usage_error(cli, "--stall-timeout=%s: not a duration", v);
 			rc->stall_timeout_set = true;
-		} else if ((v = run_option(argc, argv, &i, "force-destroy", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "force-destroy", &bad))) {
 			if (rc->nr_force == ARRAY_LEN(rc->force))
 				return cli_usage_error(cli, "too many --force-destroy options");
 			rc->force[rc->nr_force++] = v;
-		} else if ((v = run_option(argc, argv, &i, "stripe", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "stripe", &bad))) {
 			if (parse_stripe(rc, v))
 				return EXIT_BADINPUT;
-		} else if ((v = run_option(argc, argv, &i, "repeat", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "repeat", &bad))) {
 			char *end;
 			unsigned long n = strtoul(v, &end, 10);
 
 			if (*end || !n || n > 1000 || v[0] == '-')
 				return cli_usage_error(cli, "--repeat=%s: a count from 1 to 1000", v);
 			rc->repeat = (unsigned int)n;
-		} else if ((v = run_option(argc, argv, &i, "replay", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "replay", &bad))) {
 			rc->replay = v;
-		} else if ((v = run_option(argc, argv, &i, "cpus", &bad))) {
+		} else if ((v = run_switch_value(argc, argv, &i, "cpus", &bad))) {
 			rc->cpus = v;
 		} else if (is_flag(a, "--sqpoll")) {
 			rc->sqpoll = true;

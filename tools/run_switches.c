@@ -11,12 +11,12 @@
 
 #include "run_switches.h"
 
-/* "--key=value", "--key value" or "-key=value"; NULL when not --@key. */
-static const char *switch_value(int argc, char **argv, int *i, const char *key, bool *missing)
+const char *run_switch_value(int argc, char **argv, int *i, const char *key, bool *missing)
 {
 	const char *a = argv[*i];
 	size_t n = strlen(key);
 
+	/* fio spells these with two dashes; one dash is accepted as for job options. */
 	a += a[1] == '-' ? 2 : 1;
 	if (strncmp(a, key, n))
 		return NULL;
@@ -61,11 +61,11 @@ int run_switch(struct run_switches *sw, struct cli *cli, int argc, char **argv, 
 		sw->readonly = true;
 		return 1;
 	}
-	if ((v = switch_value(argc, argv, i, "eta-newline", &missing)))
+	if ((v = run_switch_value(argc, argv, i, "eta-newline", &missing)))
 		return duration(cli, "eta-newline", v, &sw->eta_newline_ns);
-	if ((v = switch_value(argc, argv, i, "eta-interval", &missing)))
+	if ((v = run_switch_value(argc, argv, i, "eta-interval", &missing)))
 		return duration(cli, "eta-interval", v, &sw->eta_interval_ns);
-	if ((v = switch_value(argc, argv, i, "eta", &missing))) {
+	if ((v = run_switch_value(argc, argv, i, "eta", &missing))) {
 		if (!strcmp(v, "always"))
 			sw->eta = RUN_ETA_ALWAYS;
 		else if (!strcmp(v, "never"))

@@ -36,6 +36,13 @@ struct run_switches {
 };
 
 /*
+ * run_switch_value() - the value of a run option written "--key=value",
+ * "--key value" or with one dash; NULL when @argv[*i] is not --@key, or
+ * (with *@missing set) when its value is missing at the end of @argv.
+ */
+const char *run_switch_value(int argc, char **argv, int *i, const char *key, bool *missing);
+
+/*
  * Take @argv[*i] when it is one of the switches above (with its value,
  * "--eta=never" or "--eta never").  Return: 1 taken, 0 not one of them,
  * EXIT_BADINPUT for a bad value (said on stderr).
