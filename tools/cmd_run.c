@@ -84,7 +84,7 @@ static const char *const run_own_opts[] = {
 	"output-format", "output", "csv", "verify-state", "interval", "force-destroy",
 	"stripe", "repeat", "replay", "cpus", "sqpoll", "continue-on-error", "no-status",
 	"stall-timeout", "minimal", "terse-version", "append-terse", "eta", "eta-newline",
-	"eta-interval", "parse-only", "showcmd", "readonly", "help", NULL
+	"eta-interval", "status-interval", "parse-only", "showcmd", "readonly", "help", NULL
 };
 
 static int job_args_error(struct cli *cli, const struct bq_parse_error *perr)
@@ -368,6 +368,10 @@ static void status_line(void *arg, const struct bq_progress *p)
 struct live_report {
 	struct run_cli *rc;
 	struct bq_results *res;
+	struct bq_ctx *ctx;
+	FILE *status_log;		/* --status-interval with --output: the reports so far */
+	char *status_buf;
+	size_t status_len;
 };
 
 struct emit_args {
@@ -377,6 +381,7 @@ struct emit_args {
 	const struct run_cli *rc;
 	json_object *repetitions;
 	json_object *doc;		/* the JSON once made, for --replay's comparison */
+	const struct live_report *lr;	/* the status reports to put first, or NULL */
 };
 
 /* What makes the result reproducible beyond the jobs: how it was asked for. */
@@ -434,6 +439,10 @@ static int emit_results(FILE *f, void *arg)
 {
 	struct emit_args *a = arg;
 
+	/* The file gets what fio's would: the status reports, then the final one. */
+	if (a->lr && a->lr->status_len &&
+	    fwrite(a->lr->status_buf, 1, a->lr->status_len, f) != a->lr->status_len)
+		return -EIO;
 	if (a->rc->fio_formats)
 		return emit_fio(f, a);
 	if (a->format == OUTPUT_JSON) {
@@ -546,6 +555,40 @@ static void progress_cb(void *arg, const struct bq_progress *p)
 			fputs("\r\033[K", stderr);
 		report_interval_lines(stdout, p->phase ? p->phase : lr->res);
 	}
+}
+
+/*
+ * fio's --status-interval and SIGUSR1: the whole report so far, in the
+ * run's output format, on standard output as the run goes on, or kept
+ * for the --output file.
+ */
+static void status_cb(void *arg, const struct bq_results *sofar)
+{
+	struct live_report *lr = arg;
+	struct emit_args ea = { .ctx = lr->ctx, .res = sofar, .format = lr->rc->cli.output,
+				.rc = lr->rc };
+	FILE *f = stdout;
+
+	if (lr->rc->output_file) {
+		if (!lr->status_log)
+			lr->status_log = open_memstream(&lr->status_buf, &lr->status_len);
+		if (!lr->status_log)
+			return;
+		f = lr->status_log;
+	}
+	if (lr->rc->status)
+		fputs("\r\033[K", stderr);
+	emit_results(f, &ea);
+	json_object_put(ea.doc);
+	fflush(f);
+}
+
+static volatile int status_asked;
+
+static void ask_status(int sig)
+{
+	(void)sig;
+	status_asked = 1;
 }
 
 /* One line per repetition of --repeat, so the spread is visible as it happens. */
@@ -678,8 +721,8 @@ int cmd_run(int argc, char **argv)
 				 "[--terse-version 2..5] [--append-terse] "
 				 "[--output FILE] [--csv FILE] "
 				 "[--interval T] [--repeat N] [--cpus auto|LIST] [--sqpoll] "
-				 "[--stall-timeout T] [--eta always|never|auto] [--parse-only] "
-				 "[--showcmd] [--readonly] "
+				 "[--stall-timeout T] [--eta always|never|auto] [--status-interval T] "
+				 "[--parse-only] [--showcmd] [--readonly] "
 				 "[--continue-on-error] [--verify-state FILE] "
 				 "[--stripe DEV,DEV,...[,chunk=SIZE][,layout=L]] "
 				 "[--force-destroy DEV]... "
@@ -737,6 +780,12 @@ int cmd_run(int argc, char **argv)
 		goto out_free_jobs;
 
 	ropts.stop = stop_on_signals(&ropts.stop_now);
+	/* fio's SIGUSR1: a status report now. */
+	signal(SIGUSR1, ask_status);
+	ropts.status_now = &status_asked;
+	ropts.status_interval_ns = rc.sw.status_interval_ns;
+	ropts.status = status_cb;
+	lr.ctx = ctx;
 	ropts.interval_ns = rc.interval_ns;
 	ropts.verify_state = rc.verify_state;
 	ropts.progress = progress_cb;
@@ -758,6 +807,8 @@ int cmd_run(int argc, char **argv)
 	fault_lines(&rc, &res);
 	ea.ctx = ctx;
 	ea.res = &res;
+	if (lr.status_log && !fflush(lr.status_log))
+		ea.lr = &lr;
 	ea.format = rc.cli.output;
 	if (rc.replay && result_doc(&ea))
 		replay_report_differences(&rp, ea.doc);
@@ -782,6 +833,9 @@ int cmd_run(int argc, char **argv)
 	}
 	ret = ret ? EXIT_REFUSED : status;
 out_free_results:
+	if (lr.status_log)
+		fclose(lr.status_log);
+	free(lr.status_buf);
 	json_object_put(ea.doc);
 	json_object_put(ea.repetitions);
 	bq_results_free(&res);

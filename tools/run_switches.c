@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * run_switches.c - fio's command-line switches that shape a run: when the
- * status line shows (--eta, --eta-newline, --eta-interval), stopping after
- * the parse (--parse-only, --showcmd), and --readonly, which fio users
- * give as the safety catch before pointing a read job at a disk that
- * holds data.
+ * status line shows (--eta, --eta-newline, --eta-interval), the whole
+ * report while the run goes on (--status-interval), stopping after the
+ * parse (--parse-only, --showcmd), and --readonly, which fio users give
+ * as the safety catch before pointing a read job at a disk that holds
+ * data.
  */
 #include <errno.h>
 #include <string.h>
@@ -65,6 +66,8 @@ int run_switch(struct run_switches *sw, struct cli *cli, int argc, char **argv, 
 		return duration(cli, "eta-newline", v, &sw->eta_newline_ns);
 	if ((v = run_switch_value(argc, argv, i, "eta-interval", &missing)))
 		return duration(cli, "eta-interval", v, &sw->eta_interval_ns);
+	if ((v = run_switch_value(argc, argv, i, "status-interval", &missing)))
+		return duration(cli, "status-interval", v, &sw->status_interval_ns);
 	if ((v = run_switch_value(argc, argv, i, "eta", &missing))) {
 		if (!strcmp(v, "always"))
 			sw->eta = RUN_ETA_ALWAYS;

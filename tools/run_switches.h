@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run_switches.h - fio's command-line switches that shape a run rather
- * than a job: --eta, --eta-newline, --eta-interval, --parse-only,
- * --showcmd and --readonly
+ * than a job: --eta, --eta-newline, --eta-interval, --status-interval,
+ * --parse-only, --showcmd and --readonly
  */
 #ifndef BLKQUAL_RUN_SWITCHES_H
 #define BLKQUAL_RUN_SWITCHES_H
@@ -25,6 +25,8 @@ enum run_eta { RUN_ETA_AUTO, RUN_ETA_ALWAYS, RUN_ETA_NEVER };
  * @parse_only: check the jobs and stop (fio's --parse-only)
  * @showcmd: print the jobs as one command line and stop (fio's --showcmd)
  * @readonly: refuse every write, trim and file creation (fio's --readonly)
+ * @status_interval_ns: the whole report so far, this often (fio's
+ *	--status-interval), 0 for none
  */
 struct run_switches {
 	enum run_eta eta;
@@ -33,6 +35,7 @@ struct run_switches {
 	bool parse_only;
 	bool showcmd;
 	bool readonly;
+	uint64_t status_interval_ns;
 };
 
 /*

@@ -389,6 +389,18 @@ struct bq_run_opts {
 	void (*io_error)(void *arg, const struct bq_job_result *jr, const struct bq_io_error *e);
 	void (*verify_dumped)(void *arg, const struct bq_job_result *jr, int file, uint64_t offset,
 			      const char *expected, const char *received, int ret);
+	/*
+	 * fio's --status-interval and SIGUSR1 (issue 20): every
+	 * @status_interval_ns (0: never) from the start of the run, and
+	 * soon after *@status_now is set (the run clears it), @status is
+	 * called, with @arg, from the monitoring thread with the whole run
+	 * so far: the jobs of earlier phases as they ended, the running
+	 * ones with their figures and runtime up to now, and the jobs still
+	 * to come without any.  @sofar is the callee's only for the call.
+	 */
+	uint64_t status_interval_ns;
+	volatile int *status_now;
+	void (*status)(void *arg, const struct bq_results *sofar);
 };
 
 /**

@@ -726,7 +726,7 @@ static bool target_shrank(struct run_state *st, uint64_t now)
 }
 
 /* When the last thread of job @k finished its I/O; 0 while one still runs. */
-static uint64_t job_ended(const struct run_state *st, size_t k)
+uint64_t run_job_ended(const struct run_state *st, size_t k)
 {
 	const struct bq_job_result *jr = &st->res->jobs[k];
 	uint64_t last = 0;
@@ -756,7 +756,7 @@ static uint64_t run_tick(void *arg, uint64_t now)
 	}
 	for (size_t k = 0; k < st->res->nr; k++) {
 		const struct bq_job *j = &st->res->jobs[k].job;
-		uint64_t ended = job_ended(st, k);
+		uint64_t ended = run_job_ended(st, k);
 
 		/* A job that ended while others go on: its device counters end with it. */
 		if (ended && !st->js[k].stats_done) {
@@ -781,9 +781,12 @@ static uint64_t run_tick(void *arg, uint64_t now)
 		progress(st, now, sampled);
 		st->next_tick = now + PROGRESS_TICK_NS;
 	}
+	run_status_tick(st, now);
 	want = run_order_tick(st, now);
 	if (st->next_tick < want)
 		want = st->next_tick;
+	if (st->order && st->order->next_status_ns && st->order->next_status_ns < want)
+		want = st->order->next_status_ns;
 	return want < st->next_iv ? want : st->next_iv;
 }
 
@@ -850,6 +853,28 @@ static int start_line(struct run_state *st, int started, int ret, struct bq_pars
 	return ret;
 }
 
+/**
+ * run_job_began() - when job @k's first thread started
+ * @st: the run
+ * @k: the job
+ *
+ * Return: after its startdelay, or when its wait_for job ended; the
+ * planned start while no thread has started.
+ */
+uint64_t run_job_began(const struct run_state *st, size_t k)
+{
+	const struct bq_job_result *jr = &st->res->jobs[k];
+	uint64_t began = UINT64_MAX;
+
+	for (int i = 0; i < jr->nr_threads; i++) {
+		uint64_t s = st->workers[st->js[k].first_worker + i].start_ns;
+
+		if (s && s < began)
+			began = s;
+	}
+	return began == UINT64_MAX ? st->t0 + jr->job.startdelay_ns : began;
+}
+
 /*
  * A job bounded by size can run out inside its ramp_time: its threads
  * never restarted their figures, so the runtime starts with the job, and
@@ -859,18 +884,9 @@ static uint64_t measured_from(struct run_state *st, size_t k)
 {
 	struct bq_job_result *jr = &st->res->jobs[k];
 	const struct bq_job *j = &jr->job;
-	uint64_t began = UINT64_MAX;
+	uint64_t began = run_job_began(st, k);
 	int inside = 0;
 
-	/* Its first thread's start: after startdelay, or when its wait_for job ended. */
-	for (int i = 0; i < jr->nr_threads; i++) {
-		uint64_t s = st->workers[st->js[k].first_worker + i].start_ns;
-
-		if (s && s < began)
-			began = s;
-	}
-	if (began == UINT64_MAX)
-		began = st->t0 + j->startdelay_ns;
 	if (!j->ramp_ns)
 		return began;
 	for (int i = 0; i < jr->nr_threads; i++)

@@ -51,6 +51,11 @@ struct job_state {
  * @layout: per job of the phase, what laying out its named files did
  *	(lib/io/layout.c), or NULL
  * @threads_before: their threads (fio's thread numbers go on across phases)
+ * @done: the phases before this one, as they ended (status reports)
+ * @all: every job of the run, @groupid_all their groups, @phase_end one
+ *	past this phase's last (status reports show the later ones too)
+ * @next_status_ns: when the next status report is due (they go on across
+ *	phases)
  */
 struct run_order {
 	bool exitall;
@@ -62,6 +67,11 @@ struct run_order {
 	uint64_t bytes_before;
 	const struct bq_layout_tally *layout;
 	int threads_before;
+	const struct bq_results *done;
+	const struct bq_jobset *all;
+	const int *groupid_all;
+	size_t phase_end;
+	uint64_t next_status_ns;
 };
 
 struct run_state {
@@ -82,6 +92,17 @@ struct run_state {
 	uint64_t next_iv;		/* its next interval sample */
 	struct run_order *order;	/* job ordering: exitall, groups */
 };
+
+/* run.c: when job @k started and when its last thread ended (0: still running) */
+uint64_t run_job_began(const struct run_state *st, size_t k);
+uint64_t run_job_ended(const struct run_state *st, size_t k);
+
+/* run_phases.c */
+int run_job_not_started(struct bq_job_result *jr, const struct bq_job *j, int groupid,
+			const char *why);
+
+/* run_status.c */
+void run_status_tick(struct run_state *st, uint64_t now);
 
 /* run_figures.c */
 void __attribute__((format(printf, 2, 3))) run_job_note(struct bq_job_result *jr,

@@ -72,9 +72,20 @@ static int check_order(const struct bq_jobset *set, const struct bq_run_opts *op
 	return 0;
 }
 
-/* A job exit_what=all (or a stop) ended the run before: zero figures, said so. */
-static int not_started(struct bq_job_result *jr, const struct bq_job *j, int groupid,
-		       const char *why)
+/**
+ * run_job_not_started() - the result of a job that did not run (yet)
+ * @jr: receives it: zero figures, a note saying why
+ * @j: the job
+ * @groupid: its reporting group
+ * @why: for the note
+ *
+ * exit_what=all or a stop ended the run before its phase, or (in a
+ * status report) the run has not reached it yet.
+ *
+ * Return: 0 or -ENOMEM; bq_results_free() frees what was made either way.
+ */
+int run_job_not_started(struct bq_job_result *jr, const struct bq_job *j, int groupid,
+			const char *why)
 {
 	memset(jr, 0, sizeof(*jr));
 	jr->job = *j;
@@ -168,6 +179,9 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 	}
 	number_groups(set, groupid);
 	order.genesis_ns = genesis;
+	order.done = res;
+	order.all = set;
+	order.groupid_all = groupid;
 	for (size_t k = 0; k < set->nr; k++)
 		order.exitall |= set->jobs[k].exitall;
 	order.groupid = groupid;
@@ -194,6 +208,7 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 							   sub[k].startdelay_max_ns - spent : 0;
 		}
 		order.groupid = groupid + a;
+		order.phase_end = b;
 		order.layout = layout + a;
 		/* create_serialize=0: a job lays its files out as it starts. */
 		ret = bq_layout_jobs(ctx, set, a, b, false, opts, layout, err);
@@ -228,7 +243,7 @@ int bq_run(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_run_
 		}
 		res->jobs = jobs;
 		for (; a < set->nr; a++) {
-			ret = not_started(&res->jobs[res->nr], &set->jobs[a], groupid[a],
+			ret = run_job_not_started(&res->jobs[res->nr], &set->jobs[a], groupid[a],
 					  order.end_all ? "exitall with exit_what=all ended the run" :
 					  "the run ended before its phase");
 			res->nr++;
