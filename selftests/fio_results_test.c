@@ -166,6 +166,41 @@ TEST_F_TIMEOUT(runs, figures_are_fios, 120)
 	free(text);
 }
 
+/* json+'s bins are a histogram report draws; plain JSON says where to get one. */
+TEST_F_TIMEOUT(runs, json_plus_bins_are_drawn, 120)
+{
+	char file[400], html[400], cmd[900];
+	struct run_result r;
+	char *text;
+
+	if (!have_fio())
+		SKIP(return, "needs fio (make deps installs it)");
+	for (int side = 0; side < 3; side++) {
+		/* fio's json+, blkqual's json+, fio's plain JSON. */
+		const char *fmt = side == 2 ? "json" : "json+";
+
+		snprintf(file, sizeof(file), "%s/r%d.json", self->s.dir, side);
+		snprintf(cmd, sizeof(cmd), "%s%s --name=j --ioengine=null --rw=randread --bs=4k "
+			 "--size=64m --output-format=%s --output=%s >/dev/null 2>&1",
+			 side == 1 ? blkqual_path() : "fio", side == 1 ? " run" : "", fmt, file);
+		ASSERT_EQ(0, system(cmd)) TH_LOG("%s", cmd);
+		snprintf(html, sizeof(html), "%s/r%d.html", self->s.dir, side);
+		ASSERT_EQ(0, run_blkqual(&r, "report", file, "-o", html, NULL));
+		EXPECT_EQ(0, r.status) TH_LOG("%.300s", r.err);
+		run_result_free(&r);
+		text = slurp(html);
+		ASSERT_NE(NULL, text);
+		if (side < 2) {
+			EXPECT_NE(NULL, strstr(text, "Latency histogram, ")) TH_LOG("side %d", side);
+			EXPECT_EQ(NULL, strstr(text, "No latency histogram")) TH_LOG("side %d", side);
+		} else {
+			EXPECT_NE(NULL, strstr(text, "without json+&#39;s bins") ?:
+				  strstr(text, "without json+'s bins"));
+		}
+		free(text);
+	}
+}
+
 /* A fleet of hosts that ran fio: HOST/NAME.json as for blkqual's results. */
 TEST_F_TIMEOUT(runs, fleet_of_fio_results, 120)
 {

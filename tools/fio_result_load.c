@@ -6,6 +6,7 @@
  * blkqual's (bytes per second, nanoseconds), and fio's percentile keys
  * ("99.900000") become blkqual's ("99.9").
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,10 +67,70 @@ static json_object *percentiles(json_object *fio)
 	return out;
 }
 
+struct fio_bin {
+	uint64_t lower;
+	uint64_t upper;
+	uint64_t count;
+};
+
+static int bin_cmp(const void *a, const void *b)
+{
+	const struct fio_bin *x = a, *y = b;
+
+	return x->lower < y->lower ? -1 : x->lower > y->lower;
+}
+
+/*
+ * json+'s "bins" as blkqual's histogram buckets, [lower, upper, count] in
+ * ns, for report's plot.  fio's histogram is exact below 128 ns, then 64
+ * bins per power of two, each keyed by its midpoint: a key of k bits
+ * stands for a bin 2^(k-7) wide centred on it.
+ */
+static json_object *bins_histogram(json_object *bins)
+{
+	json_object *hist, *arr;
+	struct fio_bin *b;
+	size_t n = 0;
+
+	if (!json_object_is_type(bins, json_type_object) || !json_object_object_length(bins))
+		return NULL;
+	b = calloc((size_t)json_object_object_length(bins), sizeof(*b));
+	if (!b)
+		return NULL;
+	json_object_object_foreach(bins, key, v) {
+		char *end;
+		unsigned long long mid = strtoull(key, &end, 10);
+		uint64_t width = 1;
+
+		if (*end || end == key || !is_number(v) || json_object_get_int64(v) <= 0)
+			continue;
+		if (mid >= 128)
+			width = 1ULL << (63 - __builtin_clzll(mid) - 6);
+		b[n].lower = mid - width / 2;
+		b[n].upper = b[n].lower + width;
+		b[n++].count = (uint64_t)json_object_get_int64(v);
+	}
+	qsort(b, n, sizeof(*b), bin_cmp);
+	arr = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		json_object *one = json_object_new_array();
+
+		json_object_array_add(one, json_object_new_int64((int64_t)b[i].lower));
+		json_object_array_add(one, json_object_new_int64((int64_t)b[i].upper));
+		json_object_array_add(one, json_object_new_int64((int64_t)b[i].count));
+		json_object_array_add(arr, one);
+	}
+	free(b);
+	hist = json_object_new_object();
+	json_object_object_add(hist, "unit", json_object_new_string("ns"));
+	json_object_object_add(hist, "buckets", arr);
+	return hist;
+}
+
 static json_object *latency(json_object *dir)
 {
 	json_object *lat = member(dir, "lat_ns"), *clat = member(dir, "clat_ns");
-	json_object *out = json_object_new_object(), *pct;
+	json_object *out = json_object_new_object(), *pct, *hist;
 
 	copy_number(out, "count", lat, "N");
 	copy_number(out, "min", lat, "min");
@@ -83,6 +144,11 @@ static json_object *latency(json_object *dir)
 		pct = member(clat, "percentile");
 	if (pct)
 		json_object_object_add(out, "percentiles", percentiles(pct));
+	/* --output-format=json+: the histogram of the latency the percentiles are of. */
+	hist = bins_histogram(member(member(dir, member(lat, "percentile") ? "lat_ns" : "clat_ns"),
+				     "bins"));
+	if (hist)
+		json_object_object_add(out, "histogram", hist);
 	return out;
 }
 

@@ -483,7 +483,8 @@ static void histogram_plot(FILE *out, const char *what, const struct lat_series 
 	}
 	if (!with) {
 		html_note(out, "No latency histogram for %s: the result has percentiles only "
-			  "(made by a blkqual without \"histogram\" in its latency objects).", what);
+			  "(fio's JSON without json+'s bins, or a blkqual result without "
+			  "\"histogram\" in its latency objects).", what);
 		return;
 	}
 	/* Counts of one must still show as a bar above the frame. */
