@@ -11,6 +11,19 @@ libnuma-dev libjson-c-dev libaio-dev libssl-dev xfsprogs mdadm util-linux fdisk
 e2fsprogs dmsetup shellcheck xz-utils kmod cpio busybox-static qemu-system-x86 fio time python3 dbench sysbench ioping strace chromium ansible-core openssh-server openssh-client
 clang libclang-rt-dev valgrind"
 
+# The VM tests' FDP namespace needs QEMU 8.0 or later.  Debian 12 ships
+# 7.2, and 10.0 in bookworm-backports: there it comes from backports (an
+# apt source this script adds, at backports' default low priority, so
+# nothing else is taken from it).
+backports=
+if grep -qs '^VERSION_CODENAME=bookworm$' /etc/os-release; then
+	v=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null || true)
+	if [ -z "$v" ] || dpkg --compare-versions "$v" lt 1:8.0; then
+		backports=qemu-system-x86
+	fi
+	pkgs=$(echo "$pkgs" | sed 's/qemu-system-x86 //')
+fi
+
 missing=
 for p in $pkgs; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
@@ -22,14 +35,28 @@ if ! ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 	missing="$missing linux-source"
 fi
 
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && [ -z "$backports" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
 	echo "blkqual: missing packages:$missing; run 'make deps' as root" >&2
 	exit 1
 fi
-echo "  DEPS   $missing"
+echo "  DEPS   $missing${backports:+ $backports (bookworm-backports)}"
 export DEBIAN_FRONTEND=noninteractive
+if [ -n "$backports" ]; then
+	cat >/etc/apt/sources.list.d/blkqual-backports.sources <<EOF
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+fi
 apt-get update -qq
-# shellcheck disable=SC2086 # the package list is meant to split
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+	# shellcheck disable=SC2086 # the package list is meant to split
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+if [ -n "$backports" ]; then
+	apt-get install -y -qq --no-install-recommends -t bookworm-backports $backports >/dev/null
+fi

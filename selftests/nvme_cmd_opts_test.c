@@ -141,8 +141,9 @@ TEST(job_rules)
 		{ -EOPNOTSUPP, "several files", { "--ioengine=io_uring_cmd", "--rw=trim",
 						  "--num_range=4", "--filename=/dev/a:/dev/b" } },
 		{ -EOPNOTSUPP, "cmd_type=bsg", { "--ioengine=io_uring_cmd", "--cmd_type=bsg" } },
-		{ -EOPNOTSUPP, "placement", { "--ioengine=io_uring_cmd", "--fdp=1" } },
-		{ -EOPNOTSUPP, "placement", { "--ioengine=io_uring_cmd", "--fdp_pli=0,1" } },
+		/* data placement has its own test (nvme_dp_test): here, that it is taken */
+		{ 0, NULL, { "--ioengine=io_uring_cmd", "--rw=write", "--fdp=1" } },
+		{ 0, NULL, { "--ioengine=io_uring_cmd", "--fdp_pli=0,1" } },
 		{ -EINVAL, "need ioengine=io_uring_cmd", { "--ioengine=io_uring", "--pi_act=0" } },
 		{ -EINVAL, "need ioengine=io_uring_cmd",
 		  { "--ioengine=libaio", "--md_per_io_size=8" } },

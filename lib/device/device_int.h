@@ -114,6 +114,32 @@ struct bq_nvme_zone {
 int bq_nvme_zns_read(int fd, uint32_t nsid, struct bq_nvme_zns *zns);
 
 /**
+ * struct bq_nvme_ruh - one Reclaim Unit Handle Status descriptor (FDP)
+ * @pid: Placement Identifier: what a write's directive names
+ * @ruhid: the Reclaim Unit Handle it stands for
+ * @ruamw: writes (logical blocks) its current reclaim unit still takes
+ */
+struct bq_nvme_ruh {
+	uint16_t pid;
+	uint16_t ruhid;
+	uint64_t ruamw;
+};
+
+/**
+ * bq_nvme_fdp_status() - a namespace's placement handles (I/O Management
+ * Receive, Reclaim Unit Handle Status), as fio's fdp=1 reads them
+ * @fd: /dev/ngXnY (or /dev/nvmeXnY), open
+ * @nsid: its namespace ID
+ * @ruhs: receives up to @max descriptors, in the device's order
+ * @max: room in @ruhs
+ *
+ * Return: the number of descriptors the namespace has (more than @max
+ * when it has more); -ENODEV when the device refuses the command (no
+ * FDP); -EOPNOTSUPP without libnvme; or -errno.
+ */
+int bq_nvme_fdp_status(int fd, uint32_t nsid, struct bq_nvme_ruh *ruhs, unsigned int max);
+
+/**
  * bq_nvme_zns_decode() - one 64-byte Zone Descriptor
  * @desc: the descriptor, as the device returns it
  * @z: filled in

@@ -53,3 +53,8 @@ int bq_nvme_zns_reset(int fd, uint32_t nsid, uint64_t zslba)
 {
 	return -EOPNOTSUPP;
 }
+
+int bq_nvme_fdp_status(int fd, uint32_t nsid, struct bq_nvme_ruh *ruhs, unsigned int max)
+{
+	return -EOPNOTSUPP;
+}

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "../../raid/raid_int.h"
+#include "engines/nvme_dp.h"
+#include "job/jobopt.h"
 #include "engines/nvme_pi.h"
 #include "io/atomic.h"
 #include "io/engine.h"
@@ -65,6 +67,7 @@ struct uring_state {
 		bool meta;		/* metadata or PI: see pi_prep() */
 		bool pi_host;		/* the host checks the PI reads return */
 		struct bq_nvme_pi pi;
+		struct bq_nvme_dp *dp;	/* placement directives of its writes, or NULL */
 	} ns[BQ_MAX_FILES];		/* per file, for io_uring_cmd */
 	bool meta;			/* any file's ns[].meta */
 	uint8_t *md;			/* per slot, md_len bytes: separate metadata */
@@ -257,6 +260,11 @@ PREP_INLINE uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 			return idx | CMD_REJECTED;
 		}
 		cmd->cdw12 |= flags;
+		if (__builtin_expect(u->ns[s->file].dp != NULL, 0) && s->dir == BQ_WRITE) {
+			struct bq_nvme_dp *dp = u->ns[s->file].dp;
+
+			bq_nvme_dp_cmd(cmd, dp->dtype, bq_nvme_dp_pick(dp, s->offset));
+		}
 		if (__builtin_expect(u->meta, 0) && u->ns[s->file].meta)
 			pi_prep(u, cmd, s, idx, buf);
 		/* Write Zeroes, Uncorrectable and Verify carry no buffer, vectored or not. */
@@ -722,6 +730,21 @@ static int meta_init(struct bq_worker *w, struct uring_state *u, int i)
 	return 0;
 }
 
+/* fdp=1, dataplacement=: the directives file @i's writes carry. */
+static int dp_init(struct bq_worker *w, struct uring_state *u, int i)
+{
+	const struct bq_job *j = w->job;
+
+	if (bq_job_dp_type(j) == BQ_DP_NONE)
+		return 0;
+	u->ns[i].dp = malloc(sizeof(*u->ns[i].dp));
+	if (!u->ns[i].dp)
+		return -ENOMEM;
+	return bq_nvme_dp_init(u->ns[i].dp, j, w->fds[i], u->ns[i].nsid,
+			       j->randseed ^ ((uint64_t)w->index << 32) ^ (uint64_t)i,
+			       w->setup_msg, sizeof(w->setup_msg));
+}
+
 /* What each file's commands need: its namespace and LBA size. */
 static int passthru_init(struct bq_worker *w, struct uring_state *u)
 {
@@ -732,6 +755,8 @@ static int passthru_init(struct bq_worker *w, struct uring_state *u)
 		u->ns[i].nsid = w->jr->targets[i].nsid;
 		u->ns[i].lbs = w->jr->targets[i].lbs;
 		ret = meta_init(w, u, i);
+		if (!ret)
+			ret = dp_init(w, u, i);
 		if (ret)
 			return ret;
 	}
@@ -1070,6 +1095,8 @@ static void uring_teardown(struct bq_worker *w)
 	stripe_free(u);
 	free(u->iov);
 	free(u->md);
+	for (int i = 0; i < BQ_MAX_FILES; i++)
+		free(u->ns[i].dp);
 	free(u->free_slots);
 	free(u);
 	w->engine = NULL;

@@ -160,6 +160,12 @@ enum bq_dir {
 };
 
 #define BQ_MAX_FILES 64
+
+/* fio's data placement (dataplacement=, plid_select=): its limits and kinds */
+#define BQ_DP_MAX_IDS 128
+#define BQ_DP_MAX_SCHEME 32
+enum bq_dp_type { BQ_DP_NONE, BQ_DP_FDP, BQ_DP_STREAMS };
+enum bq_dp_select { BQ_DP_ROUNDROBIN, BQ_DP_RANDOM, BQ_DP_SCHEME };
 #define BQ_MAX_BSSPLIT 16
 /* An I/O priority hint: 10 bits above the level (linux/ioprio.h, IOPRIO_HINT_*). */
 #define BQ_IOPRIO_MAX_HINT 1023
@@ -536,6 +542,15 @@ struct bq_job {
 	uint32_t nvme_prchk;		/* pi_chk: BQ_NVME_PRCHK_* (engines/nvme_pi.h) */
 	uint16_t nvme_apptag;		/* apptag (fio's default 0x1234) */
 	uint16_t nvme_apptag_mask;	/* apptag_mask (0xffff) */
+	/* NVMe data placement (issue 19; lib/job/jobopt_dp.c, lib/engines/nvme_dp.c) */
+	bool dp_fdp;			/* fdp=1: dataplacement=fdp */
+	bool dp_type_set;		/* dataplacement= was given */
+	uint8_t dp_type;		/* dataplacement=: BQ_DP_NONE, BQ_DP_FDP, BQ_DP_STREAMS */
+	uint8_t dp_select;		/* plid_select=: BQ_DP_ROUNDROBIN, _RANDOM, _SCHEME */
+	uint16_t dp_nr_ids;		/* plids=: how many; 0: every handle (FDP) */
+	uint16_t dp_ids[BQ_DP_MAX_IDS];	/* FDP: indices into the namespace's handles;
+					 * streams: stream identifiers; ascending */
+	char dp_scheme[1024];		/* dp_scheme=: "start,end,id" lines */
 };
 
 /* struct bq_job's logs: write_lat_log, write_bw_log, write_iops_log, write_hist_log. */

@@ -461,6 +461,7 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 					     j->nvme_prchk & BQ_NVME_PRCHK_APP ? "APPTAG" : "");
 		ret = ret ?: bq_argf(args, "--apptag=0x%x", j->nvme_apptag);
 		ret = ret ?: bq_argf(args, "--apptag_mask=0x%x", j->nvme_apptag_mask);
+		ret = ret ?: bq_job_dp_args(j, args);
 	}
 	ret = ret ?: bq_argf(args, "--num_range=%u", j->num_range);
 	ret = ret ?: bq_fill_to_args(j, args);

@@ -1193,6 +1193,15 @@ static const struct job_opt job_opts[] = {
 	OPT("pi_chk", OPT_VALUE, bq_job_set_pi_chk),
 	OPT("apptag", OPT_VALUE, bq_job_set_apptag),
 	OPT("apptag_mask", OPT_VALUE, bq_job_set_apptag),
+	/* NVMe data placement (issue 19; lib/job/jobopt_dp.c) */
+	OPT_AT("fdp", OPT_FLAG, set_bool, dp_fdp, 0, 0),
+	OPT("dataplacement", OPT_VALUE, bq_job_set_dp),
+	OPT("data_placement", OPT_VALUE, bq_job_set_dp),
+	OPT("plid_select", OPT_VALUE, bq_job_set_dp),
+	OPT("fdp_pli_select", OPT_VALUE, bq_job_set_dp),
+	OPT("plids", OPT_VALUE, bq_job_set_dp),
+	OPT("fdp_pli", OPT_VALUE, bq_job_set_dp),
+	OPT("dp_scheme", OPT_VALUE, bq_job_set_dp),
 };
 
 static const struct job_opt *find_opt(const char *key)
@@ -1469,7 +1478,7 @@ static int (*const family_checks[])(const struct bq_job *, struct bq_parse_error
 	bq_job_check_sync, bq_job_check_sg, bq_job_check_queue, bq_fileset_check,
 	bq_job_check_patterns, bq_job_check_rates, bq_job_check_zbd, check_verify,
 	bq_job_check_trim, bq_bufopt_check, bq_job_check_statlog, bq_job_check_nvme,
-	bq_job_check_fill, bq_job_check_sprandom,
+	bq_job_check_fill, bq_job_check_sprandom, bq_job_check_dp,
 };
 
 /**

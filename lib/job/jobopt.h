@@ -232,6 +232,13 @@ int bq_job_set_pi_chk(const struct job_opt *o, const char *key, const char *val,
 int bq_job_set_apptag(const struct job_opt *o, const char *key, const char *val,
 		      struct bq_job *job, struct bq_parse_error *err);
 
+/* jobopt_dp.c: fdp, dataplacement, plid_select, plids and dp_scheme (issue 19) */
+int bq_job_set_dp(const struct job_opt *o, const char *key, const char *val,
+		  struct bq_job *job, struct bq_parse_error *err);
+enum bq_dp_type bq_job_dp_type(const struct bq_job *job);
+int bq_job_check_dp(const struct bq_job *job, struct bq_parse_error *err);
+int bq_job_dp_args(const struct bq_job *job, struct bq_strv *args);
+
 /* jobopt_stats.c: percentile_list, clat_percentiles, lat_percentiles, significant_figures */
 int bq_opt_set_stats(const struct job_opt *o, const char *key, const char *val,
 		     struct bq_job *job, struct bq_parse_error *err);

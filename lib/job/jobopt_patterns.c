@@ -192,6 +192,12 @@ int bq_set_offset(const struct job_opt *o, const char *key, const char *val,
 		job->offset_pct = pct;
 		return 0;
 	}
+	/* 0% is the start, as fio's uring-cmd-fdp example writes it. */
+	if (!strcmp(val, "0%")) {
+		job->offset = 0;
+		job->offset_pct = 0;
+		return 0;
+	}
 	if (ret != -ENOENT)
 		return bq_parse_fail(err, -EINVAL, "%s=%s: percentage must be 1..100", key, val);
 	ret = bq_parse_size(val, &v);

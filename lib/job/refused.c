@@ -50,9 +50,6 @@ static const struct refused_group refused[] = {
 	GROUP("this engine option is not implemented yet",
 	      "userspace_reap", "write_hint"),
 	/* io_uring_cmd NVMe extras (issue 19): what stays refused */
-	GROUP("NVMe data placement (FDP, streams) is not implemented: io_uring_cmd writes "
-	      "carry no placement directive", "fdp", "fdp_pli", "fdp_pli_select", "plids",
-	      "plid_select", "dataplacement", "dp_scheme"),
 	GROUP("io_uring_cmd's SCSI commands (cmd_type=bsg) are not supported: use ioengine=sg",
 	      "cdb_len", "read_mode", "verify_bytchk"),
 	GROUP("NVMe Compare in the verify phase (verify_mode=compare) is not implemented: "

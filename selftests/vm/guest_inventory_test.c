@@ -25,7 +25,7 @@
 TEST(nvme_namespaces_on_their_nodes)
 {
 	json_object *root, *devs;
-	int seen = 0;
+	int seen = 0, fdp = 0;
 
 	NEED_GUEST();
 	root = blkqual_json("list", NULL);
@@ -48,13 +48,15 @@ TEST(nvme_namespaces_on_their_nodes)
 		ASSERT_NE(NULL, serial);
 		/*
 		 * BQNVME1 sits behind the pxb-pcie bridge placed on node 1,
-		 * BQNVMEZNS (the zoned namespace) behind one on node 0.
+		 * BQNVMEZNS (the zoned namespace) and BQNVMEFDP (the FDP
+		 * subsystem's, where QEMU has FDP) behind one on node 0.
 		 */
-		EXPECT_EQ(!strcmp(serial, "BQNVME1") ? 1 : !strcmp(serial, "BQNVMEZNS") ? 0 : -1,
-			  json_int(d, "numa_node", -2))
+		fdp += !strcmp(serial, "BQNVMEFDP");
+		EXPECT_EQ(!strcmp(serial, "BQNVME1") ? 1 : !strcmp(serial, "BQNVMEZNS") ||
+			  !strcmp(serial, "BQNVMEFDP") ? 0 : -1, json_int(d, "numa_node", -2))
 			TH_LOG("%s on node %lld", serial, json_int(d, "numa_node", -2));
 	}
-	EXPECT_EQ(3, seen);
+	EXPECT_EQ(3 + fdp, seen);
 	json_object_put(root);
 }
 

@@ -15,7 +15,6 @@
  * success after the controller generated the PI (pi_act=1) means the
  * two CRCs agree.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,66 +26,15 @@
 
 #include "helpers/json.h"
 #include "helpers/loopdev.h"
+#include "helpers/nvme_ns.h"
 #include "helpers/run.h"
 
 #define SERIAL "BQNVMEPI"
 
-/* /dev/ngXnY and /dev/nvmeXnY of namespace @nsid of the PI controller. */
-static int find_ns(unsigned int nsid, char *ng, char *blk, size_t len)
-{
-	char path[1024], buf[64];
-	struct dirent *c, *n;
-	DIR *d, *cd;
-	int ret = -1;
-
-	d = opendir("/sys/class/nvme");
-	if (!d)
-		return -1;
-	while (ret && (c = readdir(d))) {
-		char *s;
-
-		if (c->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/nvme/%s/serial", c->d_name);
-		s = slurp(path);
-		if (!s)
-			continue;
-		if (strncmp(s, SERIAL, strlen(SERIAL))) {
-			free(s);
-			continue;
-		}
-		free(s);
-		snprintf(path, sizeof(path), "/sys/class/nvme/%s", c->d_name);
-		cd = opendir(path);
-		while (cd && (n = readdir(cd))) {
-			if (strncmp(n->d_name, c->d_name, strlen(c->d_name)) ||
-			    !strchr(n->d_name + strlen(c->d_name), 'n'))
-				continue;
-			snprintf(path, sizeof(path), "/sys/class/nvme/%s/%s/nsid", c->d_name,
-				 n->d_name);
-			s = slurp(path);
-			if (!s)
-				continue;
-			snprintf(buf, sizeof(buf), "%u", nsid);
-			if (!strncmp(s, buf, strlen(buf)) && (s[strlen(buf)] == '\n' ||
-							      !s[strlen(buf)])) {
-				snprintf(blk, len, "/dev/%.32s", n->d_name);
-				snprintf(ng, len, "/dev/ng%.32s", n->d_name + 4);
-				ret = 0;
-			}
-			free(s);
-			if (!ret)
-				break;
-		}
-		if (cd)
-			closedir(cd);
-	}
-	closedir(d);
-	return ret ? ret : access(ng, F_OK);
-}
-
 #define NEED_NS(nsid, ng, blk) do { \
-	if (find_ns(nsid, ng, blk, sizeof(ng))) \
+	if (nvme_ns_by_serial(SERIAL, nsid, ng, blk, sizeof(ng)) && \
+	    (nvme_ns_attach_by_serial(SERIAL, nsid) || \
+	     nvme_ns_by_serial(SERIAL, nsid, ng, blk, sizeof(ng)))) \
 		SKIP(return, "no namespace %u on NVMe controller " SERIAL \
 		     " (not in the blkqual VM, or no NVMe generic devices)", nsid); \
 } while (0)
@@ -335,7 +283,8 @@ static void controller_generates(struct __test_metadata *_metadata, unsigned int
 	char ng[64], blk[64];
 	int64_t ios, errors;
 
-	if (find_ns(nsid, ng, blk, sizeof(ng)))
+	if (nvme_ns_by_serial(SERIAL, nsid, ng, blk, sizeof(ng)) &&
+	    (nvme_ns_attach_by_serial(SERIAL, nsid) || nvme_ns_by_serial(SERIAL, nsid, ng, blk, sizeof(ng))))
 		SKIP(return, "no namespace %u on NVMe controller " SERIAL, nsid);
 	pi_job(_metadata, ng, "randwrite", "16k", "1m", "4m", w, 0, &ios, &errors, NULL);
 	EXPECT_EQ(64, ios);

@@ -186,18 +186,37 @@ truncate -s 1152M "$tmp/pi1.img" "$tmp/pi2.img"
 truncate -s 64M "$tmp/pi3.img" "$tmp/pi4.img"
 b512=logical_block_size=512,physical_block_size=512
 b4k=logical_block_size=4096,physical_block_size=4096
+# Namespaces 1 and 2 start detached, in a subsystem of their own, and
+# guest_nvme_pi_test attaches them: SeaBIOS 1.16.3 (with QEMU 10) reads
+# every namespace for a boot sector, and a 4096+64 PI one hung the boot
+# half the time.
 # shellcheck disable=SC2054 # the commas are QEMU's option syntax
 qemu+=(-device pcie-root-port,id=rp3,bus=pxb1,chassis=3
-	-device nvme,id=nvpi,serial=BQNVMEPI,bus=rp3
+	-device nvme-subsys,id=pisys,nqn=blkqual-pi
+	-device nvme,id=nvpi,serial=BQNVMEPI,bus=rp3,subsys=pisys
 	-drive "file=$tmp/pi1.img,if=none,id=pi1,format=raw"
-	-device "nvme-ns,bus=nvpi,drive=pi1,nsid=1,$b4k,ms=64,mset=1,pi=1"
+	-device "nvme-ns,bus=nvpi,drive=pi1,nsid=1,$b4k,ms=64,mset=1,pi=1,detached=on"
 	-drive "file=$tmp/pi2.img,if=none,id=pi2,format=raw"
-	-device "nvme-ns,bus=nvpi,drive=pi2,nsid=2,$b4k,ms=64,mset=0,pi=1"
+	-device "nvme-ns,bus=nvpi,drive=pi2,nsid=2,$b4k,ms=64,mset=0,pi=1,detached=on"
 	-drive "file=$tmp/pi3.img,if=none,id=pi3,format=raw"
 	-device "nvme-ns,bus=nvpi,drive=pi3,nsid=3,$b512,ms=8,mset=1,pi=3,pil=1"
 	-drive "file=$tmp/pi4.img,if=none,id=pi4,format=raw"
 	-device "nvme-ns,bus=nvpi,drive=pi4,nsid=4,$b4k,ms=16,mset=0,pi=1,pif=2")
 append="console=ttyS0 loglevel=3 panic=-1"
+# Flexible Data Placement (guest_nvme_fdp_test), where QEMU has it (8.0 or
+# later): a subsystem with FDP on, 256 MiB reclaim units, 8 reclaim unit
+# handles; one namespace with a placement handle on each.  The guest
+# waits for it only when it is there (blkqual.fdp=1).
+if "${qemu[0]}" -device nvme-subsys,help 2>/dev/null | grep -q 'fdp='; then
+	truncate -s 1G "$tmp/fdp.img"
+	# shellcheck disable=SC2054 # the commas are QEMU's option syntax
+	qemu+=(-device pcie-root-port,id=rp4,bus=pxb2,chassis=4
+		-device nvme-subsys,id=fdpsys,nqn=blkqual-fdp,fdp=on,fdp.runs=256M,fdp.nrg=1,fdp.nruh=8
+		-device nvme,id=nvfdp,serial=BQNVMEFDP,subsys=fdpsys,bus=rp4
+		-drive "file=$tmp/fdp.img,if=none,id=fdp1,format=raw"
+		-device "nvme-ns,bus=nvfdp,drive=fdp1,nsid=1,fdp.ruhs=0-7")
+	append="$append blkqual.fdp=1"
+fi
 # shellcheck disable=SC2206 # extra arguments are meant to split
 qemu+=(${BLKQUAL_VM_QEMU:-})
 
