@@ -153,27 +153,9 @@ int nvme_ns_attach_by_serial(const char *serial, unsigned int nsid)
 
 int nvme_ns_by_serial(const char *serial, unsigned int nsid, char *ng, char *blk, size_t len)
 {
-	char path[1024];
-	struct dirent *c;
-	int ret = -1;
-	DIR *d;
+	char ctrl[64];
 
-	d = opendir("/sys/class/nvme");
-	if (!d)
+	if (ctrl_by_serial(serial, ctrl, sizeof(ctrl)) || ns_of(ctrl, nsid, ng, blk, len))
 		return -1;
-	while (ret && (c = readdir(d))) {
-		char *s;
-
-		if (c->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/nvme/%s/serial", c->d_name);
-		s = slurp(path);
-		if (!s)
-			continue;
-		if (!strncmp(s, serial, strlen(serial)))
-			ret = ns_of(c->d_name, nsid, ng, blk, len);
-		free(s);
-	}
-	closedir(d);
-	return ret ? ret : access(ng, F_OK);
+	return access(ng, F_OK);
 }

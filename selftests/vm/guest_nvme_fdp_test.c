@@ -76,6 +76,14 @@ static void taken(const struct bq_nvme_ruh *before, const struct bq_nvme_ruh *af
 		blocks[i] = before[i].ruamw - after[i].ruamw;
 }
 
+/* A new temp file from the template @path, open for writing; NULL if not. */
+static FILE *temp_file(char *path)
+{
+	int fd = mkstemp(path);
+
+	return fd < 0 ? NULL : fdopen(fd, "w");
+}
+
 /* A sequential write job of @mib MiB with @extra options; exit status 0. */
 static void write_job(struct __test_metadata *_metadata, const char *file, int mib,
 		      const char *const *extra)
@@ -163,12 +171,9 @@ TEST_F_TIMEOUT(fdp, scheme_by_offset, 120)
 	struct bq_nvme_ruh before[NR_RUH], after[NR_RUH];
 	uint64_t blocks[NR_RUH], mib = (1u << 20) / self->lba;
 	FILE *f;
-	int fd;
 
 	status(_metadata, self->fd, before);
-	fd = mkstemp(scheme);
-	ASSERT_LE(0, fd);
-	f = fdopen(fd, "w");
+	f = temp_file(scheme);
 	ASSERT_NE(NULL, f);
 	/* 1 MiB to the handle of placement identifier 5, 2 MiB to 6's, the last MiB to 0. */
 	fprintf(f, "0, 1048576, %u\n1048576, 3145728, %u\n", before[5].pid, before[6].pid);
@@ -222,12 +227,9 @@ TEST_F_TIMEOUT(fdp, fio_example_runs, 120)
 	uint64_t blocks[NR_RUH];
 	struct run_result r;
 	FILE *f;
-	int fd;
 
 	status(_metadata, self->fd, before);
-	fd = mkstemp(job);
-	ASSERT_LE(0, fd);
-	f = fdopen(fd, "w");
+	f = temp_file(job);
 	ASSERT_NE(NULL, f);
 	fprintf(f, "[global]\nfilename=%s\nioengine=io_uring_cmd\ncmd_type=nvme\niodepth=32\n"
 		"bs=4K\nfdp=1\ntime_based=1\nruntime=2\n"
