@@ -414,12 +414,15 @@ static long long fio_resets(const char *out)
 #define MAX_OPTS 6
 #define FIOS	-2
 #define RANDOM	-1
+/* RANDOM, and fio's threads race for the open-zone slots (see below) */
+#define RACY	-3
 
 /**
  * struct side - one zbd job, run by fio and by blkqual
  * @opts: its options beyond filename, psync, direct=1, zonemode=zbd, zonesize=2m
  * @resets: the zone resets the job makes; FIOS: as many as fio's; RANDOM: not
- *	    compared (fio's random offsets are not blkqual's)
+ *	    compared (fio's random offsets are not blkqual's); RACY: as RANDOM, and
+ *	    the counts compared only when fio's threads did not end early
  */
 struct side {
 	const char *opts[MAX_OPTS];
@@ -449,8 +452,14 @@ static const struct side sides[] = {
 	 */
 	{ { "--rw=write", "--bs=16k", "--numjobs=3", "--io_size=40m", "--group_reporting" },
 	  RANDOM },
+	/*
+	 * fio 3.33's four threads race for the four open-zone slots: one
+	 * that finds none free ends its job early, a timing artefact (seen
+	 * under load: 5174 of 8192 writes).  Compared only when fio did
+	 * not end early.
+	 */
 	{ { "--rw=randwrite", "--bs=16k", "--numjobs=4", "--max_open_zones=4",
-	    "--job_max_open_zones=1", "--group_reporting" }, RANDOM },
+	    "--job_max_open_zones=1", "--group_reporting" }, RACY },
 	/* reads of empty zones: fio has nothing to read */
 	{ { "--rw=read", "--bs=64k" }, 0 },
 	/* beyond the write pointer: a plain read of the whole region */
@@ -506,6 +515,12 @@ TEST_F_TIMEOUT(dev, same_counts_as_fio, 120)
 			json_object *jb = json_object_array_get_idx(jobs, 0);
 			char key[32];
 
+			snprintf(key, sizeof(key), "total.%s.bytes", dirs[d]);
+			if (c->resets == RACY && fio_bytes[d] < json_int(jb, key, -2)) {
+				TH_LOG("%s: fio ended early (%lld of %lld %s bytes): not compared",
+				       what, fio_bytes[d], json_int(jb, key, -2), dirs[d]);
+				continue;
+			}
 			snprintf(key, sizeof(key), "total.%s.ios", dirs[d]);
 			EXPECT_EQ(fio_io[d], json_int(jb, key, -2)) TH_LOG("%s: %s I/Os", what,
 									dirs[d]);
@@ -513,7 +528,7 @@ TEST_F_TIMEOUT(dev, same_counts_as_fio, 120)
 			EXPECT_EQ(fio_bytes[d], json_int(jb, key, -2)) TH_LOG("%s: %s bytes", what,
 									      dirs[d]);
 		}
-		if (c->resets != RANDOM) {
+		if (c->resets != RANDOM && c->resets != RACY) {
 			json_object *jb = json_object_array_get_idx(jobs, 0);
 			long long want = c->resets == FIOS ? fr : c->resets;
 
