@@ -12,7 +12,7 @@
 #
 # Environment: BLKQUAL (the built binary), BLKQUAL_GENDIR (the cache lives
 # in its vm/ directory; the make variable gendir: build/ in-tree, else O=),
-# BLKQUAL_VM_TIMEOUT (seconds, default 300).  For tools/compat/fio-examples.sh
+# BLKQUAL_VM_TIMEOUT (seconds, default 600).  For tools/compat/fio-examples.sh
 # --vm: BLKQUAL_VM_BINARIES (more programs for the guest's /bin, each with
 # its libraries), BLKQUAL_VM_PAYLOAD (a directory copied to the guest's
 # /payload; the image is then one run's and not cached), BLKQUAL_VM_QEMU
@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 obj=${BLKQUAL_OBJTREE:-$(cd "$here/../.." && pwd)}
 blkqual=${BLKQUAL:-$obj/blkqual}
 cache=${BLKQUAL_GENDIR:-$obj/build}/vm
-timeout_s=${BLKQUAL_VM_TIMEOUT:-300}
+timeout_s=${BLKQUAL_VM_TIMEOUT:-600}
 shell=0
 if [ "${1:-}" = --shell ]; then
 	shell=1
