@@ -131,7 +131,7 @@ struct bq_nvme_ruh {
  * @fd: /dev/ngXnY (or /dev/nvmeXnY), open
  * @nsid: its namespace ID
  * @ruhs: receives up to @max descriptors, in the device's order
- * @max: room in @ruhs
+ * @max: room in @ruhs; 0 asks for the count alone (the header: one command)
  *
  * Return: the number of descriptors the namespace has (more than @max
  * when it has more); -ENODEV when the device refuses the command (no

@@ -30,8 +30,9 @@ int bq_nvme_fdp_status(int fd, uint32_t nsid, struct bq_nvme_ruh *ruhs, unsigned
 	if (ret > 0)
 		return -ENODEV;
 	nr = le16toh(head.nruhsd);
-	if (!nr)
-		return 0;
+	/* Only the count asked for: the header answers it. */
+	if (!nr || !max)
+		return (int)nr;
 	len = sizeof(*all) + (size_t)nr * sizeof(all->ruhss[0]);
 	all = calloc(1, len);
 	if (!all)

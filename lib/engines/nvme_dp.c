@@ -33,8 +33,10 @@ static int read_scheme(struct bq_nvme_dp *dp, const char *path, char *msg, size_
 	FILE *f = fopen(path, "re");
 
 	if (!f) {
-		snprintf(msg, len, "dp_scheme=%.200s: %s", path, strerror(errno));
-		return -errno;
+		int ret = -errno;
+
+		snprintf(msg, len, "dp_scheme=%.200s: %s", path, strerror(-ret));
+		return ret;
 	}
 	while (dp->nr_scheme < BQ_DP_MAX_SCHEME &&
 	       fscanf(f, "%llu,%llu,%hu\n", &start, &end, &id) == 3) {

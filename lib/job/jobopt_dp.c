@@ -15,6 +15,10 @@
 #include "internal.h"
 #include "jobopt.h"
 
+/* The values' names, in enum bq_dp_type and enum bq_dp_select order. */
+static const char *const types[] = { "none", "fdp", "streams" };
+static const char *const selects[] = { "roundrobin", "random", "scheme" };
+
 static int u16_cmp(const void *a, const void *b)
 {
 	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
@@ -96,8 +100,6 @@ static int set_plids(const char *key, const char *val, struct bq_job *job,
 int bq_job_set_dp(const struct job_opt *o, const char *key, const char *val,
 		  struct bq_job *job, struct bq_parse_error *err)
 {
-	static const char *const types[] = { "none", "fdp", "streams" };
-	static const char *const selects[] = { "roundrobin", "random", "scheme" };
 
 	(void)o;
 	if (!strcmp(key, "dataplacement") || !strcmp(key, "data_placement")) {
@@ -185,8 +187,6 @@ int bq_job_check_dp(const struct bq_job *job, struct bq_parse_error *err)
  */
 int bq_job_dp_args(const struct bq_job *job, struct bq_strv *args)
 {
-	static const char *const types[] = { "none", "fdp", "streams" };
-	static const char *const selects[] = { "roundrobin", "random", "scheme" };
 	char ids[BQ_DP_MAX_IDS * 6 + 1];
 	size_t at = 0;
 	int ret;
