@@ -7,7 +7,8 @@
  *   by name, and a job's options make the same job again;
  * - side by side with fio 3.33 on a scratch loop device, for the
  *   deterministic patterns (holes, strided zones, offset_increment with
- *   numjobs, number_ios, percentage_random=0, bs_is_seq_rand): the same
+ *   numjobs, number_ios, percentage_random=0, bs_is_seq_rand, a region
+ *   that is not a multiple of the block size): the same
  *   I/O count and exactly the same blocks written, read back from the
  *   device (zeroed before each run);
  * - for the random ones, the offsets that worker_pick() (what every engine
@@ -561,6 +562,17 @@ static const struct side sides[] = {
 			    "--size=1m" } },
 	{ .opts = { "--rw=randwrite", "--random_generator=lfsr", "--norandommap=1", "--bs=4k",
 		    "--size=1m" }, .exact = true },
+	/*
+	 * A region that is not a multiple of the block size: whole blocks,
+	 * the last one past the region where the device has room (16), not
+	 * where it has none (15); at random, the blocks that fit (15); loops
+	 * end together at loops x size (47).
+	 */
+	{ .opts = { "--rw=write", "--bs=64k", "--size=1000k" }, .exact = true },
+	{ .opts = { "--rw=write", "--bs=64k", "--size=1000k", "--offset=15384k" },
+	  .exact = true },
+	{ .opts = { "--rw=randwrite", "--bs=64k", "--size=1000k" }, .window = NBLK },
+	{ .opts = { "--rw=write", "--bs=64k", "--size=1000k", "--loops=3" }, .exact = true },
 };
 
 TEST_F_TIMEOUT(dev, same_blocks_as_fio, 120)

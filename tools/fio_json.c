@@ -90,8 +90,8 @@ static json_object *dir_json_fio(const struct fio_entry *e, int d, bool plus)
 	json_object_object_add(o, "iops", json_dbl(per_second(r->ios, rt)));
 	json_object_object_add(o, "runtime", json_u64(fio_ms(rt)));
 	json_object_object_add(o, "total_ios", json_u64(r->ios));
-	/* A short I/O is a failed one in blkqual (counted as an error). */
-	json_object_object_add(o, "short_ios", json_u64(0));
+	/* Reads that met the end of a file; any other short I/O is a failed one. */
+	json_object_object_add(o, "short_ios", json_u64(r->short_ios));
 	json_object_object_add(o, "drop_ios", json_u64(0));
 	json_object_object_add(o, "slat_ns", zero_stats());
 	/* One latency is measured: clat_ns and lat_ns show it as each is asked to. */

@@ -195,8 +195,9 @@ static void entry_block(FILE *f, const struct fio_entry *e)
 		for (int i = 0; i < FIO_DEPTHS; i++)
 			fprintf(f, " %s=0.0%%%s", submit[i], i < FIO_DEPTHS - 1 ? "," : "\n");
 	}
-	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 short=0,0,0,0 "
-		"dropped=0,0,0,0\n", t->d[BQ_READ].ios, t->d[BQ_WRITE].ios, t->trim.ios);
+	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 short=%" PRIu64
+		",0,0,0 dropped=0,0,0,0\n", t->d[BQ_READ].ios, t->d[BQ_WRITE].ios, t->trim.ios,
+		t->d[BQ_READ].short_ios);
 	fprintf(f, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, "
 		"depth=%u\n", e->jr->job.latency_target_ns / 1000,
 		e->jr->job.latency_window_ns / 1000, e->jr->job.latency_percentile,

@@ -85,6 +85,9 @@ void print_dir(FILE *out, const struct bq_dir_result *d, int dir, uint64_t runti
 	fprintf(out, "  %s: IOPS=%s, BW=%s/s (%.1fMB/s) (%s in %.3fs)%s\n", dir_names[dir], iops, bw,
 		per_second(d->bytes, runtime) / 1e6, total, (double)runtime / 1e9,
 		d->errors ? ", with errors" : "");
+	if (d->short_ios)
+		fprintf(out, "    short: %" PRIu64 " met the end of the file (counted with the bytes "
+			"they got)\n", d->short_ios);
 	if (!d->lat.count)
 		return;
 	fmt_lat(a, sizeof(a), (double)d->lat.min);
@@ -399,6 +402,8 @@ json_object *dir_json(const struct bq_dir_result *d, uint64_t runtime)
 	json_object_object_add(o, "ios", json_u64(d->ios));
 	json_object_object_add(o, "bytes", json_u64(d->bytes));
 	json_object_object_add(o, "errors", json_u64(d->errors));
+	if (d->short_ios)
+		json_object_object_add(o, "short_ios", json_u64(d->short_ios));
 	json_object_object_add(o, "iops", json_dbl(per_second(d->ios, runtime)));
 	json_object_object_add(o, "bytes_per_second", json_dbl(per_second(d->bytes, runtime)));
 	json_object_object_add(o, "lat_ns", hist_json(&d->lat));

@@ -92,11 +92,14 @@ struct bq_io_error_group {
 
 /**
  * struct bq_dir_result - what one direction did
+ * @short_ios: reads of a regular file that met its end and got less than
+ *             they asked (counted in @ios with the bytes they got)
  */
 struct bq_dir_result {
 	uint64_t ios;
 	uint64_t bytes;
 	uint64_t errors;
+	uint64_t short_ios;
 	struct bq_hist lat;
 };
 

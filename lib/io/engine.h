@@ -257,14 +257,20 @@ struct bq_worker {
 	int nr_waitee;
 	uint64_t start_ns;		/* when its I/O began; 0: not yet */
 	uint64_t loop_bytes;		/* one loop's bytes (loops=) */
+	uint64_t loop_began;		/* bytes_left as the current loop began */
+	uint64_t loops_left;		/* fio's count for the loops to come: loops x size, less
+					 * what earlier loops issued; UINT64_MAX: no cap */
+	uint32_t loop_block;		/* the one block size of a job whose loops end in whole
+					 * blocks (whole_blocks()); 0: not such a job */
 	bool never_ran;			/* exitall called it off before it started */
 	void (*on_end)(struct bq_worker *w, bool failed);	/* exitall, exitall_on_error */
 	void *run;			/* the run's state, for @on_end */
 	/* trim workloads (issue 19; trim.c) */
 	bool trim_write_due;		/* trimwrite: the write of the last trim is next */
 	struct bq_slot trim_pair;	/* that trim: offset, length, file */
-	uint64_t trim_known;		/* per file: its kind was looked up */
-	uint64_t trim_blockdev;		/* per file: a block device (else punch holes) */
+	uint64_t file_kind_known;	/* per file: worker_file_kind() looked it up */
+	uint64_t file_blockdev;		/* per file: a block device (trims discard, else punch holes) */
+	uint64_t file_regular;		/* per file: a regular file (a read may end at its end) */
 	/* I/O logs and trace replay (issue 19; iolog_replay.c) */
 	struct bq_iolog *iolog;		/* read_iolog's entries; NULL: not a replay */
 	size_t iolog_pos;		/* the next entry */
@@ -488,7 +494,8 @@ worker_pick_as(struct bq_worker *w, struct bq_slot *s, uint64_t now, const bool 
 			off = (f->span - len) / w->unit * w->unit;
 		s->offset = f->base + off;
 	} else {
-		if (f->seq_pos + len > f->span)
+		/* As fio, a last block that starts inside the region may end past it, if there is room. */
+		if (f->seq_pos + len > f->span && (f->seq_pos >= f->span || f->seq_pos + len > f->limit))
 			f->seq_pos = 0;
 		s->offset = f->base + f->seq_pos;
 		f->seq_pos += len;
@@ -576,6 +583,8 @@ static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t 
 }
 
 void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err);
+bool worker_file_is_blockdev(struct bq_worker *w, int file);
+bool worker_read_ended_early(struct bq_worker *w, const struct bq_slot *s, int res);
 void worker_end_ramp(struct bq_worker *w, uint64_t now);
 
 void worker_complete_rare(struct bq_worker *w, const struct bq_slot *s, int res,
@@ -586,6 +595,7 @@ static __attribute__((always_inline)) inline void worker_complete_as(struct bq_w
 				      uint64_t now, const bool rare)
 {
 	struct bq_dir_result *d = &w->res->d[s->dir];
+	uint32_t len = s->len;
 
 	if (rare && w->ramping && now >= w->ramp_end_ns)
 		worker_end_ramp(w, now);
@@ -594,13 +604,16 @@ static __attribute__((always_inline)) inline void worker_complete_as(struct bq_w
 	/* zonemode=zbd: the zone is free for the job's other threads again. */
 	if (rare && w->zbd != NULL)
 		bq_zbd_complete(w->zbd, s->offset);
-	if (__builtin_expect(res != (int)s->len, 0)) {
-		/* A short write of fill_device is the end of the space (fio's retry gets ENOSPC). */
-		worker_record_error(w, s, res < 0 ? -res : w->job->fill_device ? ENOSPC : EIO);
-		return;
+	if (__builtin_expect(res != (int)len, 0)) {
+		if (!worker_read_ended_early(w, s, res)) {
+			/* A short write of fill_device is the end of the space (fio's retry gets ENOSPC). */
+			worker_record_error(w, s, res < 0 ? -res : w->job->fill_device ? ENOSPC : EIO);
+			return;
+		}
+		len = (uint32_t)res;
 	}
 	d->ios++;
-	d->bytes += s->len;
+	d->bytes += len;
 	if (now)
 		bq_hist_add(&d->lat, now - s->start_ns);
 	if (s->dir == BQ_WRITE)

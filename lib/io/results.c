@@ -18,6 +18,7 @@ static void thread_add(struct bq_thread_result *sum, const struct bq_thread_resu
 		sum->d[d].ios += t->d[d].ios;
 		sum->d[d].bytes += t->d[d].bytes;
 		sum->d[d].errors += t->d[d].errors;
+		sum->d[d].short_ios += t->d[d].short_ios;
 		bq_hist_merge(&sum->d[d].lat, &t->d[d].lat);
 	}
 	sum->trim.ios += t->trim.ios;

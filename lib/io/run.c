@@ -453,6 +453,26 @@ static uint32_t random_unit(const struct bq_job *j)
 	return lo;
 }
 
+/*
+ * The bytes fio moves over a region that is not a multiple of the one
+ * block size: whole blocks only, never a cut one.  Sequentially, the
+ * last block starts inside the region and may end past it, where the
+ * target has room (size=32m, bs=4160 on a larger device: 8066 blocks);
+ * where it has none, the region ends short (size=1G on a 1 GiB
+ * namespace: 258111).  At random, the map holds the blocks that fit
+ * (8065); without the map, fio draws until it has the size (8066).
+ */
+static uint64_t whole_blocks(const struct bq_worker *w, const struct bq_file_state *f,
+			     uint32_t bs)
+{
+	uint64_t n = f->span / bs;
+
+	if (f->span % bs && (w->random ? !f->gen.randommap : (n + 1) * bs <= f->limit))
+		n++;
+	/* A region smaller than a block still does one (slid back or cut). */
+	return n ? n * bs : f->span;
+}
+
 static int init_worker(struct run_state *st, struct bq_job_result *jr, struct job_state *js,
 		       int index, struct bq_worker *w)
 {
@@ -463,7 +483,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		.nblocks = 1, .seed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index,
 	};
 	int first = 0, nr = j->nr_files, thread_number;
-	uint64_t total = 0;
+	uint64_t total = 0, spans = 0;
 	uint32_t lo, hi;
 	int ret;
 
@@ -578,23 +598,20 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 			if (!f->map && !j->softrandommap)
 				return -ENOMEM;
 		}
-		/*
-		 * fio issues no block that would end past the region: with one
-		 * block size, a region that is not a multiple of it ends short
-		 * of its end (size=1G, bs=4160: 258111 blocks).  Only for an
-		 * extended LBA namespace for now, whose tail could not be a
-		 * command: the same cut for every target hung
-		 * guest_nvme_cmd_test (not yet understood).
-		 */
-		if (!bq_engine_has(j->engine, BQ_ENGINE_DISKLESS) && !js->fset && ti->nvme_ext &&
-		    lo && lo == hi && !j->io_size)
-			total += f->span / lo * lo;
-		else
+		if (!bq_engine_has(j->engine, BQ_ENGINE_DISKLESS) && !js->fset && lo && lo == hi &&
+		    !j->io_size) {
+			total += whole_blocks(w, f, lo);
+			w->loop_block = lo;
+		} else {
 			total += f->span;
+		}
+		spans += f->span;
 	}
 	if (js->fset)
-		total = js->fset->bytes[index];
+		total = spans = js->fset->bytes[index];
 	w->bytes_left = j->time_based ? UINT64_MAX : j->io_size ? j->io_size : total;
+	/* fio counts loops=N as N times the size, in whole blocks or not. */
+	w->loops_left = w->loop_block > 1 ? spans * (j->loops ? j->loops : 1) : UINT64_MAX;
 	if (j->sprandom) {
 		ret = bq_sprandom_worker_init(w);
 		if (ret)

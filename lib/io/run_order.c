@@ -96,8 +96,22 @@ static void empty_files(struct bq_worker *w)
 static void restart_loop(struct bq_worker *w)
 {
 	const struct bq_job *j = w->job;
+	uint64_t issued = w->loop_began - w->bytes_left;
 
+	/*
+	 * A loop of whole blocks moves a little more than size: fio's loops
+	 * end together at loops x size, so the last one may be shorter.
+	 */
 	w->bytes_left = w->loop_bytes;
+	if (w->loops_left != UINT64_MAX) {
+		uint64_t cap;
+
+		w->loops_left = w->loops_left > issued ? w->loops_left - issued : 0;
+		cap = (w->loops_left + w->loop_block - 1) / w->loop_block * w->loop_block;
+		if (cap < w->bytes_left)
+			w->bytes_left = cap;
+	}
+	w->loop_began = w->bytes_left;
 	if (j->unlink_each_loop)
 		empty_files(w);
 	/* A file set's files are each done again, as in fio's next loop. */
@@ -317,7 +331,7 @@ int run_order_link(struct run_state *st, struct bq_parse_error *err)
 			if (span)
 				w->delay_ns += bq_mix64(seed ^ bq_mix64((uint64_t)k << 32 | (uint64_t)i)) %
 					       (span + 1);
-			w->loop_bytes = w->bytes_left;
+			w->loop_bytes = w->loop_began = w->bytes_left;
 			w->on_end = worker_ended;
 			w->run = st;
 		}

@@ -36,20 +36,6 @@ const char *bq_job_trim_rw_name(const struct bq_job *j)
 	}
 }
 
-/* Whether file @file is a block device; looked up once per file. */
-static bool trim_on_blockdev(struct bq_worker *w, int file)
-{
-	uint64_t bit = 1ULL << file;
-	struct stat st;
-
-	if (!(w->trim_known & bit)) {
-		w->trim_known |= bit;
-		if (!fstat(w->fds[file], &st) && S_ISBLK(st.st_mode))
-			w->trim_blockdev |= bit;
-	}
-	return w->trim_blockdev & bit;
-}
-
 /* One discard; 0 or -errno. */
 static int trim_issue(struct bq_worker *w, const struct bq_slot *s)
 {
@@ -68,7 +54,7 @@ static int trim_issue(struct bq_worker *w, const struct bq_slot *s)
 			return ret;
 	}
 	fd = w->fds[s->file];
-	if (trim_on_blockdev(w, s->file)) {
+	if (worker_file_is_blockdev(w, s->file)) {
 		if (!ioctl(fd, BLKDISCARD, range))
 			return 0;
 		/*

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -196,6 +197,62 @@ int worker_run(struct bq_worker *w)
 	return ret;
 }
 
+/* Looks file @file's kind up once: a block device, a regular file, or neither (sg). */
+static void worker_file_kind(struct bq_worker *w, int file)
+{
+	uint64_t bit = 1ULL << file;
+	struct stat st;
+
+	if ((w->file_kind_known & bit) || file >= w->nr_fds || fstat(w->fds[file], &st))
+		return;
+	w->file_kind_known |= bit;
+	if (S_ISBLK(st.st_mode))
+		w->file_blockdev |= bit;
+	else if (S_ISREG(st.st_mode))
+		w->file_regular |= bit;
+}
+
+/**
+ * worker_file_is_blockdev() - whether a thread's file is a block device
+ * @w: the worker
+ * @file: the file's index
+ *
+ * Return: true for a block device; false for anything else, or when it
+ * cannot be told (no descriptor).
+ */
+bool worker_file_is_blockdev(struct bq_worker *w, int file)
+{
+	worker_file_kind(w, file);
+	return w->file_blockdev & (1ULL << file);
+}
+
+/**
+ * worker_read_ended_early() - count a read that met the end of its file
+ * @w: the worker
+ * @s: the I/O, which transferred less than it asked
+ * @res: bytes it transferred, or -errno
+ *
+ * A regular file may end before a job's region does: with
+ * create_on_open=1 the job's own writes grow it, and a read ahead of
+ * them gets what there is, often nothing.  fio's asynchronous engines
+ * count such a read as done with the bytes it got, and so does blkqual,
+ * for every engine, counting it as short besides (fio's synchronous
+ * engines fail the job instead).  A block device, or any write, falling
+ * short is a failure.
+ *
+ * Return: true when the read was counted short; false when it is an error.
+ */
+bool worker_read_ended_early(struct bq_worker *w, const struct bq_slot *s, int res)
+{
+	if (s->dir != BQ_READ || res < 0 || res >= (int)s->len)
+		return false;
+	worker_file_kind(w, s->file);
+	if (!(w->file_regular & (1ULL << s->file)))
+		return false;
+	w->res->d[BQ_READ].short_ios++;
+	return true;
+}
+
 #define GIVE_UP_NS 1000000000ULL
 
 /*
@@ -270,6 +327,7 @@ void worker_end_ramp(struct bq_worker *w, uint64_t now)
 	for (int d = 0; d < BQ_NR_DIRS; d++) {
 		w->res->d[d].ios = 0;
 		w->res->d[d].bytes = 0;
+		w->res->d[d].short_ios = 0;
 		bq_hist_reset(&w->res->d[d].lat);
 	}
 	w->res->trim.ios = 0;
