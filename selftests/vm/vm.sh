@@ -124,9 +124,10 @@ for tool in mdadm mkfs.xfs xfs_spaceman; do
 	path=$(command -v "$tool") || skip "$tool not installed (run 'make deps')"
 	add_binary "$path" "sbin/$tool"
 done
-# Stacks of partitions, dm and loop devices; a guest test that needs a tool
+# Stacks of partitions, dm and loop devices, and nvme-cli (fio-examples.sh
+# --vm attaches the PI namespaces with it); a guest test that needs a tool
 # missing here skips and says which.
-for tool in dmsetup losetup mkfs.ext4 sfdisk wipefs; do
+for tool in dmsetup losetup mkfs.ext4 sfdisk wipefs nvme; do
 	path=$(command -v "$tool") && add_binary "$path" "sbin/$tool"
 done
 [ -f /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$stage/etc/"

@@ -55,6 +55,28 @@ zoned_nullb()
 	echo "# no zoned null_blk: none appeared" >&2
 }
 
+# Namespace $2 of the controller whose serial is $1, attached first (vm.sh
+# starts the PI namespaces detached, so that the firmware does not hang
+# on them) with nvme-cli: its generic device, once the kernel made it.
+nvme_attached_generic()
+{
+	command -v nvme >/dev/null || { echo "# no nvme-cli in the guest" >&2; return; }
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(tr -d ' ' <"$c/serial" 2>/dev/null)" = "$1" ] || continue
+		nvme attach-ns "/dev/${c##*/}" -n "$2" -c "$(cat "$c/cntlid")" >/dev/null 2>&1
+		nvme ns-rescan "/dev/${c##*/}" >/dev/null 2>&1
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			for n in "$c"/nvme*n*; do
+				[ "$(cat "$n/nsid" 2>/dev/null)" = "$2" ] || continue
+				g=/dev/ng${n##*/nvme}
+				[ -e "$g" ] && { echo "$g"; return; }
+			done
+			sleep 1
+		done
+	done
+	echo "# namespace $2 of $1 did not appear" >&2
+}
+
 sd=/dev/sda
 sg=
 for s in /sys/block/sda/device/scsi_generic/sg*; do
@@ -69,7 +91,17 @@ nvme=$(nvme_block BQNVME0)
 zng=$(nvme_generic BQNVMEZNS)
 znvme=$(nvme_block BQNVMEZNS)
 zbd=$(zoned_nullb)
-echo "# guest devices: SD=$sd SG=$sg BSG=$bsg NG=$ng NVME=$nvme ZNG=$zng ZNVME=$znvme ZBD=$zbd"
+fdpng=$(nvme_generic BQNVMEFDP)
+piext=
+pisb=
+if grep -qs '@BQ_PIEXT_NG@' /payload/jobs/*.fio; then
+	piext=$(nvme_attached_generic BQNVMEPI 1)
+fi
+if grep -qs '@BQ_PISB_NG@' /payload/jobs/*.fio; then
+	pisb=$(nvme_attached_generic BQNVMEPI 2)
+fi
+echo "# guest devices: SD=$sd SG=$sg BSG=$bsg NG=$ng NVME=$nvme ZNG=$zng ZNVME=$znvme ZBD=$zbd" \
+	"FDP_NG=$fdpng PIEXT_NG=$piext PISB_NG=$pisb"
 
 # A kind this guest lacks keeps its placeholder: both tools then fail to
 # open it, and the line says so.
@@ -82,6 +114,8 @@ for f in /payload/jobs/*.fio; do
 	    -e "s|@BQ_BSG@|${bsg:-@BQ_BSG@}|g" -e "s|@BQ_NG@|${ng:-@BQ_NG@}|g" \
 	    -e "s|@BQ_NVME@|${nvme:-@BQ_NVME@}|g" -e "s|@BQ_ZNG@|${zng:-@BQ_ZNG@}|g" \
 	    -e "s|@BQ_ZNVME@|${znvme:-@BQ_ZNVME@}|g" -e "s|@BQ_ZBD@|${zbd:-@BQ_ZBD@}|g" \
+	    -e "s|@BQ_FDP_NG@|${fdpng:-@BQ_FDP_NG@}|g" -e "s|@BQ_PIEXT_NG@|${piext:-@BQ_PIEXT_NG@}|g" \
+	    -e "s|@BQ_PISB_NG@|${pisb:-@BQ_PISB_NG@}|g" \
 	    "$f" >"$job"
 	out=$res/$base
 	mkdir -p "$out"

@@ -131,14 +131,26 @@ rewrite()
 	# A job naming its zone size gets one whole zone of the zoned null_blk
 	# (256 MiB, the examples' zone size), as fio wants at least one zone;
 	# the zoned NVMe namespace has 64 MiB zones, the usual cap.
-	local zoned='' zonecap=''
+	# Data placement (fdp=1) needs the FDP namespace; protection
+	# information (pi_act, pi_chk, md_per_io_size) a PI one: extended
+	# LBAs (4096+64 in each block), or a separate metadata buffer when
+	# the job gives its size.
+	local zoned='' zonecap='' kind=''
 	if [ -n "$vm" ] && grep -Eq '^[ \t]*zonemode[ \t]*=[ \t]*zbd' "$1"; then
 		zoned=1
 		grep -Eq '^[ \t]*zonesize[ \t]*=' "$1" && zonecap=1
 	fi
-	awk -v dev="$rawdev" -v vm="$vm" -v zoned="$zoned" -v zonecap="$zonecap" -v dir="$rundir" '
+	if grep -Eq '^[ \t]*fdp[ \t]*=[ \t]*1' "$1"; then
+		kind=FDP_
+	elif grep -Eq '^[ \t]*md_per_io_size[ \t]*=' "$1"; then
+		kind=PISB_
+	elif grep -Eq '^[ \t]*pi_(act|chk)[ \t]*=' "$1"; then
+		kind=PIEXT_
+	fi
+	awk -v dev="$rawdev" -v vm="$vm" -v zoned="$zoned" -v zonecap="$zonecap" -v dir="$rundir" \
+	    -v kind="$kind" '
 	function guest_dev(v) {
-		if (v ~ /^\/dev\/ng/) return zoned ? "@BQ_ZNG@" : "@BQ_NG@"
+		if (v ~ /^\/dev\/ng/) return zoned ? "@BQ_ZNG@" : "@BQ_" kind "NG@"
 		if (v ~ /^\/dev\/nvme/) return zoned ? "@BQ_ZNVME@" : "@BQ_NVME@"
 		if (v ~ /^\/dev\/sg/) return "@BQ_SG@"
 		if (v ~ /^\/dev\/bsg\//) return "@BQ_BSG@"
