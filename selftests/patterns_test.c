@@ -208,8 +208,6 @@ TEST(whole_jobs)
 	/* holes are verified (verify_holes_test.c) when they are whole verify blocks */
 	EXPECT_EQ(-EOPNOTSUPP, jobs_of(&set, &err, "--filename=/dev/null", "--rw=write:1k",
 				       "--verify=crc32c", NULL));
-	EXPECT_EQ(-EOPNOTSUPP, jobs_of(&set, &err, "--filename=/dev/null", "--rw=randwrite",
-				       "--percentage_random=50", "--verify=crc32c", NULL));
 	ASSERT_EQ(0, jobs_of(&set, &err, "--filename=/dev/null", "--zonemode=strided",
 			     "--zonesize=64k", NULL)) TH_LOG("%s", err.msg);
 	bq_jobset_free(&set);

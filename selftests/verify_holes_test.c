@@ -4,8 +4,8 @@
  * fio's cross-stripe-verify.fio runs it
  *
  * - parsing: holes of whole verify blocks are accepted with verify, a hole
- *   that splits a verify block and the pattern options not tried with
- *   verify are refused, with the reason;
+ *   that splits a verify block is refused, with the reason (the other
+ *   patterns with verify: verify_patterns_test.c);
  * - side by side with fio 3.33 on a scratch loop device filled with
  *   foreign (random) data: the same writes and the same reads (fio counts
  *   its read-back as the job's reads; blkqual splits them into the
@@ -18,11 +18,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -68,12 +66,6 @@ TEST(holes_parse)
 	EXPECT_EQ(0, jobs_of(&set, &err, "--filename=/dev/null", "--rw=write:8k", "--bs=16k",
 			     "--verify_interval=4k", "--verify=crc32c", NULL)) TH_LOG("%s", err.msg);
 	bq_jobset_free(&set);
-	EXPECT_EQ(-EOPNOTSUPP, jobs_of(&set, &err, "--filename=/dev/null", "--rw=randwrite:4",
-				       "--verify=crc32c", NULL));
-	EXPECT_NE(NULL, strstr(err.msg, "rw=rand...:4")) TH_LOG("%s", err.msg);
-	EXPECT_EQ(-EOPNOTSUPP, jobs_of(&set, &err, "--filename=/dev/null", "--rw=randwrite",
-				       "--bs_is_seq_rand=1", "--verify=crc32c", NULL));
-	EXPECT_NE(NULL, strstr(err.msg, "bs_is_seq_rand")) TH_LOG("%s", err.msg);
 }
 
 /* ---- fio, side by side ------------------------------------------------------- */
@@ -100,40 +92,6 @@ FIXTURE_TEARDOWN(dev)
 {
 	unlink(self->state);
 	scratch_destroy(&self->s);
-}
-
-/* Behind the tools' backs: @len bytes of random data at @off, the cache dropped. */
-static int plant_garbage(const struct scratch *s, off_t off, size_t len, unsigned int seed)
-{
-	static uint8_t buf[1 << 20];
-	int fd, dev, ret = 0;
-
-	if (len > sizeof(buf))
-		return -EINVAL;
-	for (size_t i = 0; i < len; i++)
-		buf[i] = (uint8_t)rand_r(&seed);
-	fd = open(s->file, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (pwrite(fd, buf, len, off) != (ssize_t)len || fsync(fd))
-		ret = -EIO;
-	close(fd);
-	dev = open(s->dev, O_RDONLY | O_CLOEXEC);
-	if (dev < 0)
-		return -errno;
-	if (!ret && ioctl(dev, BLKFLSBUF, 0))
-		ret = -errno;
-	close(dev);
-	return ret;
-}
-
-static int fill_foreign(const struct scratch *s, unsigned int seed)
-{
-	int ret = 0;
-
-	for (off_t off = 0; !ret && off < DEV_SIZE; off += 1 << 20)
-		ret = plant_garbage(s, off, 1 << 20, seed + (unsigned int)(off >> 20));
-	return ret;
 }
 
 #define MAX_OPTS 9
@@ -216,7 +174,7 @@ TEST_F_TIMEOUT(dev, same_counts_as_fio, 300)
 			strcat(what, " ");
 		}
 		/* Foreign data everywhere: a hole read back would be a bad block. */
-		ASSERT_EQ(0, fill_foreign(&self->s, (unsigned int)k * 97));
+		ASSERT_EQ(0, scratch_fill_foreign(&self->s, DEV_SIZE, (unsigned int)k * 97));
 		root = blkqual_run_json(&r, bargs);
 		ASSERT_NE(NULL, root) TH_LOG("blkqual %s: %.300s", what, r.err);
 		EXPECT_EQ(0, r.status) TH_LOG("blkqual %s: %.300s", what, r.err);
@@ -233,7 +191,7 @@ TEST_F_TIMEOUT(dev, same_counts_as_fio, 300)
 		run_result_free(&r);
 		if (!have_fio)
 			continue;
-		ASSERT_EQ(0, fill_foreign(&self->s, (unsigned int)k * 97));
+		ASSERT_EQ(0, scratch_fill_foreign(&self->s, DEV_SIZE, (unsigned int)k * 97));
 		ASSERT_EQ(0, fio_counts(argv, &fr, &fw, &ferr)) TH_LOG("fio %s", what);
 		EXPECT_EQ(0, ferr) TH_LOG("fio %s: its verify failed", what);
 		EXPECT_EQ(fw, sides[k].writes) TH_LOG("fio %s: writes", what);
@@ -281,7 +239,7 @@ TEST_F_TIMEOUT(dev, a_corrupted_written_block_is_found_and_holes_are_never_read,
 	json_object *root, *v;
 
 	PREP_READY(&self->p);
-	ASSERT_EQ(0, fill_foreign(&self->s, 5));
+	ASSERT_EQ(0, scratch_fill_foreign(&self->s, DEV_SIZE, 5));
 	root = run_json(&r, w);
 	ASSERT_NE(NULL, root) TH_LOG("%.300s", r.err);
 	ASSERT_EQ(0, r.status) TH_LOG("%.300s", r.err);
@@ -291,7 +249,7 @@ TEST_F_TIMEOUT(dev, a_corrupted_written_block_is_found_and_holes_are_never_read,
 	run_result_free(&r);
 
 	/* A hole overwritten: nothing to find.  A written block: found there. */
-	ASSERT_EQ(0, plant_garbage(&self->s, hole, BS, 11));
+	ASSERT_EQ(0, scratch_plant(&self->s, hole, BS, 11));
 	root = run_json(&r, ro);
 	ASSERT_NE(NULL, root) TH_LOG("%.300s", r.err);
 	EXPECT_EQ(0, r.status) TH_LOG("%.300s", r.err);
@@ -301,7 +259,7 @@ TEST_F_TIMEOUT(dev, a_corrupted_written_block_is_found_and_holes_are_never_read,
 	json_object_put(root);
 	run_result_free(&r);
 
-	ASSERT_EQ(0, plant_garbage(&self->s, written, BS, 12));
+	ASSERT_EQ(0, scratch_plant(&self->s, written, BS, 12));
 	root = run_json(&r, ro);
 	ASSERT_NE(NULL, root) TH_LOG("%.300s", r.err);
 	EXPECT_EQ(1, r.status) TH_LOG("%.300s", r.err);

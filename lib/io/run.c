@@ -1003,6 +1003,15 @@ static int verify_region(const struct bq_job_result *jr, uint64_t *span,
 					  "whole number of verify blocks (%u) from offset %llu", i,
 					  (unsigned long long)base, vb, (unsigned long long)j->offset);
 		e = j->size || j->size_pct ? base + job_span(j, ti) : ti->size;
+		/*
+		 * Writes reach past the region: strided zones run on to the
+		 * target's end, and a last whole block may end past it
+		 * (whole_blocks()); the end below caps both.
+		 */
+		if (bq_job_strided(j))
+			e = ti->size;
+		else if (lo == hi && (e - base) % lo)
+			e = base + (e - base + lo - 1) / lo * lo;
 		if (e > end)
 			end = e;
 	}

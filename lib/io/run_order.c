@@ -184,6 +184,10 @@ int worker_order_loops(struct bq_worker *w)
 	uint64_t left = w->loop_bytes * (w->job->loops ? w->job->loops : 1), start = 0;
 	int ret;
 
+	/* Loops of whole blocks end together at loops x size (restart_loop()). */
+	if (w->loops_left != UINT64_MAX)
+		left = (w->loops_left + w->loop_block - 1) / w->loop_block * w->loop_block;
+
 	w->verify_passes = passes;
 	do {
 		if (passes) {

@@ -43,10 +43,6 @@ static int check_order(const struct bq_jobset *set, const struct bq_run_opts *op
 		int found = 0;
 
 		verifying += j->verify != 0;
-		/* Holes verify in fio's passes, loops among them (run_order.c). */
-		if (j->loops > 1 && j->verify && !j->time_based && !j->seq_add)
-			return bq_fail_at(err, j->name, -EOPNOTSUPP, "loops=%u with verify= is not "
-					  "supported", j->loops);
 		if (!j->wait_for[0])
 			continue;
 		if (!strcmp(j->wait_for, j->name))

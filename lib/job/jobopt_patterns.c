@@ -476,24 +476,13 @@ int bq_job_check_patterns(const struct bq_job *job, struct bq_parse_error *err)
 	if (bq_job_strided(job) && job->nr_files > 1)
 		return bq_parse_fail(err, -EOPNOTSUPP, "zonemode=strided works on one filename "
 				     "per job");
-	if (bq_job_strided(job) && job->verify)
-		return bq_parse_fail(err, -EOPNOTSUPP, "zonemode=strided with verify is not "
-				     "supported");
 	/*
-	 * Holes are verified (the state records exactly the blocks written,
-	 * the holes are never read); the others are not tried with verify.
-	 * fio 3.33's own verify of rw=randwrite:N fails (it reads back an
-	 * overwritten block's older write).
+	 * Every other pattern verifies: the state knows each block's last
+	 * write, whatever overwrote it (fio 3.33's own verify of
+	 * rw=randwrite:N, percentage_random or random strided zones reads
+	 * an overwritten block's older write back, and fails).  Holes are
+	 * never read, so they must be whole verify blocks.
 	 */
-	if (job->verify && job->seq_nr > 1)
-		return bq_parse_fail(err, -EOPNOTSUPP, "verify with rw=rand...:%u is not "
-				     "supported", job->seq_nr);
-	if (job->verify && (job->pct_seq[BQ_READ] || job->pct_seq[BQ_WRITE] ||
-			    job->bs_is_seq_rand || job->dist == BQ_DIST_ZONED ||
-			    job->dist == BQ_DIST_ZONED_ABS || job->dist == BQ_DIST_SEQUENCE))
-		return bq_parse_fail(err, -EOPNOTSUPP, "verify with percentage_random, "
-				     "bs_is_seq_rand, zoned or sequence distributions is not "
-				     "supported");
 	vb = job->verify ? bq_job_verify_block(job) : 0;
 	if (vb && job->seq_add && (uint64_t)(job->seq_add < 0 ? -job->seq_add : job->seq_add) % vb)
 		return bq_parse_fail(err, -EOPNOTSUPP, "verify with rw=...:%lld: the hole must be "

@@ -93,6 +93,12 @@ uint32_t bq_job_verify_block(const struct bq_job *j)
 
 	if (j->verify_interval)
 		return j->verify_interval;
+	/* bs_is_seq_rand: a write takes the sequential or the random size. */
+	if (j->bs_is_seq_rand && writes) {
+		uint32_t seq = smallest_bs(j, BQ_READ), rnd = smallest_bs(j, BQ_WRITE);
+
+		return seq < rnd ? seq : rnd;
+	}
 	return smallest_bs(j, writes ? BQ_WRITE : BQ_READ);
 }
 

@@ -374,9 +374,11 @@ void worker_verify_leave(struct bq_worker *w)
  * fio reads back after each pass over a job's offsets, and a job whose
  * holes end a pass early starts another while its reads and writes are
  * short of io_size (size): so does blkqual, for rw=write:N.  Each pass
- * reads back the writes that pass made and no later one overlaps.
+ * reads back the writes that pass made and no later one overlaps; so
+ * does each of loops=N, as fio's verify reads its own loop's writes.
  *
- * Return: true for a verifying writer (not time based, not zoned) with holes.
+ * Return: true for a verifying writer (not time based, not zoned) with
+ * holes or loops.
  */
 bool worker_verify_passes(const struct bq_worker *w)
 {
@@ -384,7 +386,7 @@ bool worker_verify_passes(const struct bq_worker *w)
 	const struct bq_job *j = w->job;
 
 	return v && v->job->writes && v->job->do_phase && !v->job->verify_only &&
-	       v->job->st.gen && !j->time_based && !w->zbd && j->seq_add;
+	       v->job->st.gen && !j->time_based && !w->zbd && (j->seq_add || j->loops > 1);
 }
 
 /**

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <linux/fs.h>
 #include <linux/loop.h>
 
 #include "helpers/scratchdev.h"
@@ -195,5 +196,44 @@ int random_file(const char *path, off_t size)
 	close(fd);
 out_close_rnd:
 	close(rnd);
+	return ret;
+}
+
+/*
+ * Behind the tools' backs: @len bytes (at most 1 MiB) of seeded random
+ * data at @off of the scratch device's backing file, flushed, and the
+ * device's cache dropped, so the next direct read sees them.
+ */
+int scratch_plant(const struct scratch *s, off_t off, size_t len, unsigned int seed)
+{
+	static uint8_t buf[1 << 20];
+	int fd, dev, ret = 0;
+
+	if (len > sizeof(buf))
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (uint8_t)rand_r(&seed);
+	fd = open(s->file, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (pwrite(fd, buf, len, off) != (ssize_t)len || fsync(fd))
+		ret = -EIO;
+	close(fd);
+	dev = open(s->dev, O_RDONLY | O_CLOEXEC);
+	if (dev < 0)
+		return -errno;
+	if (!ret && ioctl(dev, BLKFLSBUF, 0))
+		ret = -errno;
+	close(dev);
+	return ret;
+}
+
+/* Foreign data over the first @size bytes: a block read back unwritten is a bad one. */
+int scratch_fill_foreign(const struct scratch *s, off_t size, unsigned int seed)
+{
+	int ret = 0;
+
+	for (off_t off = 0; !ret && off < size; off += 1 << 20)
+		ret = scratch_plant(s, off, 1 << 20, seed + (unsigned int)(off >> 20));
 	return ret;
 }

@@ -7,6 +7,7 @@
 #define SELFTESTS_SCRATCHDEV_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -41,6 +42,8 @@ void scratch_device_lbs(struct prep *p, struct scratch *s, off_t size, unsigned 
 int checksum_region(const char *path, off_t off, off_t len, uint64_t *sum);
 int checksum_path(const char *path, uint64_t *sum);
 int random_file(const char *path, off_t size);
+int scratch_plant(const struct scratch *s, off_t off, size_t len, unsigned int seed);
+int scratch_fill_foreign(const struct scratch *s, off_t size, unsigned int seed);
 
 #ifdef __KSELFTEST_HARNESS_H
 /* First statement of a TEST_F body: skip or fail as setup recorded. */
