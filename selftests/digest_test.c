@@ -11,11 +11,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -481,29 +479,6 @@ TEST_F(dev, each_method_reads_back_what_fio_reads_back)
 		SKIP(return, "fio is not installed: blkqual's counts were not compared with fio's");
 }
 
-/* Behind blkqual's back: the loop device's backing file, then its cache dropped. */
-static int plant_garbage(const struct scratch *s, uint64_t block, unsigned int seed)
-{
-	uint8_t buf[BS];
-	int fd, dev, ret = 0;
-
-	for (int i = 0; i < BS; i++)
-		buf[i] = (uint8_t)rand_r(&seed);
-	fd = open(s->file, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (pwrite(fd, buf, BS, (off_t)(block * BS)) != BS || fsync(fd))
-		ret = -EIO;
-	close(fd);
-	dev = open(s->dev, O_RDONLY | O_CLOEXEC);
-	if (dev < 0)
-		return -errno;
-	if (!ret && ioctl(dev, BLKFLSBUF, 0))
-		ret = -errno;
-	close(dev);
-	return ret;
-}
-
 TEST_F(dev, a_corrupted_block_is_found_with_each_method)
 {
 	PREP_READY(&self->p);
@@ -531,7 +506,7 @@ TEST_F(dev, a_corrupted_block_is_found_with_each_method)
 		ASSERT_EQ(0, status) TH_LOG("%s: %s", m, r.err);
 		json_object_put(root);
 		run_result_free(&r);
-		ASSERT_EQ(0, plant_garbage(&self->s, block, (unsigned int)i));
+		ASSERT_EQ(0, scratch_plant(&self->s, (off_t)block * BS, BS, (unsigned int)i));
 
 		/* verify_only reads back what the state records: one bad block, there. */
 		root = run_json(&r, &status, ro);
@@ -590,7 +565,7 @@ TEST_F(dev, verify_offset_moves_the_header)
 	EXPECT_EQ(64, json_int(job0(root), "verify.blocks_checked", -1));
 	json_object_put(root);
 	run_result_free(&r);
-	ASSERT_EQ(0, plant_garbage(&self->s, 9, 1));
+	ASSERT_EQ(0, scratch_plant(&self->s, 9 * BS, BS, 1));
 	root = run_json(&r, &status, rd);
 	ASSERT_NE(NULL, root) TH_LOG("%s", r.err);
 	EXPECT_EQ(1, status);

@@ -28,6 +28,7 @@
 #include "blkqual.h"
 #include "job/jobopt.h"
 
+#include "helpers/fio.h"
 #include "helpers/jobs.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
@@ -126,28 +127,20 @@ static const struct side {
 	    "--group_reporting" }, 288, 288 },
 };
 
-static int fio_counts(const char *const *argv, long long *reads, long long *writes,
+static int fio_counts(const char *const *args, long long *reads, long long *writes,
 		      long long *error)
 {
-	struct run_result r;
-	json_object *root, *j;
-	const char *brace;
+	int status;
+	json_object *root = fio_run_json_status(args, &status), *j;
 
-	if (run_argv(argv, &r))
-		return -1;
-	brace = strchr(r.out, '{');
-	root = brace ? json_tokener_parse(brace) : NULL;
-	run_result_free(&r);
 	j = root ? json_object_array_get_idx(json_object_object_get(root, "jobs"), 0) : NULL;
-	if (!j) {
-		json_object_put(root);
-		return -1;
+	if (j) {
+		*reads = json_int(j, "read.total_ios", -1);
+		*writes = json_int(j, "write.total_ios", -1);
+		*error = json_int(j, "error", -1);
 	}
-	*reads = json_int(j, "read.total_ios", -1);
-	*writes = json_int(j, "write.total_ios", -1);
-	*error = json_int(j, "error", -1);
 	json_object_put(root);
-	return 0;
+	return j ? 0 : -1;
 }
 
 TEST_F_TIMEOUT(dev, same_counts_as_fio, 300)
@@ -156,16 +149,16 @@ TEST_F_TIMEOUT(dev, same_counts_as_fio, 300)
 
 	PREP_READY(&self->p);
 	for (size_t k = 0; k < ARRAY_SIZE(sides); k++) {
-		const char *argv[24] = { "fio", "--name=a", self->filename, "--ioengine=psync",
+		const char *argv[24] = { "--name=a", self->filename, "--ioengine=psync",
 					 "--direct=1", "--bs=16k", "--verify=crc32c",
-					 "--output-format=json", "--verify_state_save=0" };
+					 "--verify_state_save=0" };
 		const char *bargs[20] = { "--name=a", self->filename, "--ioengine=psync",
 					  "--direct=1", "--bs=16k", "--verify=crc32c" };
 		long long fr = -1, fw = -1, ferr = -1, reads, bad;
 		struct run_result r;
 		json_object *root, *jb;
 		char what[256] = "";
-		int a = 9, b = 6;
+		int a = 7, b = 6;
 
 		for (int i = 0; i < MAX_OPTS && sides[k].opt[i]; i++) {
 			argv[a++] = sides[k].opt[i];

@@ -27,6 +27,7 @@
 #include "blkqual_verify.h"
 #include "job/jobopt.h"
 
+#include "helpers/fio.h"
 #include "helpers/jobs.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
@@ -124,17 +125,11 @@ static int bq_counts(const char *const *args, struct counts *c)
 	return j ? 0 : -1;
 }
 
-static int fio_counts(const char *const *argv, struct counts *c)
+static int fio_counts(const char *const *args, struct counts *c)
 {
-	struct run_result r;
-	json_object *root, *j;
-	const char *brace;
+	int status;
+	json_object *root = fio_run_json_status(args, &status), *j;
 
-	if (run_argv(argv, &r))
-		return -1;
-	brace = strchr(r.out, '{');
-	root = brace ? json_tokener_parse(brace) : NULL;
-	run_result_free(&r);
 	j = root ? json_object_array_get_idx(json_object_object_get(root, "jobs"), 0) : NULL;
 	if (j) {
 		c->writes = json_int(j, "write.total_ios", -1);
@@ -157,10 +152,9 @@ static void add_opts(const char **argv, int at, const char *const *opt, char *wh
 	argv[at] = NULL;
 }
 
-#define FIO_ARGS(self) "fio", "--name=a", (self)->filename, "--ioengine=psync", "--direct=1", \
-		       "--bs=16k", "--verify=crc32c", "--output-format=json", \
-		       "--verify_state_save=0"
-#define FIO_NARGS 9
+#define FIO_ARGS(self) "--name=a", (self)->filename, "--ioengine=psync", "--direct=1", \
+		       "--bs=16k", "--verify=crc32c", "--verify_state_save=0"
+#define FIO_NARGS 7
 #define BQ_ARGS(self) "--name=a", (self)->filename, "--ioengine=psync", "--direct=1", \
 		      "--bs=16k", "--verify=crc32c"
 #define BQ_NARGS 6

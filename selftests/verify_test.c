@@ -9,12 +9,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -560,26 +558,14 @@ static int read_block(const char *file, uint64_t i, uint8_t *buf)
 	return n == BS ? 0 : -EIO;
 }
 
-/* Behind blkqual's back: the loop device's backing file, then its cache dropped. */
+/* Behind blkqual's back: @n blocks of @data at block indexes @idx. */
 static int write_blocks(const struct scratch *s, const uint64_t *idx, uint8_t (*data)[BS],
 			int n)
 {
-	int fd = open(s->file, O_WRONLY | O_CLOEXEC), dev, ret = 0;
+	int ret = 0;
 
-	if (fd < 0)
-		return -errno;
 	for (int k = 0; k < n && !ret; k++)
-		if (pwrite(fd, data[k], BS, (off_t)(idx[k] * BS)) != BS)
-			ret = -EIO;
-	if (!ret && fsync(fd))
-		ret = -errno;
-	close(fd);
-	dev = open(s->dev, O_RDONLY | O_CLOEXEC);
-	if (dev < 0)
-		return -errno;
-	if (!ret && ioctl(dev, BLKFLSBUF, 0))
-		ret = -errno;
-	close(dev);
+		ret = scratch_pwrite(s, (off_t)(idx[k] * BS), data[k], BS);
 	return ret;
 }
 

@@ -21,14 +21,16 @@ bool have_fio(void)
 }
 
 /**
- * fio_run_json() - run fio with @args and --output-format=json
+ * fio_run_json_status() - run fio with @args and --output-format=json
  * @args: fio's arguments (job options or a job file), NULL-terminated,
  *        at most 30
+ * @status: fio's exit status
  *
- * Return: fio's JSON document (json_object_put() it), or NULL when fio
- * failed or printed no document (its stderr goes to the test's).
+ * Return: fio's JSON document (json_object_put() it), whatever fio's exit
+ * status (a job that failed its own verify still has one), or NULL when
+ * it printed none (its stderr goes to the test's).
  */
-json_object *fio_run_json(const char *const *args)
+json_object *fio_run_json_status(const char *const *args, int *status)
 {
 	const char *argv[34] = { "fio", "--output-format=json" };
 	struct run_result r;
@@ -36,18 +38,38 @@ json_object *fio_run_json(const char *const *args)
 	const char *brace;
 	int n = 2;
 
+	*status = -1;
 	for (int i = 0; args[i] && n < 33; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
 	if (run_argv(argv, &r))
 		return NULL;
+	*status = r.status;
 	/* fio may print notes before its document. */
 	brace = r.out ? strchr(r.out, '{') : NULL;
-	if (!r.status && brace)
+	if (brace)
 		root = json_tokener_parse(brace);
-	if (!root)
+	if (!root || r.status)
 		fprintf(stderr, "# fio exit %d: %.300s\n", r.status, r.err ? r.err : "");
 	run_result_free(&r);
+	return root;
+}
+
+/**
+ * fio_run_json() - fio_run_json_status() for a run that must succeed
+ * @args: as there
+ *
+ * Return: fio's JSON document, or NULL when fio failed or printed none.
+ */
+json_object *fio_run_json(const char *const *args)
+{
+	int status;
+	json_object *root = fio_run_json_status(args, &status);
+
+	if (status) {
+		json_object_put(root);
+		return NULL;
+	}
 	return root;
 }
 

@@ -11,6 +11,7 @@
 
 bool have_fio(void);
 json_object *fio_run_json(const char *const *args);
+json_object *fio_run_json_status(const char *const *args, int *status);
 long long fio_total_ios(json_object *root, const char *dir);
 
 #endif /* SELFTESTS_FIO_H */

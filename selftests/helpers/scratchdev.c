@@ -200,19 +200,14 @@ out_close_rnd:
 }
 
 /*
- * Behind the tools' backs: @len bytes (at most 1 MiB) of seeded random
- * data at @off of the scratch device's backing file, flushed, and the
- * device's cache dropped, so the next direct read sees them.
+ * Behind the tools' backs: @len bytes of @buf at @off of the scratch
+ * device's backing file, flushed, and the device's cache dropped, so the
+ * next direct read sees them.
  */
-int scratch_plant(const struct scratch *s, off_t off, size_t len, unsigned int seed)
+int scratch_pwrite(const struct scratch *s, off_t off, const void *buf, size_t len)
 {
-	static uint8_t buf[1 << 20];
 	int fd, dev, ret = 0;
 
-	if (len > sizeof(buf))
-		return -EINVAL;
-	for (size_t i = 0; i < len; i++)
-		buf[i] = (uint8_t)rand_r(&seed);
 	fd = open(s->file, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -226,6 +221,18 @@ int scratch_plant(const struct scratch *s, off_t off, size_t len, unsigned int s
 		ret = -errno;
 	close(dev);
 	return ret;
+}
+
+/* The same with @len bytes (at most 1 MiB) of random data drawn from @seed. */
+int scratch_plant(const struct scratch *s, off_t off, size_t len, unsigned int seed)
+{
+	static uint8_t buf[1 << 20];
+
+	if (len > sizeof(buf))
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (uint8_t)rand_r(&seed);
+	return scratch_pwrite(s, off, buf, len);
 }
 
 /* Foreign data over the first @size bytes: a block read back unwritten is a bad one. */

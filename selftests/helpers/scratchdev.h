@@ -42,6 +42,7 @@ void scratch_device_lbs(struct prep *p, struct scratch *s, off_t size, unsigned 
 int checksum_region(const char *path, off_t off, off_t len, uint64_t *sum);
 int checksum_path(const char *path, uint64_t *sum);
 int random_file(const char *path, off_t size);
+int scratch_pwrite(const struct scratch *s, off_t off, const void *buf, size_t len);
 int scratch_plant(const struct scratch *s, off_t off, size_t len, unsigned int seed);
 int scratch_fill_foreign(const struct scratch *s, off_t size, unsigned int seed);
 
