@@ -90,6 +90,7 @@ struct uring_state {
 	struct bq_offgen *rng;
 	/* write_mode=zone_append: bytes per zone; each write goes to its zone's start */
 	uint64_t append_zone;
+	uint8_t *appended;		/* in a mix, per slot: its write was a Zone Append */
 };
 
 static const unsigned int optional_flags[] = {
@@ -254,6 +255,9 @@ PREP_INLINE uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 		uint64_t at = op == BQ_NVME_OP_ZONE_APPEND ? s->offset - s->offset % u->append_zone :
 			      s->offset;
 
+		if (u->appended && s->dir == BQ_WRITE)
+			u->appended[idx] = op == BQ_NVME_OP_ZONE_APPEND;
+
 		if (bq_nvme_io_cmd(cmd, op, u->ns[s->file].nsid, at, s->len,
 				   u->ns[s->file].lbs, buf)) {
 			io_uring_prep_nop(sqe);
@@ -377,6 +381,7 @@ static inline int other_res(struct bq_worker *w, struct uring_state *u,
 	 * the zone was not as reported, and the write failed.
 	 */
 	if (u->append_zone && s->dir == BQ_WRITE &&
+	    (!u->appended || u->appended[(unsigned int)cqe->user_data]) &&
 	    cqe->big_cqe[0] * u->ns[s->file].lbs != s->offset)
 		return -EIO;
 	if (__builtin_expect(u->meta, 0) && s->dir == BQ_READ && u->ns[s->file].pi_host)
@@ -768,10 +773,18 @@ static int passthru_init(struct bq_worker *w, struct uring_state *u)
 	}
 	wmode_init(w, u);
 	/* zone_append needs zonemode=zbd (bq_job_check_nvme()), so the zones are known. */
-	if (w->job->nvme_wmode_nr == 1 && w->job->nvme_wmode[0].opcode == BQ_NVME_OP_ZONE_APPEND) {
+	for (unsigned int i = 0; i < w->job->nvme_wmode_nr; i++) {
+		if (w->job->nvme_wmode[i].opcode != BQ_NVME_OP_ZONE_APPEND)
+			continue;
 		if (!w->zbd || !w->zbd->zone_size)
 			return -EINVAL;
 		u->append_zone = w->zbd->zone_size;
+		/* In a mix, only an Append's completion names where it landed. */
+		if (w->job->nvme_wmode_nr > 1 && !u->appended) {
+			u->appended = calloc(w->depth, 1);
+			if (!u->appended)
+				return -ENOMEM;
+		}
 	}
 	return 0;
 #else
@@ -1095,6 +1108,7 @@ static void uring_teardown(struct bq_worker *w)
 	stripe_free(u);
 	free(u->iov);
 	free(u->md);
+	free(u->appended);
 	for (int i = 0; i < BQ_MAX_FILES; i++)
 		free(u->ns[i].dp);
 	free(u->free_slots);

@@ -65,10 +65,6 @@ static int parse_wmode_mix(const char *key, const char *val, struct bq_job *job,
 		op = wmode_opcode(key, p, (size_t)(slash - p), err);
 		if (op < 0)
 			return op;
-		/* Which command each write was is not kept: a Zone Append's result needs it. */
-		if (op == BQ_NVME_OP_ZONE_APPEND)
-			return bq_parse_fail(err, -EOPNOTSUPP, "%s=%s: zone_append in a mix is not "
-					     "supported (alone it is)", key, val);
 		m[n].opcode = (uint8_t)op;
 		blank[n] = slash + 1 == p + len;
 		if (!blank[n]) {
@@ -121,7 +117,7 @@ static int parse_wmode_mix(const char *key, const char *val, struct bq_job *job,
  * @job: the job
  * @err: filled in on failure
  *
- * Return: 0, -EOPNOTSUPP for zone_append in a mix, -EINVAL for what fio refuses.
+ * Return: 0, or -EINVAL for what fio refuses.
  */
 int bq_job_set_write_mode(const struct job_opt *o, const char *key, const char *val,
 			  struct bq_job *job, struct bq_parse_error *err)
@@ -243,6 +239,15 @@ static bool job_writes(const struct bq_job *job)
 	return job->rw != BQ_RW_READ && job->rw != BQ_RW_RANDREAD;
 }
 
+/* Whether any of the job's write_mode entries is NVMe command @op. */
+static bool wmode_has(const struct bq_job *job, int op)
+{
+	for (unsigned int i = 0; i < job->nvme_wmode_nr; i++)
+		if (job->nvme_wmode[i].opcode == op)
+			return true;
+	return false;
+}
+
 /**
  * bq_job_check_nvme() - fio's rules for write_mode, deac and num_range
  * @job: the job
@@ -270,12 +275,13 @@ int bq_job_check_nvme(const struct bq_job *job, struct bq_parse_error *err)
 			return bq_parse_fail(err, -EINVAL, "write_mode=%s: rw= has no writes",
 					     mode);
 		/* fio: a Zone Append goes to a zone's start, which only zonemode=zbd knows. */
-		if (job->nvme_wmode[0].opcode == BQ_NVME_OP_ZONE_APPEND &&
-		    job->zonemode != BQ_ZONEMODE_ZBD)
-			return bq_parse_fail(err, -EINVAL, "write_mode=zone_append needs "
-					     "zonemode=zbd");
+		if (wmode_has(job, BQ_NVME_OP_ZONE_APPEND) && job->zonemode != BQ_ZONEMODE_ZBD)
+			return bq_parse_fail(err, -EINVAL, "write_mode=%s: zone_append needs "
+					     "zonemode=zbd", mode);
 		/* What a Write Zeroes, Uncorrectable or Verify leaves cannot be verified. */
-		if (job->verify && job->nvme_wmode[0].opcode != BQ_NVME_OP_ZONE_APPEND)
+		if (job->verify && (wmode_has(job, BQ_NVME_OP_WRITE_ZEROES) ||
+				    wmode_has(job, BQ_NVME_OP_WRITE_UNCOR) ||
+				    wmode_has(job, BQ_NVME_OP_VERIFY)))
 			return bq_parse_fail(err, -EOPNOTSUPP, "write_mode=%s with verify= is not "
 					     "supported", mode);
 	}

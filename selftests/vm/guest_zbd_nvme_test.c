@@ -360,7 +360,8 @@ TEST_F_TIMEOUT(zns, full_zone_is_reset, 300)
  * uring-cmd-zoned-append.fio: Zone Appends to the zone's start, the
  * device's write pointer deciding where each lands; the completion's
  * block must be where the write was counted, and verify= finds the data
- * there.  Sequential over one zone, then random over two.
+ * there.  Sequential over one zone, then random over two, then Writes
+ * and Appends mixed.
  */
 TEST_F_TIMEOUT(zns, zone_append_lands_where_verified, 300)
 {
@@ -369,6 +370,10 @@ TEST_F_TIMEOUT(zns, zone_append_lands_where_verified, 300)
 	static const char *const rnd[] = { "--rw=randwrite", "--size=2z", "--io_size=32m",
 					   "--iodepth=4", "--bs=64k", "--write_mode=zone_append",
 					   "--verify=crc32c", NULL };
+	static const char *const mix[] = { "--rw=randwrite", "--size=2z", "--io_size=32m",
+					   "--iodepth=4", "--bs=64k",
+					   "--write_mode=write/50:zone_append/50", "--verify=crc32c",
+					   NULL };
 	struct blk_zone z[NR_ZONES];
 	long long per[NR_ZONES];
 	struct figures f;
@@ -386,6 +391,17 @@ TEST_F_TIMEOUT(zns, zone_append_lands_where_verified, 300)
 
 	ASSERT_EQ(0, reset_all(self->blk));
 	ASSERT_EQ(0, run_bq(_metadata, self->ng, self->blk, &f, rnd));
+	EXPECT_EQ(0, f.errors);
+	EXPECT_EQ(32 * MIB / (64 << 10), f.ios[1]);
+	EXPECT_EQ(f.ios[1], f.verify_reads);
+	EXPECT_EQ(0, f.verify_bad);
+	ASSERT_EQ(0, report(self->blk, z));
+	EXPECT_EQ(32 * MIB, zone_data(z, per));
+	EXPECT_EQ(32 * MIB, per[0] + per[1]);
+
+	/* Writes and Appends mixed (fio's head): each lands at the write pointer it was counted at. */
+	ASSERT_EQ(0, reset_all(self->blk));
+	ASSERT_EQ(0, run_bq(_metadata, self->ng, self->blk, &f, mix));
 	EXPECT_EQ(0, f.errors);
 	EXPECT_EQ(32 * MIB / (64 << 10), f.ios[1]);
 	EXPECT_EQ(f.ios[1], f.verify_reads);
