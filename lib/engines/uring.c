@@ -250,13 +250,12 @@ PREP_INLINE uint64_t prep_other(struct uring_state *u, struct io_uring_sqe *sqe,
 
 			op = u->wm[i].opcode;
 			flags = u->wm[i].cdw12;
+			if (u->appended)
+				u->appended[idx] = op == BQ_NVME_OP_ZONE_APPEND;
 		}
 		/* A Zone Append names its zone; the device picks the blocks (its write pointer). */
 		uint64_t at = op == BQ_NVME_OP_ZONE_APPEND ? s->offset - s->offset % u->append_zone :
 			      s->offset;
-
-		if (u->appended && s->dir == BQ_WRITE)
-			u->appended[idx] = op == BQ_NVME_OP_ZONE_APPEND;
 
 		if (bq_nvme_io_cmd(cmd, op, u->ns[s->file].nsid, at, s->len,
 				   u->ns[s->file].lbs, buf)) {

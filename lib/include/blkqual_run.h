@@ -99,8 +99,8 @@ struct bq_dir_result {
 	uint64_t ios;
 	uint64_t bytes;
 	uint64_t errors;
-	uint64_t short_ios;
 	struct bq_hist lat;
+	uint64_t short_ios;
 };
 
 /**

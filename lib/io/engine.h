@@ -584,7 +584,8 @@ static inline bool worker_next(struct bq_worker *w, struct bq_slot *s, uint64_t 
 
 void worker_record_error(struct bq_worker *w, const struct bq_slot *s, int err);
 bool worker_file_is_blockdev(struct bq_worker *w, int file);
-bool worker_read_ended_early(struct bq_worker *w, const struct bq_slot *s, int res);
+void worker_complete_short(struct bq_worker *w, const struct bq_slot *s, int res,
+			   uint64_t now) __attribute__((cold));
 void worker_end_ramp(struct bq_worker *w, uint64_t now);
 
 void worker_complete_rare(struct bq_worker *w, const struct bq_slot *s, int res,
@@ -595,7 +596,6 @@ static __attribute__((always_inline)) inline void worker_complete_as(struct bq_w
 				      uint64_t now, const bool rare)
 {
 	struct bq_dir_result *d = &w->res->d[s->dir];
-	uint32_t len = s->len;
 
 	if (rare && w->ramping && now >= w->ramp_end_ns)
 		worker_end_ramp(w, now);
@@ -604,16 +604,12 @@ static __attribute__((always_inline)) inline void worker_complete_as(struct bq_w
 	/* zonemode=zbd: the zone is free for the job's other threads again. */
 	if (rare && w->zbd != NULL)
 		bq_zbd_complete(w->zbd, s->offset);
-	if (__builtin_expect(res != (int)len, 0)) {
-		if (!worker_read_ended_early(w, s, res)) {
-			/* A short write of fill_device is the end of the space (fio's retry gets ENOSPC). */
-			worker_record_error(w, s, res < 0 ? -res : w->job->fill_device ? ENOSPC : EIO);
-			return;
-		}
-		len = (uint32_t)res;
+	if (__builtin_expect(res != (int)s->len, 0)) {
+		worker_complete_short(w, s, res, now);
+		return;
 	}
 	d->ios++;
-	d->bytes += len;
+	d->bytes += s->len;
 	if (now)
 		bq_hist_add(&d->lat, now - s->start_ns);
 	if (s->dir == BQ_WRITE)

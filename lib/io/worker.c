@@ -227,10 +227,11 @@ bool worker_file_is_blockdev(struct bq_worker *w, int file)
 }
 
 /**
- * worker_read_ended_early() - count a read that met the end of its file
+ * worker_complete_short() - account an I/O that did not move all it asked
  * @w: the worker
- * @s: the I/O, which transferred less than it asked
+ * @s: the I/O
  * @res: bytes it transferred, or -errno
+ * @now: completion time (0 when latency is not measured)
  *
  * A regular file may end before a job's region does: with
  * create_on_open=1 the job's own writes grow it, and a read ahead of
@@ -238,19 +239,30 @@ bool worker_file_is_blockdev(struct bq_worker *w, int file)
  * count such a read as done with the bytes it got, and so does blkqual,
  * for every engine, counting it as short besides (fio's synchronous
  * engines fail the job instead).  A block device, or any write, falling
- * short is a failure.
- *
- * Return: true when the read was counted short; false when it is an error.
+ * short is a failure; a short write of fill_device is the end of the
+ * space (fio's retry of it gets ENOSPC).  Off the hot path: the engines'
+ * loops keep only the test for it.
  */
-bool worker_read_ended_early(struct bq_worker *w, const struct bq_slot *s, int res)
+void worker_complete_short(struct bq_worker *w, const struct bq_slot *s, int res, uint64_t now)
 {
-	if (s->dir != BQ_READ || res < 0 || res >= (int)s->len)
-		return false;
-	worker_file_kind(w, s->file);
-	if (!(w->file_regular & (1ULL << s->file)))
-		return false;
-	w->res->d[BQ_READ].short_ios++;
-	return true;
+	struct bq_dir_result *d = &w->res->d[s->dir];
+
+	if (s->dir == BQ_READ && res >= 0 && res < (int)s->len) {
+		worker_file_kind(w, s->file);
+		if (w->file_regular & (1ULL << s->file)) {
+			d->short_ios++;
+			d->ios++;
+			d->bytes += (uint32_t)res;
+			if (now)
+				bq_hist_add(&d->lat, now - s->start_ns);
+			if (w->rate != NULL)
+				bq_rate_completed(w, s, now);
+			if (w->statlog != NULL)
+				bq_statlog_add(w, s, now);
+			return;
+		}
+	}
+	worker_record_error(w, s, res < 0 ? -res : w->job->fill_device ? ENOSPC : EIO);
 }
 
 #define GIVE_UP_NS 1000000000ULL
