@@ -188,4 +188,5 @@ for kind in nop loop; do
 done
 echo "callgrind: the top functions of the nop run's I/O thread ($((2 * 100000)) I/Os), by instructions:"
 callgrind_annotate "$tmp/cg.nop.200000.busiest" 2>/dev/null |
-	awk '/file:function/ { on = 1; next } on && NF && n++ < 12 { print "  " $0 }'
+	awk '/file:function/ { on = 1; getline; next } on && /^-+$/ { on = 0 }
+	     on && NF && n++ < 12 { print "  " $0 }'
