@@ -591,12 +591,28 @@ void worker_end_ramp(struct bq_worker *w, uint64_t now);
 void worker_complete_rare(struct bq_worker *w, const struct bq_slot *s, int res,
 			  uint64_t now);
 
+/* What a finished I/O that moved @len bytes adds to the figures; @rare as below. */
+static __attribute__((always_inline)) inline void worker_count_done(struct bq_worker *w,
+				      const struct bq_slot *s, uint32_t len, uint64_t now, const bool rare)
+{
+	struct bq_dir_result *d = &w->res->d[s->dir];
+
+	d->ios++;
+	d->bytes += len;
+	if (now)
+		bq_hist_add(&d->lat, now - s->start_ns);
+	if (s->dir == BQ_WRITE)
+		w->writes_since_sync++;
+	if (rare && w->rate != NULL)
+		bq_rate_completed(w, s, now);
+	if (rare && w->statlog != NULL)
+		bq_statlog_add(w, s, now);
+}
+
 /* worker_complete()'s body; a constant @rare false compiles the rarer features out. */
 static __attribute__((always_inline)) inline void worker_complete_as(struct bq_worker *w, const struct bq_slot *s, int res,
 				      uint64_t now, const bool rare)
 {
-	struct bq_dir_result *d = &w->res->d[s->dir];
-
 	if (rare && w->ramping && now >= w->ramp_end_ns)
 		worker_end_ramp(w, now);
 	if (rare && w->verify != NULL)
@@ -608,16 +624,7 @@ static __attribute__((always_inline)) inline void worker_complete_as(struct bq_w
 		worker_complete_short(w, s, res, now);
 		return;
 	}
-	d->ios++;
-	d->bytes += s->len;
-	if (now)
-		bq_hist_add(&d->lat, now - s->start_ns);
-	if (s->dir == BQ_WRITE)
-		w->writes_since_sync++;
-	if (rare && w->rate != NULL)
-		bq_rate_completed(w, s, now);
-	if (rare && w->statlog != NULL)
-		bq_statlog_add(w, s, now);
+	worker_count_done(w, s, s->len, now, rare);
 }
 
 /**

@@ -611,7 +611,7 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		total = spans = js->fset->bytes[index];
 	w->bytes_left = j->time_based ? UINT64_MAX : j->io_size ? j->io_size : total;
 	/* fio counts loops=N as N times the size, in whole blocks or not. */
-	w->loops_left = w->loop_block > 1 ? spans * (j->loops ? j->loops : 1) : UINT64_MAX;
+	w->loops_left = w->loop_block ? spans * (j->loops ? j->loops : 1) : UINT64_MAX;
 	if (j->sprandom) {
 		ret = bq_sprandom_worker_init(w);
 		if (ret)

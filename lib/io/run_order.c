@@ -93,23 +93,26 @@ static void empty_files(struct bq_worker *w)
  * for their runtime whatever loops says, and runtime bounds all loops
  * together.
  */
+/*
+ * What fio still counts for the loops to come, in whole blocks: a loop of
+ * whole blocks moves a little more than size, and fio's loops end
+ * together at loops x size, so the last one may be shorter.
+ */
+static uint64_t loops_cap(const struct bq_worker *w)
+{
+	return (w->loops_left + w->loop_block - 1) / w->loop_block * w->loop_block;
+}
+
 static void restart_loop(struct bq_worker *w)
 {
 	const struct bq_job *j = w->job;
 	uint64_t issued = w->loop_began - w->bytes_left;
 
-	/*
-	 * A loop of whole blocks moves a little more than size: fio's loops
-	 * end together at loops x size, so the last one may be shorter.
-	 */
 	w->bytes_left = w->loop_bytes;
 	if (w->loops_left != UINT64_MAX) {
-		uint64_t cap;
-
 		w->loops_left = w->loops_left > issued ? w->loops_left - issued : 0;
-		cap = (w->loops_left + w->loop_block - 1) / w->loop_block * w->loop_block;
-		if (cap < w->bytes_left)
-			w->bytes_left = cap;
+		if (loops_cap(w) < w->bytes_left)
+			w->bytes_left = loops_cap(w);
 	}
 	w->loop_began = w->bytes_left;
 	if (j->unlink_each_loop)
@@ -184,9 +187,8 @@ int worker_order_loops(struct bq_worker *w)
 	uint64_t left = w->loop_bytes * (w->job->loops ? w->job->loops : 1), start = 0;
 	int ret;
 
-	/* Loops of whole blocks end together at loops x size (restart_loop()). */
 	if (w->loops_left != UINT64_MAX)
-		left = (w->loops_left + w->loop_block - 1) / w->loop_block * w->loop_block;
+		left = loops_cap(w);
 
 	w->verify_passes = passes;
 	do {

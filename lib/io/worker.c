@@ -245,20 +245,11 @@ bool worker_file_is_blockdev(struct bq_worker *w, int file)
  */
 void worker_complete_short(struct bq_worker *w, const struct bq_slot *s, int res, uint64_t now)
 {
-	struct bq_dir_result *d = &w->res->d[s->dir];
-
 	if (s->dir == BQ_READ && res >= 0 && res < (int)s->len) {
 		worker_file_kind(w, s->file);
 		if (w->file_regular & (1ULL << s->file)) {
-			d->short_ios++;
-			d->ios++;
-			d->bytes += (uint32_t)res;
-			if (now)
-				bq_hist_add(&d->lat, now - s->start_ns);
-			if (w->rate != NULL)
-				bq_rate_completed(w, s, now);
-			if (w->statlog != NULL)
-				bq_statlog_add(w, s, now);
+			w->res->d[BQ_READ].short_ios++;
+			worker_count_done(w, s, (uint32_t)res, now, true);
 			return;
 		}
 	}
