@@ -136,11 +136,6 @@ FIXTURE_TEARDOWN(tmp)
 }
 
 /*
- * A file truncated under a continue_on_error job: every read comes back
- * short, the run ends within a second or two because the target shrank,
- * and the failures are one line with a count.
- */
-/*
  * Run @argv (a random read of a 64 MiB file, self->file) and truncate
  * the file to 0 half a second in.  Return: ms from the truncation to the
  * exit (the run killed after 5 s), or -1.
@@ -458,6 +453,38 @@ FIXTURE_TEARDOWN(dev)
 }
 
 /*
+ * Run @argv on the scratch device and cut its backing file to nothing
+ * @after_ms in; with @announce, tell the kernel the new capacity (0) too,
+ * as `losetup -c` does.  Return: ms from the cut to the exit, -1 when
+ * the run was killed after 5 s, or -2 when the cut could not be made.
+ */
+static long long cut_under_run(FIXTURE_DATA(dev) *self, const char *const *argv,
+			       long long after_ms, bool announce, int *status)
+{
+	long long took;
+	pid_t pid;
+
+	if (truncate(self->s.file, SCRATCH_SIZE) || ioctl(self->s.hold_fd, LOOP_SET_CAPACITY, 0))
+		return -2;
+	pid = spawn_logged(argv, self->log);
+	if (pid <= 0)
+		return -2;
+	sleep_ms(after_ms);
+	if (truncate(self->s.file, 0) ||
+	    (announce && ioctl(self->s.hold_fd, LOOP_SET_CAPACITY, 0))) {
+		kill(pid, SIGKILL);
+		waitpid(pid, status, 0);
+		return -2;
+	}
+	took = wait_exit_ms(pid, 5000, status);
+	if (took < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, status, 0);
+	}
+	return took;
+}
+
+/*
  * The backing file truncated and the new capacity (0) announced, as
  * `losetup -c` does: every later I/O fails.  With and without
  * continue_on_error the run ends within about a second, keeps what it
@@ -478,23 +505,11 @@ TEST_F(dev, device_gone_ends_the_run)
 		long long took;
 		int status;
 		char *text;
-		pid_t pid;
 
 		PREP_READY(&self->p);
 		snprintf(output, sizeof(output), "--output=%s", self->out);
 		unlink(self->out);
-		ASSERT_EQ(0, truncate(self->s.file, SCRATCH_SIZE));
-		ASSERT_EQ(0, ioctl(self->s.hold_fd, LOOP_SET_CAPACITY, 0));
-		pid = spawn_logged(argv, self->log);
-		ASSERT_LT(0, pid);
-		sleep_ms(600);
-		ASSERT_EQ(0, truncate(self->s.file, 0));
-		ASSERT_EQ(0, ioctl(self->s.hold_fd, LOOP_SET_CAPACITY, 0));
-		took = wait_exit_ms(pid, 5000, &status);
-		if (took < 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-		}
+		took = cut_under_run(self, argv, 600, true, &status);
 		ASSERT_LE(0, took) TH_LOG("continue_on_error=%d: the run went on", coe);
 		TH_LOG("continue_on_error=%d: run ended %lld ms after the device went", coe, took);
 		EXPECT_GE(2000, took);
@@ -543,20 +558,11 @@ TEST_F(dev, failed_ios_are_said_on_stderr)
 			       "--runtime=20", "--time_based", "--name=gone", NULL };
 	int status;
 	char *text;
-	pid_t pid;
 
 	PREP_READY(&self->p);
 	snprintf(output, sizeof(output), "--output=%s", self->out);
-	ASSERT_EQ(0, truncate(self->s.file, SCRATCH_SIZE));
-	ASSERT_EQ(0, ioctl(self->s.hold_fd, LOOP_SET_CAPACITY, 0));
-	pid = spawn_logged(argv, self->log);
-	ASSERT_LT(0, pid);
-	sleep_ms(500);
-	ASSERT_EQ(0, truncate(self->s.file, 0));
-	if (wait_exit_ms(pid, 5000, &status) < 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-	}
+	/* The capacity is not announced: the reads past the cut fail with EIO. */
+	ASSERT_NE(-2, cut_under_run(self, argv, 500, false, &status));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(1, WEXITSTATUS(status));
 	text = slurp(self->log);
