@@ -189,10 +189,11 @@ int bq_read_list(struct bq_ctx *ctx, int *ids, int max, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* mounts.c: mount table and swap list */
+/* One mount: strings of their own size (at 8 KiB each, 21 mounts were 170 KiB a read). */
 struct bq_mount {
 	dev_t devt;
-	char source[PATH_MAX];
-	char target[PATH_MAX];
+	char *source;
+	char *target;
 	char fstype[32];
 };
 

@@ -36,6 +36,18 @@ debpkg() {
 	esac
 }
 
+# soname_define PKG LIB: BQ_<PKG>_SONAME, the soname of libLIB.so as the
+# linker would pick it (the library's DT_SONAME), for dlopen().
+soname_define() {
+	so=$($cc -print-file-name="lib$2.so")
+	name=$(objdump -p "$so" 2>/dev/null | awk '$1 == "SONAME" { print $2 }')
+	if [ -z "$name" ]; then
+		echo "blkqual: cannot read the soname of lib$2.so ($so): is binutils installed?" >&2
+		exit 1
+	fi
+	printf '#define BQ_%s_SONAME "%s"\n' "$(echo "$1" | tr '[:lower:]' '[:upper:]')" "$name" >>"$hdr"
+}
+
 for pkg in "$@"; do
 	if ! "$pkgconfig" --exists "$pkg"; then
 		if [ "$pkg" = libnvme ]; then
@@ -47,7 +59,13 @@ for pkg in "$@"; do
 		exit 1
 	fi
 	cflags="$cflags $("$pkgconfig" --cflags "$pkg")"
-	libs="$libs $("$pkgconfig" --libs "$pkg")"
+	case $pkg in
+	libnvme|libcrypto)
+		# Loaded on first use (lib/core/lazylib.h): not linked, but dlopen()ed by soname.
+		soname_define "$pkg" "$("$pkgconfig" --libs-only-l "$pkg" | sed 's/^ *-l//; s/ .*//')" ;;
+	*)
+		libs="$libs $("$pkgconfig" --libs "$pkg")" ;;
+	esac
 	if [ "$pkg" = libnvme ]; then
 		echo "CONFIG_LIBNVME := y" >>"$mk"
 		echo "#define CONFIG_LIBNVME 1" >>"$hdr"
@@ -89,10 +107,14 @@ int x = LOOP_CONFIGURE;'
 probe EVP_MD_FETCH '#include <openssl/evp.h>
 EVP_MD *f(void) { return EVP_MD_fetch(NULL, "SHA2-256", NULL); }'
 
+# OpenSSL 1.1 has other digest functions than crypto_lazy.c forwards: link it.
+if ! grep -q '^#define HAVE_EVP_MD_FETCH' "$hdr"; then
+	libs="$libs $("$pkgconfig" --libs libcrypto)"
+fi
 echo "#endif" >>"$hdr"
 {
 	echo "PKG_CFLAGS :=$cflags"
-	echo "PKG_LIBS :=$libs"
+	echo "PKG_LIBS :=$libs -ldl"
 } >>"$mk"
 
 # Replace only when changed, so an unchanged probe does not rebuild everything.

@@ -288,7 +288,8 @@ TEST(job_args_round_trip)
 static int fake_worker(struct bq_worker *w, const struct bq_job *j, uint64_t size,
 		       volatile int *stop, uint64_t seed)
 {
-	struct bq_file_state *f = &w->files[0];
+	static struct bq_file_state one_file;
+	struct bq_file_state *f = &one_file;
 	bool zoned = j->dist == BQ_DIST_ZONED || j->dist == BQ_DIST_ZONED_ABS;
 	struct bq_offgen_params rp = { .nblocks = 1, .seed = seed };
 	struct bq_offgen_params p = {
@@ -301,6 +302,8 @@ static int fake_worker(struct bq_worker *w, const struct bq_job *j, uint64_t siz
 	uint64_t range;
 
 	memset(w, 0, sizeof(*w));
+	memset(f, 0, sizeof(*f));
+	w->files = f;
 	w->job = j;
 	w->stop = stop;
 	w->nr_files = 1;

@@ -751,6 +751,11 @@ int cmd_run(int argc, char **argv)
 	 * RSS at 64 threads.
 	 */
 	mallopt(M_MMAP_THRESHOLD, 32 << 10);
+	/*
+	 * The I/O threads allocate only while they set up, never per I/O:
+	 * an arena of their own each buys nothing but its pages.
+	 */
+	mallopt(M_ARENA_MAX, 1);
 	ret = parse_run_args(&rc, argc, argv);
 	if (ret)
 		goto out_free_args;

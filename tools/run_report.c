@@ -735,6 +735,9 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr,
 	json_object_object_add(compl, "polled", json_object_new_boolean(jr->polled));
 	json_object_object_add(compl, "note", json_object_new_string(jr->poll_note));
 	json_object_object_add(o, "completions", compl);
+	json_object_object_add(o, "clock", json_object_new_string(jr->clock_mhz ? "tsc" :
+										 "clock_gettime"));
+	json_object_object_add(o, "clock_mhz", json_dbl(jr->clock_mhz));
 	for (int i = 0; i < jr->nr_threads; i++) {
 		json_object *p = json_object_new_object();
 

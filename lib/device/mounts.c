@@ -56,9 +56,14 @@ static int parse_mountinfo_line(char *line, struct bq_mount *m)
 	m->devt = makedev(maj, min);
 	unescape_octal(field[4]);
 	unescape_octal(field[6]);
-	bq_strlcpy(m->target, field[4], sizeof(m->target));
 	bq_strlcpy(m->fstype, field[5], sizeof(m->fstype));
-	bq_strlcpy(m->source, field[6], sizeof(m->source));
+	m->target = strdup(field[4]);
+	m->source = strdup(field[6]);
+	if (!m->target || !m->source) {
+		free(m->target);
+		free(m->source);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -79,14 +84,22 @@ static int read_mountinfo(struct bq_ctx *ctx, struct bq_mounts *mt)
 		struct bq_mount m;
 
 		line[strcspn(line, "\n")] = '\0';
-		if (parse_mountinfo_line(line, &m))
+		ret = parse_mountinfo_line(line, &m);
+		if (ret == -ENOMEM)
+			break;
+		/* A line that does not parse is not a mount to know about. */
+		if (ret) {
+			ret = 0;
 			continue;
+		}
 		if (mt->nr == alloc) {
 			struct bq_mount *grown;
 
 			alloc = alloc ? alloc * 2 : 32;
 			grown = realloc(mt->m, alloc * sizeof(*grown));
 			if (!grown) {
+				free(m.target);
+				free(m.source);
 				ret = -ENOMEM;
 				break;
 			}
@@ -157,6 +170,10 @@ int bq_mounts_read(struct bq_ctx *ctx, struct bq_mounts *mt)
 
 void bq_mounts_release(struct bq_mounts *mt)
 {
+	for (size_t i = 0; i < mt->nr; i++) {
+		free(mt->m[i].source);
+		free(mt->m[i].target);
+	}
 	free(mt->m);
 	mt->m = NULL;
 	mt->nr = 0;

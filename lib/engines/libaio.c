@@ -64,7 +64,7 @@ static int aio_loop(struct bq_worker *w)
 	struct aio_state *a = w->engine;
 	bool issuing = true, stamps = !w->job->gtod_reduce;
 	unsigned int inflight = 0;
-	uint64_t now = bq_now_ns();
+	uint64_t now = worker_now(w);
 
 	for (;;) {
 		unsigned int free_before = a->nr_free;
@@ -118,19 +118,19 @@ static int aio_loop(struct bq_worker *w)
 				return 0;
 			if (now < w->next_submit_ns)
 				worker_sleep_until(w->next_submit_ns);
-			now = bq_now_ns();
+			now = worker_now(w);
 			continue;
 		}
 		worker_depth_sample(w, inflight);
 		n = io_getevents(a->ctx, inflight < a->batch_wait ? 1 : a->batch_wait,
 				 (long)w->depth, a->events, NULL);
 		if (n == -EINTR) {
-			now = bq_now_ns();
+			now = worker_now(w);
 			continue;
 		}
 		if (n < 0)
 			return n;
-		done_t = stamps ? bq_now_ns() : 0;
+		done_t = stamps ? worker_now(w) : 0;
 		for (int i = 0; i < n; i++) {
 			unsigned int idx = (unsigned int)(uintptr_t)a->events[i].data;
 			long res = (long)a->events[i].res;
@@ -141,7 +141,7 @@ static int aio_loop(struct bq_worker *w)
 		}
 		inflight -= (unsigned int)n;
 		worker_depth_sample(w, inflight);
-		now = stamps ? done_t : bq_now_ns();
+		now = stamps ? done_t : worker_now(w);
 	}
 }
 
@@ -155,7 +155,7 @@ static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
 	struct aio_state *a = w->engine;
 	bool issuing = true, stamps = !w->job->gtod_reduce;
 	unsigned int inflight = 0;
-	uint64_t now = bq_now_ns();
+	uint64_t now = worker_now(w);
 	struct bq_queue *q = &w->q;
 	int n;
 
@@ -182,7 +182,7 @@ static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
 					break;
 				q->held = -1;
 				aio_prep(w, a, s, idx);
-				slot_issued(s, bq_now_ns());
+				slot_issued(s, worker_now(w));
 			} else {
 				/* flow: held back until the flow's other threads catch up */
 				if (w->flow && !*w->stop && (!w->end_ns || now < w->end_ns) &&
@@ -233,7 +233,7 @@ static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
 				return 0;
 			if (now < w->next_submit_ns)
 				worker_sleep_until(w->next_submit_ns);
-			now = bq_now_ns();
+			now = worker_now(w);
 			continue;
 		}
 		worker_depth_sample(w, inflight);
@@ -241,12 +241,12 @@ static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
 				 q->reap_max ? (long)q->reap_max : (long)w->depth,
 				 a->events, NULL);
 		if (n == -EINTR) {
-			now = bq_now_ns();
+			now = worker_now(w);
 			continue;
 		}
 		if (n < 0)
 			return n;
-		done_t = stamps ? bq_now_ns() : 0;
+		done_t = stamps ? worker_now(w) : 0;
 		for (int i = 0; i < n; i++) {
 			unsigned int idx = (unsigned int)(uintptr_t)a->events[i].data;
 			long res = (long)a->events[i].res;
@@ -257,7 +257,7 @@ static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
 		}
 		inflight -= (unsigned int)n;
 		worker_depth_sample(w, inflight);
-		now = stamps ? done_t : bq_now_ns();
+		now = stamps ? done_t : worker_now(w);
 	}
 }
 

@@ -238,7 +238,7 @@ static int sg_reap(struct bq_worker *w, struct sg_state *st, unsigned int *infli
 		if (idx >= w->depth)
 			return -EIO;
 		st->cmds[idx].h = h;
-		now = stamps ? bq_now_ns() : 0;
+		now = stamps ? worker_now(w) : 0;
 		sg_finish(w, st, idx, sg_result(w, &st->cmds[idx], &w->slots[idx]), now);
 		st->inflight_on[i]--;
 		(*inflight)--;
@@ -251,7 +251,7 @@ static int sg_loop(struct bq_worker *w)
 	struct sg_state *st = w->engine;
 	bool issuing = true, stamps = !w->job->gtod_reduce;
 	unsigned int inflight = 0;
-	uint64_t now = bq_now_ns();
+	uint64_t now = worker_now(w);
 
 	for (;;) {
 		int ret;
@@ -268,12 +268,12 @@ static int sg_loop(struct bq_worker *w)
 			}
 			st->nr_free--;
 			if (stamps)
-				now = bq_now_ns();
+				now = worker_now(w);
 			slot_issued(s, now);
 			ret = sg_prep(w, st, idx, s);
 			if (!ret && (!st->async || !st->chr[s->file])) {
 				ret = sg_do_sync(w, st, idx, s);
-				now = bq_now_ns();
+				now = worker_now(w);
 				sg_finish(w, st, idx, ret, stamps ? now : 0);
 				continue;
 			}
@@ -281,7 +281,7 @@ static int sg_loop(struct bq_worker *w)
 					  sizeof(st->cmds[idx].h)) < 0)
 				ret = -errno;
 			if (ret) {
-				sg_finish(w, st, idx, ret, stamps ? bq_now_ns() : 0);
+				sg_finish(w, st, idx, ret, stamps ? worker_now(w) : 0);
 				continue;
 			}
 			st->inflight_on[s->file]++;
@@ -292,14 +292,14 @@ static int sg_loop(struct bq_worker *w)
 				return 0;
 			if (now < w->next_submit_ns)
 				worker_sleep_until(w->next_submit_ns);
-			now = bq_now_ns();
+			now = worker_now(w);
 			continue;
 		}
 		worker_depth_sample(w, inflight);
 		ret = sg_reap(w, st, &inflight, stamps);
 		if (ret)
 			return ret;
-		now = bq_now_ns();
+		now = worker_now(w);
 	}
 }
 

@@ -30,14 +30,14 @@ static __attribute__((always_inline)) inline int sync_engine_loop(struct bq_work
 {
 	bool stamps = !w->job->gtod_reduce;
 	struct bq_slot *s = &w->slots[0];
-	uint64_t now = bq_now_ns();
+	uint64_t now = worker_now(w);
 
 	for (;;) {
 		ssize_t n;
 
 		if (!worker_may_start(w, 0, now)) {
 			worker_sleep_until(w->next_submit_ns);
-			now = bq_now_ns();
+			now = worker_now(w);
 			continue;
 		}
 		/*
@@ -49,17 +49,17 @@ static __attribute__((always_inline)) inline int sync_engine_loop(struct bq_work
 		    bq_flow_held(w, 0)) {
 			if (!w->job->flow_sleep_ns)
 				sched_yield();
-			now = bq_now_ns();
+			now = worker_now(w);
 			continue;
 		}
 		if (!worker_next(w, s, now))
 			return 0;
 		/* Stamped once picked, so that the pick is not part of its latency. */
 		if (stamps)
-			now = bq_now_ns();
+			now = worker_now(w);
 		slot_issued(s, now);
 		n = io(w, s, w->bufs);
-		now = bq_now_ns();
+		now = worker_now(w);
 		worker_complete(w, s, n < 0 ? -errno : (int)n, stamps ? now : 0);
 		slot_done(s);
 	}

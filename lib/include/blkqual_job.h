@@ -244,6 +244,7 @@ struct bq_job {
 	uint64_t rate_iops;		/* per thread; 0: unlimited */
 	bool group_reporting;
 	bool gtod_reduce;		/* no per-I/O latency */
+	bool os_clock;			/* clocksource=clock_gettime: stamps from CLOCK_MONOTONIC, not the TSC */
 	bool continue_on_error;
 	uint64_t stall_timeout_ns;	/* report a thread whose I/O is stuck this long; 0: never */
 

@@ -320,6 +320,7 @@ struct bq_job_result {
 	int nr_targets;
 	bool polled;
 	char poll_note[256];
+	double clock_mhz;		/* the TSC's rate its I/Os were stamped with; 0: CLOCK_MONOTONIC */
 	char notes[512];
 	uint64_t runtime_ns;
 	struct bq_interval *intervals;

@@ -18,6 +18,7 @@
 #include "internal.h"
 #include "blkqual_io.h"
 #include "core/threads.h"
+#include "core/tsc.h"
 #include "io/buffers.h"
 #include "io/rate.h"
 #include "io/bsmap.h"
@@ -188,6 +189,7 @@ const struct bq_engine_ops *bq_engine_ops_of(enum bq_engine e);
  * struct bq_worker - one thread of one job
  */
 struct bq_worker {
+	struct bq_tsc clk;		/* the I/O loops' clock: worker_now() */
 	const struct bq_job *job;
 	struct bq_job_result *jr;
 	struct bq_thread_result *res;
@@ -203,7 +205,7 @@ struct bq_worker {
 	int nr_fds;			/* descriptors to register: files, or stripe members */
 	int nr_files;			/* regions offsets are drawn over */
 	const struct bq_raid0 *stripe;	/* --stripe: split I/O across the members */
-	struct bq_file_state files[BQ_MAX_FILES];
+	struct bq_file_state *files;	/* nr_files of them: 232 bytes each, 64 threads by 64 files was 1 MiB */
 	unsigned int next_file;
 	struct bq_fsrv *fsrv;		/* file_service_type, openfiles; NULL: one I/O per file */
 	uint32_t unit;			/* offset granularity of random I/O */
@@ -316,6 +318,16 @@ struct bq_worker {
 	/* several block sizes (issue 19; fiorand.c): fio's own streams; NULL: other jobs */
 	struct bq_fiodraw *fio;
 };
+
+/*
+ * The time, for the I/O loops' stamps and the decisions taken with them:
+ * the TSC where it can be trusted (core/tsc.h), else CLOCK_MONOTONIC.
+ * An I/O's two stamps always come from the same thread's clock.
+ */
+static inline uint64_t worker_now(const struct bq_worker *w)
+{
+	return bq_tsc_ns(&w->clk);
+}
 
 /* iolog_replay.c: read_iolog replays, write_iolog records (issue 19) */
 struct bq_iolog;
@@ -689,7 +701,7 @@ static inline void slots_stamp_batch(struct bq_worker *w, const uint16_t *free,
 	if (from == to)
 		return;
 	if (!w->job->gtod_reduce)
-		now = bq_now_ns();
+		now = worker_now(w);
 	for (unsigned int k = from; k < to; k++)
 		w->slots[free[k]].start_ns = now;
 }

@@ -489,6 +489,10 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 
 	w->job = j;
 	w->jr = jr;
+	w->clk = st->clk;
+	if (j->os_clock)
+		w->clk.on = false;
+	jr->clock_mhz = bq_tsc_mhz(&w->clk);
 	w->res = &jr->threads[index];
 	w->ops = bq_engine_ops_of(j->engine);
 	w->index = index;
@@ -526,6 +530,9 @@ static int init_worker(struct run_state *st, struct bq_job_result *jr, struct jo
 		nr = js->fset->count[index];
 	}
 	w->nr_files = bq_engine_has(j->engine, BQ_ENGINE_DISKLESS) || j->stripe ? 1 : nr;
+	w->files = calloc((size_t)(w->nr_files > 0 ? w->nr_files : 1), sizeof(*w->files));
+	if (!w->files)
+		return -ENOMEM;
 	w->nr_fds = bq_engine_has(j->engine, BQ_ENGINE_DISKLESS) ? 0 : nr;
 	for (int i = 0; i < w->nr_fds; i++)
 		w->fds[i] = js->fds[first + i];
@@ -1101,6 +1108,8 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 	ret = place_threads(st, err);
 	if (ret)
 		return ret;
+	/* An implausible TSC rate leaves the clock on CLOCK_MONOTONIC: nothing to stop for. */
+	bq_tsc_anchor(&st->clk, true);
 	for (size_t k = 0; k < set->nr; k++) {
 		struct job_state *js = &st->js[k];
 
@@ -1137,8 +1146,9 @@ static void teardown(struct run_state *st)
 		bq_sprandom_free(st->workers[i].spr);
 		if (bq_statlog_worker_free(&st->workers[i], msg, sizeof(msg)))
 			run_job_note(st->workers[i].jr, "%s", msg);
-		for (int f = 0; f < st->workers[i].nr_files; f++)
+		for (int f = 0; st->workers[i].files && f < st->workers[i].nr_files; f++)
 			free(st->workers[i].files[f].map);
+		free(st->workers[i].files);
 		free(st->workers[i].fio);
 	}
 	free(st->workers);
@@ -1173,6 +1183,8 @@ int run_phase(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_r
 	if (!ctx || !bq_ctx_is_live(ctx))
 		return bq_fail_at(err, "run", -EXDEV, "runs need the live system, not a captured tree");
 
+	/* Set-up time is the TSC rate's first baseline (core/tsc.h). */
+	bq_tsc_begin();
 	ret = bq_held_borrow(&st.held, opts->pinned, opts->nr_pinned);
 	if (ret)
 		bq_fail_at(err, "run", ret, "too many targets opened by the caller");

@@ -91,6 +91,7 @@ struct run_state {
 	uint64_t next_tick;		/* the monitor's next progress line */
 	uint64_t next_iv;		/* its next interval sample */
 	struct run_order *order;	/* job ordering: exitall, groups */
+	struct bq_tsc clk;		/* the workers' clock, anchored as they are set up */
 };
 
 /* run.c: when job @k started and when its last thread ended (0: still running) */

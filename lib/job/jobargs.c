@@ -393,6 +393,8 @@ int bq_job_to_args(const struct bq_job *job, struct bq_strv *args)
 			 j->rate_iops_rw[BQ_READ], j->rate_iops_rw[BQ_WRITE], j->rate_iops_trim);
 	ret = ret ?: bq_argf(args, "--group_reporting=%d", j->group_reporting);
 	ret = ret ?: bq_argf(args, "--gtod_reduce=%d", j->gtod_reduce);
+	if (j->os_clock)
+		ret = ret ?: bq_argf(args, "--clocksource=clock_gettime");
 	ret = ret ?: bq_errfilter_to_args(j, args);
 	ret = ret ?: bq_argf(args, "--stall_timeout=%" PRIu64 "ns", j->stall_timeout_ns);
 	ret = ret ?: bq_argf(args, "--ioengine=%s", bq_engine_name(j->engine));

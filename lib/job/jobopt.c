@@ -897,6 +897,24 @@ static int set_nonvectored(const struct job_opt *o, const char *key, const char 
 	return 0;
 }
 
+/*
+ * fio's clocksource: cpu (the TSC, fio's choice where it is invariant, and
+ * blkqual's default), or the kernel's clock; gettimeofday is fio's
+ * microsecond wall clock, for which blkqual reads CLOCK_MONOTONIC too.
+ */
+static int set_clocksource(const struct job_opt *o, const char *key, const char *val,
+			   struct bq_job *job, struct bq_parse_error *err)
+{
+	if (!strcmp(val, "cpu"))
+		job->os_clock = false;
+	else if (!strcmp(val, "clock_gettime") || !strcmp(val, "gettimeofday"))
+		job->os_clock = true;
+	else
+		return bq_parse_fail(err, -EINVAL, "%s=%s: must be cpu, clock_gettime or gettimeofday",
+				     key, val);
+	return 0;
+}
+
 static int set_cmd_type(const struct job_opt *o, const char *key, const char *val,
 			struct bq_job *job, struct bq_parse_error *err)
 {
@@ -975,6 +993,7 @@ static const struct job_opt job_opts[] = {
 	OPT_AT("readfua", OPT_FLAG, set_bool, fua[BQ_READ], 0, 0),
 	OPT_AT("writefua", OPT_FLAG, set_bool, fua[BQ_WRITE], 0, 0),
 	OPT_AT("gtod_reduce", OPT_VALUE, set_bool, gtod_reduce, 0, 0),
+	OPT("clocksource", OPT_VALUE, set_clocksource),
 	OPT("cpus_allowed", OPT_VALUE, set_cpus_allowed),
 	OPT("continue_on_error", OPT_VALUE, bq_set_continue_on_error),
 	OPT_AT("stall_timeout", OPT_VALUE, set_time, stall_timeout_ns, NS_PER_S, 0),

@@ -119,6 +119,14 @@ add_binary() {
 	done
 }
 add_binary "$blkqual" bin/blkqual
+# The libraries blkqual loads on first use (lib/core/lazylib.h), which ldd does not name.
+for soname in $(sed -n 's/^#define BQ_[A-Z]*_SONAME "\(.*\)"$/\1/p' \
+		"${BLKQUAL_GENDIR:-$obj/build}/include/config-host.h" 2>/dev/null); do
+	lib=$(ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64/ { print $NF; exit }')
+	if [ -n "$lib" ]; then
+		add_binary "$lib" "${lib#/}"
+	fi
+done
 # blkqual asks xfs_spaceman what xfs_info would print.
 for tool in mdadm mkfs.xfs xfs_spaceman; do
 	path=$(command -v "$tool") || skip "$tool not installed (run 'make deps')"
