@@ -10,7 +10,8 @@
 #
 # With TIO=path/to/t/io_uring, fio's own limit-finder runs in the same
 # rounds with its latency statistics on (-t1), in both timing modes,
-# beside the blkqual run that times I/Os the same way:
+# beside the blkqual run that times I/Os the same way (and its NOP rate,
+# -N1, beside blkqual's nop engine):
 #   blkqual (every I/O stamped, waits for >= 1)   vs  t/io_uring -s32 -c1
 #   blkqual --iodepth_batch_complete_min=32       vs  t/io_uring -s32 -c32
 # Debian's fio package has no t/io_uring: build it from fio's source tree
@@ -121,19 +122,30 @@ for name, tool in (("blkqual", "bq"), ("blkqual batch 32", "bq32")):
     b = load(tool)
     print(f"median   {name}: {b[0]:.0f} IOPS, {b[2]/1e6:.3f}M I/Os per CPU-second; "
           f"vs fio: IOPS {b[0]/f[0]:.2f}x, I/Os per CPU-second {b[2]/f[2]:.2f}x")
+def per_pair(tool):
+    return [float(l.split()[2]) for l in open(os.path.join(tmp, tool + ".txt")) if l.strip()]
 if tio:
     for what, bq, t in (("every I/O stamped, wait >= 1", "bq", "tio1"),
                         ("stamps per reap of 32", "bq32", "tio32")):
         b, r = load(bq), load(t)
         flag = "-c1" if t == "tio1" else "-c32"
+        # Runs of one round share its drift: the median of their ratios is the steadier figure.
+        pr = statistics.median(x / y for x, y in zip(per_pair(bq), per_pair(t)))
         print(f"median   t/io_uring -t1 -s32 {flag}: {r[0]:.0f} IOPS, {r[2]/1e6:.3f}M I/Os per "
-              f"CPU-second; blkqual ({what}) / t/io_uring: {b[2]/r[2]:.2f}x")
+              f"CPU-second; blkqual ({what}) / t/io_uring: {b[2]/r[2]:.2f}x "
+              f"(median of the rounds' ratios: {pr:.2f}x)")
 PY
 
 # The tool's own overhead: NOP requests, no per-I/O statistics.
 read -r iops cpu _ < <(run blkqual "$blkqual" run --no-status -o json --name=nop --ioengine=nop \
 	--bs=4k --size=1g --iodepth=128 --gtod_reduce=1 --runtime="$secs" --time_based)
 python3 -c "print(f'nop      {$iops/1e6:.2f}M ops/s, {$iops * $secs / $cpu / 1e6:.2f}M ops per CPU-second')"
+if [ -n "$tio" ]; then
+	# t/io_uring's own NOP rate at the same depth (it wants a file, which NOPs do not touch).
+	nop_per=$(python3 -c "print($iops * $secs / $cpu)")
+	read -r tiops tcpu _ < <(run tio "$tio" -N1 -d128 -s32 -c32 -r"$secs" "$dev")
+	python3 -c "print(f'nop      t/io_uring -N1: {$tiops/1e6:.2f}M ops/s, {$tiops * $secs / $tcpu / 1e6:.2f}M ops per CPU-second; blkqual / t/io_uring: {$nop_per / ($tiops * $secs / $tcpu):.2f}x')"
+fi
 
 # Peak RSS: many threads with deep queues, and one thread at QD1.
 for shape in "64 128" "1 1"; do
@@ -154,24 +166,26 @@ if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/nul
 	echo "callgrind: valgrind is not installed (make deps installs it): no instruction counts"
 	exit 0
 fi
-# irs NAME IOS ARGS...: instructions of the run's busiest thread (the one
-# doing the I/O; the others wait, for times that vary) for IOS I/Os.
+# irs NAME IOS ARGS...: instructions of the run's I/O thread (the one that
+# ran worker_run(); the largest count is not it: for a short run, the main
+# thread's set-up and report outweigh it) for IOS I/Os of 4 KiB.  io_size
+# bounds the run as time_based runs are bounded, on the loop's common
+# path; number_ios would count on the path of the rarer features.
 irs() {
-	local name=$1 ios=$2 f t max=0
+	local name=$1 ios=$2 f t=
 	shift 2
 	valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$tmp/cg.$name.$ios" \
-		"$blkqual" run --no-status -o json --name=cg --number_ios="$ios" "$@" \
+		"$blkqual" run --no-status -o json --name=cg --io_size=$((ios * 4096)) "$@" \
 		>/dev/null 2>"$tmp/cg.err" || { cat "$tmp/cg.err" >&2; exit 1; }
 	for f in "$tmp/cg.$name.$ios"-*; do
+		grep -q 'worker_run$' "$f" || continue
 		# awk reads to the end: an early exit would fail the pipe (pipefail).
 		t=$(callgrind_annotate "$f" 2>/dev/null |
 			awk '/PROGRAM TOTALS/ && !n++ { gsub(",", "", $1); print $1 }')
-		if [ "${t:-0}" -gt "$max" ]; then
-			max=$t
-			cp "$f" "$tmp/cg.$name.$ios.busiest"
-		fi
+		cp "$f" "$tmp/cg.$name.$ios.busiest"
 	done
-	echo "$max"
+	[ -n "$t" ] || { echo "bench: no I/O thread in callgrind's output" >&2; exit 1; }
+	echo "$t"
 }
 for kind in nop loop; do
 	if [ "$kind" = nop ]; then
