@@ -124,6 +124,8 @@ static inline double bq_uniform01(uint64_t *state)
 
 /* resolve.c: devices by number */
 int bq_device_load_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev);
+int bq_device_facts_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev);
+int bq_device_load_facts(struct bq_ctx *ctx, const char *name, struct bq_device *dev);
 int bq_device_name_devt(struct bq_ctx *ctx, dev_t devt, char *name, size_t len);
 
 /* identity.c: names blkqual composes inside a user's tree */
@@ -319,6 +321,26 @@ static inline void bq_hist_add(struct bq_hist *h, uint64_t ns)
 	h->count++;
 	h->sum += d;
 	h->sumsq += d * d;
+	if (ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+}
+
+/**
+ * bq_hist_add_n() - record one value @n times
+ * @h: histogram
+ * @ns: latency
+ * @n: how many I/Os had it
+ */
+static inline void bq_hist_add_n(struct bq_hist *h, uint64_t ns, uint32_t n)
+{
+	double d = (double)ns;
+
+	h->buckets[bq_hist_index(ns)] += n;
+	h->count += n;
+	h->sum += d * n;
+	h->sumsq += d * d * n;
 	if (ns < h->min)
 		h->min = ns;
 	if (ns > h->max)

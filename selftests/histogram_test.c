@@ -453,4 +453,49 @@ TEST_F(hist, reset_forgets)
 	EXPECT_EQ(77, bq_hist_mean(h));
 }
 
+/*
+ * The I/O loop records the completions of one round that share a latency
+ * at once (bq_hist_add_n()): the same histogram as one add per I/O.
+ */
+TEST(adding_n_equals_adding_n_times)
+{
+	struct bq_hist one, many;
+
+	ASSERT_EQ(0, bq_hist_init(&one));
+	ASSERT_EQ(0, bq_hist_init(&many));
+	rng_seed(7);
+	for (int i = 0; i < 20000; i++) {
+		uint64_t v = rng_range(1, UINT64_C(1) << (rng_next() % 36));
+		uint32_t n = 1 + (uint32_t)(rng_next() % 32);
+
+		bq_hist_add_n(&many, v, n);
+		for (uint32_t k = 0; k < n; k++)
+			bq_hist_add(&one, v);
+	}
+	EXPECT_EQ(0, memcmp(one.buckets, many.buckets, BQ_HIST_BUCKETS * sizeof(*one.buckets)));
+	EXPECT_EQ(one.count, many.count);
+	EXPECT_EQ(one.min, many.min);
+	EXPECT_EQ(one.max, many.max);
+	EXPECT_LT(fabs(one.sum - many.sum) / one.sum, 1e-12);
+	EXPECT_LT(fabs(one.sumsq - many.sumsq) / one.sumsq, 1e-12);
+	bq_hist_free(&one);
+	bq_hist_free(&many);
+}
+
+/* A reset drops the pages it used; the histogram reads as empty and fills again. */
+TEST_F(hist, reset_twice_and_refill)
+{
+	struct bq_hist *h = &self->h;
+
+	for (uint64_t v = 1; v < (UINT64_C(1) << 40); v *= 3)
+		bq_hist_add(h, v);
+	bq_hist_reset(h);
+	bq_hist_reset(h);
+	for (unsigned int i = 0; i < BQ_HIST_BUCKETS; i++)
+		ASSERT_EQ(0, h->buckets[i]);
+	bq_hist_add_n(h, 1000, 3);
+	EXPECT_EQ(3, h->count);
+	EXPECT_EQ(1000, bq_hist_percentile(h, 99));
+}
+
 TEST_HARNESS_MAIN

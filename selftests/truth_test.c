@@ -83,6 +83,49 @@ TEST(latency_excludes_preparing_the_batch)
 }
 
 /*
+ * Completions of one round that share a latency are recorded at once:
+ * the histogram still holds one value per I/O (a count equal to the
+ * I/Os, in buckets that add up to it), with a queue of 32 reaped whole
+ * and with one completion at a time, reads and writes.
+ */
+TEST(the_histogram_holds_every_io)
+{
+	static const char *const waits[] = { "--iodepth_batch_complete_min=32",
+					     "--iodepth_batch_complete_min=1" };
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *args[] = { "--name=every", "--ioengine=nop", "--rw=randrw", "--bs=4k",
+				       "--iodepth=32", "--size=64m", waits[i], NULL };
+		struct run_result r;
+		json_object *root = run_json(_metadata, &r, args), *j;
+
+		ASSERT_NE(NULL, root);
+		j = job0(root);
+		for (int d = 0; d < 2; d++) {
+			const char *dir = d ? "write" : "read";
+			char path[64];
+			json_object *b;
+			long long ios, sum = 0;
+
+			snprintf(path, sizeof(path), "total.%s.ios", dir);
+			ios = json_int(j, path, -1);
+			snprintf(path, sizeof(path), "total.%s.lat_ns.count", dir);
+			EXPECT_EQ(ios, json_int(j, path, -2));
+			snprintf(path, sizeof(path), "total.%s.lat_ns.histogram.buckets", dir);
+			b = json_get(j, path);
+			ASSERT_NE(NULL, b);
+			for (size_t k = 0; k < json_object_array_length(b); k++)
+				sum += json_object_get_int64(json_object_array_get_idx(
+					json_object_array_get_idx(b, k), 2));
+			EXPECT_EQ(ios, sum);
+			EXPECT_GT(ios, 1000);
+		}
+		json_object_put(root);
+		run_result_free(&r);
+	}
+}
+
+/*
  * --size=16m --ramp_time=1: the job ends long before its ramp would.
  * It reports the I/Os it did over the time it took, never a rate of 0
  * beside a count, and says that its figures include the ramp.

@@ -745,13 +745,6 @@ int cmd_run(int argc, char **argv)
 	int ret, status;
 
 	/*
-	 * Each thread's latency histograms are 38 KiB of buckets, of which an
-	 * I/O touches a page or two.  Mapped on their own they stay that
-	 * small; from the heap, recycled chunks are cleared whole: 4 MiB of
-	 * RSS at 64 threads.
-	 */
-	mallopt(M_MMAP_THRESHOLD, 32 << 10);
-	/*
 	 * The I/O threads allocate only while they set up, never per I/O:
 	 * an arena of their own each buys nothing but its pages.
 	 */

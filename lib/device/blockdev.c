@@ -143,17 +143,13 @@ static int load_partitions(struct bq_ctx *ctx, const char *sysdir, const struct 
 	return ret;
 }
 
-/**
- * bq_device_load_mt() - bq_device_load() with a mount table already read
- * @ctx: context
- * @name: kernel name
- * @mt: mount table
- * @dev: filled in
- *
- * Return: 0 or -errno.
+/*
+ * With @mt NULL: the sysfs facts alone (queue limits, kind, size,
+ * holders), without mounts, swap, signatures or partitions, for a caller
+ * that needs no more and should not read the device for them.
  */
-int bq_device_load_mt(struct bq_ctx *ctx, const char *name, const struct bq_mounts *mt,
-		      struct bq_device *dev)
+static int device_load(struct bq_ctx *ctx, const char *name, const struct bq_mounts *mt,
+		       struct bq_device *dev)
 {
 	char sysdir[PATH_MAX], real[PATH_MAX], diskdir[PATH_MAX], path[PATH_MAX];
 	struct stat st;
@@ -203,13 +199,14 @@ int bq_device_load_mt(struct bq_ctx *ctx, const char *name, const struct bq_moun
 		ret = bq_list_dir(path, &dev->holders);
 	if (!ret && bq_path(path, sizeof(path), sysdir, "/slaves") == 0)
 		ret = bq_list_dir(path, &dev->slaves);
-	if (!ret)
+	if (!ret && mt)
 		ret = collect_mounts(mt, dev);
 	if (ret)
 		goto out_release;
-	dev->swap = bq_swap_matches(ctx, mt, name, dev->devt);
-
 	bq_fill_kind(ctx, diskdir, dev);
+	if (!mt)
+		return 0;
+	dev->swap = bq_swap_matches(ctx, mt, name, dev->devt);
 	probe_signatures(ctx, dev);
 	if (!dev->is_partition)
 		ret = load_partitions(ctx, sysdir, mt, dev);
@@ -220,6 +217,39 @@ int bq_device_load_mt(struct bq_ctx *ctx, const char *name, const struct bq_moun
 out_release:
 	bq_device_release(dev);
 	return ret;
+}
+
+/**
+ * bq_device_load_mt() - bq_device_load() with a mount table already read
+ * @ctx: context
+ * @name: kernel name
+ * @mt: mount table
+ * @dev: filled in
+ *
+ * Return: 0 or -errno.
+ */
+int bq_device_load_mt(struct bq_ctx *ctx, const char *name, const struct bq_mounts *mt,
+		      struct bq_device *dev)
+{
+	return device_load(ctx, name, mt, dev);
+}
+
+/**
+ * bq_device_load_facts() - a device's sysfs facts only
+ * @ctx: context
+ * @name: kernel name
+ * @dev: filled in (queue limits, kind, size, holders; no mounts, swap,
+ *       signatures or partitions); release with bq_device_release()
+ *
+ * For a question about the queue, such as whether it polls: the
+ * signature probe reads a megabyte of the device, a third of a short
+ * run's set-up time.
+ *
+ * Return: 0 or -errno.
+ */
+int bq_device_load_facts(struct bq_ctx *ctx, const char *name, struct bq_device *dev)
+{
+	return device_load(ctx, name, NULL, dev);
 }
 
 int bq_device_load(struct bq_ctx *ctx, const char *name, struct bq_device *dev)

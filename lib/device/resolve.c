@@ -102,6 +102,25 @@ int bq_device_load_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
 }
 
 /**
+ * bq_device_facts_devt() - bq_device_load_facts() of the device with this number
+ * @ctx: context
+ * @devt: its device number
+ * @dev: filled in
+ *
+ * Return: 0 or -errno.
+ */
+int bq_device_facts_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
+{
+	char name[64];
+	int ret;
+
+	ret = name_from_devt(ctx, major(devt), minor(devt), name, sizeof(name));
+	if (!ret)
+		ret = bq_device_load_facts(ctx, name, dev);
+	return ret;
+}
+
+/**
  * bq_device_name_devt() - kernel name of the block device with this number
  * @ctx: context
  * @devt: its device number

@@ -494,6 +494,7 @@ static int queue_rules_after(struct bq_worker *w, struct uring_state *u, unsigne
 
 static int uring_loop(struct bq_worker *w, struct uring_state *u)
 {
+	struct worker_lat_run run = { .n = 0 };
 	bool issuing = true, stamps = !w->job->gtod_reduce;
 	unsigned int inflight = 0;
 	uint64_t now = worker_now(w);
@@ -553,11 +554,12 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 
 			if (__builtin_expect(u->kind != URING_RW, 0))
 				res = other_res(w, u, cqe, s);
-			worker_complete(w, s, res, done_t);
+			worker_complete_in_run(w, &run, s, res, done_t);
 			slot_done(s);
 			u->free_slots[u->nr_free++] = (uint16_t)idx;
 			seen++;
 		}
+		worker_lat_run_flush(&run, w, done_t);
 		io_uring_cq_advance(&u->ring, seen);
 		inflight -= seen;
 		/* Sampled at the top and the bottom of each sawtooth. */

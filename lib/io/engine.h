@@ -656,6 +656,64 @@ static inline void worker_complete(struct bq_worker *w, const struct bq_slot *s,
 }
 
 /**
+ * struct worker_lat_run - completions of one reap round that share a latency
+ * @start: their submission stamp
+ * @n: how many (0: none yet)
+ * @dir: their direction
+ *
+ * The I/Os of one submission batch share its stamp, and those reaped in
+ * one round share the round's: their latencies are one value, recorded
+ * once with its count (as t/io_uring records its batches), where it was
+ * one histogram update per I/O.
+ */
+struct worker_lat_run {
+	uint64_t start;
+	uint32_t n;
+	int dir;
+};
+
+/* Record the run so far, at the round's stamp @now. */
+static inline void worker_lat_run_flush(struct worker_lat_run *run, struct bq_worker *w,
+					uint64_t now)
+{
+	if (run->n)
+		bq_hist_add_n(&w->res->d[run->dir].lat, now - run->start, run->n);
+	run->n = 0;
+}
+
+/**
+ * worker_complete_in_run() - worker_complete() for one I/O of a reap round
+ * @w: the worker
+ * @run: the round's run, flushed with worker_lat_run_flush() after the round
+ * @s: the I/O
+ * @res: bytes transferred, or -errno
+ * @now: the round's stamp (0 when latency is not measured)
+ */
+static inline void worker_complete_in_run(struct bq_worker *w, struct worker_lat_run *run,
+					  const struct bq_slot *s, int res, uint64_t now)
+{
+	struct bq_dir_result *d;
+
+	if (__builtin_expect(w->rare_done || res != (int)s->len || !now, 0)) {
+		worker_complete(w, s, res, now);
+		return;
+	}
+	d = &w->res->d[s->dir];
+	d->ios++;
+	d->bytes += s->len;
+	if (s->dir == BQ_WRITE)
+		w->writes_since_sync++;
+	if (s->start_ns == run->start && s->dir == run->dir) {
+		run->n++;
+		return;
+	}
+	worker_lat_run_flush(run, w, now);
+	run->start = s->start_ns;
+	run->dir = s->dir;
+	run->n = 1;
+}
+
+/**
  * worker_set_paths() - choose the hot paths for the features now on
  * @w: the worker, set up
  *

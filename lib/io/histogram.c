@@ -97,7 +97,9 @@ void bq_hist_free(struct bq_hist *h)
  */
 void bq_hist_reset(struct bq_hist *h)
 {
-	memset(h->buckets, 0, BQ_HIST_BUCKETS * sizeof(*h->buckets));
+	/* Dropped, the pages read as zeros again and take no memory until used. */
+	if (h->count && madvise(h->buckets, HIST_MAP_BYTES, MADV_DONTNEED))
+		memset(h->buckets, 0, BQ_HIST_BUCKETS * sizeof(*h->buckets));
 	h->count = 0;
 	h->min = UINT64_MAX;
 	h->max = 0;
@@ -115,6 +117,9 @@ void bq_hist_reset(struct bq_hist *h)
  */
 void bq_hist_merge(struct bq_hist *dst, const struct bq_hist *src)
 {
+	/* An empty one (a direction the job never did) adds nothing: its pages are not read in. */
+	if (!src->count)
+		return;
 	for (unsigned int i = 0; i < BQ_HIST_BUCKETS; i++)
 		dst->buckets[i] += src->buckets[i];
 	dst->count += src->count;

@@ -701,9 +701,10 @@ static bool device_can_poll(struct bq_ctx *ctx, const struct bq_target_info *ti,
 	int ret;
 
 	if (S_ISCHR(st->st_mode))
-		ret = ti->devname[0] ? bq_device_load(ctx, ti->devname, &dev) : -ENOENT;
+		ret = ti->devname[0] ? bq_device_load_facts(ctx, ti->devname, &dev) : -ENOENT;
 	else
-		ret = bq_device_load_devt(ctx, S_ISBLK(st->st_mode) ? st->st_rdev : st->st_dev, &dev);
+		ret = bq_device_facts_devt(ctx, S_ISBLK(st->st_mode) ? st->st_rdev : st->st_dev,
+					   &dev);
 	if (ret) {
 		snprintf(why, len, "cannot read the device's queue limits");
 		return false;

@@ -80,6 +80,12 @@ static json_object *walk(json_object *obj, const char *path)
 	return obj;
 }
 
+/* The value at a dotted @path, or NULL. */
+json_object *json_get(json_object *obj, const char *path)
+{
+	return walk(obj, path);
+}
+
 const char *json_str(json_object *obj, const char *path)
 {
 	json_object *v = walk(obj, path);
