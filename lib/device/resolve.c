@@ -80,6 +80,17 @@ int bq_device_resolve(struct bq_ctx *ctx, const char *arg, char *name, size_t le
 	return name_from_devt(ctx, major(st.st_rdev), minor(st.st_rdev), name, len);
 }
 
+/* @load (all, or the sysfs facts) of the device that has number @devt. */
+static int load_by_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev,
+			int (*load)(struct bq_ctx *, const char *, struct bq_device *))
+{
+	char name[64];
+	int ret;
+
+	ret = name_from_devt(ctx, major(devt), minor(devt), name, sizeof(name));
+	return ret ? ret : load(ctx, name, dev);
+}
+
 /**
  * bq_device_load_devt() - load the block device with this number
  * @ctx: context
@@ -92,13 +103,7 @@ int bq_device_resolve(struct bq_ctx *ctx, const char *arg, char *name, size_t le
  */
 int bq_device_load_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
 {
-	char name[64];
-	int ret;
-
-	ret = name_from_devt(ctx, major(devt), minor(devt), name, sizeof(name));
-	if (!ret)
-		ret = bq_device_load(ctx, name, dev);
-	return ret;
+	return load_by_devt(ctx, devt, dev, bq_device_load);
 }
 
 /**
@@ -111,13 +116,7 @@ int bq_device_load_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
  */
 int bq_device_facts_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
 {
-	char name[64];
-	int ret;
-
-	ret = name_from_devt(ctx, major(devt), minor(devt), name, sizeof(name));
-	if (!ret)
-		ret = bq_device_load_facts(ctx, name, dev);
-	return ret;
+	return load_by_devt(ctx, devt, dev, bq_device_load_facts);
 }
 
 /**

@@ -81,20 +81,20 @@ PY
 # machine's housekeeping (here twice the timer interrupts), and a tester
 # there spent a quarter more CPU per I/O than on CPU 1, whichever tool it
 # was.  blkqual would pin itself to CPU 0 and t/io_uring floats.
-cpu=${BENCH_CPU:-$(($(nproc) - 1))}
+pin=${BENCH_CPU:-$(($(nproc) - 1))}
 fio_job=(fio --name=bench --filename="$dev" --rw=randread --bs=4k --iodepth=32 --direct=1
 	--ioengine=io_uring --runtime="$secs" --time_based --output-format=json
-	--cpus_allowed="$cpu")
+	--cpus_allowed="$pin")
 bq_job=("$blkqual" run --no-status -o json --name=bench --filename="$dev" --rw=randread
 	--bs=4k --iodepth=32 --direct=1 --ioengine=io_uring --runtime="$secs" --time_based
-	--cpus_allowed="$cpu")
+	--cpus_allowed="$pin")
 # The same, waiting for 32 completions per call: fewer system calls, but
 # latency stamped per batch (see Documentation/run.rst, "Latency").
 bq32_job=("${bq_job[@]}" --iodepth_batch_complete_min=32)
 # t/io_uring, fixed files and buffers, no polling, with its statistics.
-tio_job=(taskset -c "$cpu" "$tio" -d32 -s32 -b4096 -p0 -F1 -B1 -n1 -t1 -r"$secs")
+tio_job=(taskset -c "$pin" "$tio" -d32 -s32 -b4096 -p0 -F1 -B1 -n1 -t1 -r"$secs")
 
-echo "4 KiB random reads, QD32, 1 thread on CPU $cpu, ${secs}s, $pairs pairs on $dev (4 GiB sparse, direct I/O on)"
+echo "4 KiB random reads, QD32, 1 thread on CPU $pin, ${secs}s, $pairs pairs on $dev (4 GiB sparse, direct I/O on)"
 printf '%-8s %4s %10s %8s %14s\n' tool pair IOPS cpu-s "I/Os/cpu-s"
 tools="fio bq bq32"
 [ -n "$tio" ] && tools="$tools tio1 tio32"
@@ -146,12 +146,12 @@ PY
 # The tool's own overhead: NOP requests, no per-I/O statistics.
 read -r iops cpu _ < <(run blkqual "$blkqual" run --no-status -o json --name=nop --ioengine=nop \
 	--bs=4k --size=1g --iodepth=128 --gtod_reduce=1 --runtime="$secs" --time_based \
-	--cpus_allowed="$cpu")
+	--cpus_allowed="$pin")
 python3 -c "print(f'nop      {$iops/1e6:.2f}M ops/s, {$iops * $secs / $cpu / 1e6:.2f}M ops per CPU-second')"
 if [ -n "$tio" ]; then
 	# t/io_uring's own NOP rate at the same depth (it wants a file, which NOPs do not touch).
 	nop_per=$(python3 -c "print($iops * $secs / $cpu)")
-	read -r tiops tcpu _ < <(run tio taskset -c "$cpu" "$tio" -N1 -d128 -s32 -c32 -r"$secs" "$dev")
+	read -r tiops tcpu _ < <(run tio taskset -c "$pin" "$tio" -N1 -d128 -s32 -c32 -r"$secs" "$dev")
 	python3 -c "print(f'nop      t/io_uring -N1: {$tiops/1e6:.2f}M ops/s, {$tiops * $secs / $tcpu / 1e6:.2f}M ops per CPU-second; blkqual / t/io_uring: {$nop_per / ($tiops * $secs / $tcpu):.2f}x')"
 fi
 
