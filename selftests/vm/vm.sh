@@ -120,8 +120,10 @@ add_binary() {
 }
 add_binary "$blkqual" bin/blkqual
 # The libraries blkqual loads on first use (lib/core/lazylib.h), which ldd does not name.
-for soname in $(sed -n 's/^#define BQ_[A-Z]*_SONAME "\(.*\)"$/\1/p' \
-		"${BLKQUAL_GENDIR:-$obj/build}/include/config-host.h" 2>/dev/null); do
+hdr=${BLKQUAL_GENDIR:-$obj/build}/include/config-host.h
+[ -f "$hdr" ] || skip "$hdr is missing: build blkqual first"
+sed -n 's/^#define BQ_[A-Z]*_SONAME "\(.*\)"$/\1/p' "$hdr" |
+while read -r soname; do
 	lib=$(ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64/ { print $NF; exit }')
 	if [ -n "$lib" ]; then
 		add_binary "$lib" "${lib#/}"
