@@ -117,7 +117,7 @@ static int aio_loop(struct bq_worker *w)
 			if (!issuing)
 				return 0;
 			if (now < w->next_submit_ns)
-				worker_sleep_until(w->next_submit_ns);
+				worker_sleep_until(w, w->next_submit_ns);
 			now = worker_now(w);
 			continue;
 		}
@@ -232,7 +232,7 @@ static __attribute__((noinline)) int aio_loop_rules(struct bq_worker *w)
 			if (!issuing)
 				return 0;
 			if (now < w->next_submit_ns)
-				worker_sleep_until(w->next_submit_ns);
+				worker_sleep_until(w, w->next_submit_ns);
 			now = worker_now(w);
 			continue;
 		}

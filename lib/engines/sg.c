@@ -291,7 +291,7 @@ static int sg_loop(struct bq_worker *w)
 			if (!issuing)
 				return 0;
 			if (now < w->next_submit_ns)
-				worker_sleep_until(w->next_submit_ns);
+				worker_sleep_until(w, w->next_submit_ns);
 			now = worker_now(w);
 			continue;
 		}

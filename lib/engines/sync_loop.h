@@ -36,7 +36,7 @@ static __attribute__((always_inline)) inline int sync_engine_loop(struct bq_work
 		ssize_t n;
 
 		if (!worker_may_start(w, 0, now)) {
-			worker_sleep_until(w->next_submit_ns);
+			worker_sleep_until(w, w->next_submit_ns);
 			now = worker_now(w);
 			continue;
 		}

@@ -536,7 +536,7 @@ static int uring_loop(struct bq_worker *w, struct uring_state *u)
 			if (!issuing)
 				break;
 			if (now < w->next_submit_ns)
-				worker_sleep_until(w->next_submit_ns);
+				worker_sleep_until(w, w->next_submit_ns);
 			now = worker_now(w);
 			continue;
 		}
@@ -651,7 +651,7 @@ static __attribute__((noinline)) int uring_loop_rules(struct bq_worker *w, struc
 			if (!issuing)
 				break;
 			if (now < w->next_submit_ns)
-				worker_sleep_until(w->next_submit_ns);
+				worker_sleep_until(w, w->next_submit_ns);
 			now = worker_now(w);
 			continue;
 		}
@@ -988,7 +988,7 @@ static int stripe_loop(struct bq_worker *w, struct uring_state *u)
 			if (!issuing)
 				break;
 			if (now < w->next_submit_ns)
-				worker_sleep_until(w->next_submit_ns);
+				worker_sleep_until(w, w->next_submit_ns);
 			now = worker_now(w);
 			continue;
 		}

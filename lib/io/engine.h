@@ -822,7 +822,7 @@ static inline bool worker_may_start(struct bq_worker *w, unsigned int busy, uint
 	return true;
 }
 int worker_run(struct bq_worker *w);
-void worker_sleep_until(uint64_t t_ns);
+void worker_sleep_until(const struct bq_worker *w, uint64_t t_ns);
 
 /**
  * worker_wait_until() - sleep until @until, or until the run is stopped

@@ -102,7 +102,7 @@ bool bq_flow_held(struct bq_worker *w, unsigned int inflight)
 
 	if (mine > share) {
 		if (w->job->flow_sleep_ns && !inflight)
-			worker_sleep_until(bq_now_ns() + w->job->flow_sleep_ns);
+			worker_sleep_until(w, worker_now(w) + w->job->flow_sleep_ns);
 		return true;
 	}
 	__atomic_add_fetch(&f->count, 1, __ATOMIC_RELAXED);

@@ -135,13 +135,13 @@ int bq_iolog_worker_init(struct bq_worker *w, const struct bq_target_info *ti)
 /* Sleep until @t, in slices, so that a stopped run does not wait out a long gap. */
 static bool sleep_until(struct bq_worker *w, uint64_t t)
 {
-	uint64_t now = bq_now_ns();
+	uint64_t now = worker_now(w);
 
 	while (now < t) {
 		if (*w->stop || (w->end_ns && now >= w->end_ns))
 			return false;
-		worker_sleep_until(t - now > 500000000ULL ? now + 500000000ULL : t);
-		now = bq_now_ns();
+		worker_sleep_until(w, t - now > 500000000ULL ? now + 500000000ULL : t);
+		now = worker_now(w);
 	}
 	return true;
 }
@@ -177,7 +177,7 @@ bool bq_iolog_pick(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 
 	/* An engine may pass 0 (gtod_reduce): the log's times need the clock. */
 	if (!now)
-		now = bq_now_ns();
+		now = worker_now(w);
 	while (w->iolog_pos < log->nr) {
 		const struct bq_iolog_entry *e = &log->e[w->iolog_pos];
 		uint64_t due;
@@ -193,7 +193,7 @@ bool bq_iolog_pick(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 		if (due > now) {
 			if (!sleep_until(w, due))
 				return false;
-			now = bq_now_ns();
+			now = worker_now(w);
 		}
 		w->iolog_pos++;
 		if (e->act == BQ_LOG_WAIT)

@@ -185,7 +185,7 @@ static void think_pause(struct bq_worker *w, struct bq_rate *r, uint64_t now)
 	struct rate_dir *rd = &r->d[r->last_dir];
 
 	while (j->thinktime_spin_ns && t < spin_end)
-		t = bq_now_ns();
+		t = worker_now(w);
 	total = t - now;
 	if (total < j->thinktime_ns) {
 		t = worker_wait_until(w, clip_to_end(w, t + (j->thinktime_ns - total)), t);
@@ -275,7 +275,7 @@ bool bq_rate_may_start(struct bq_worker *w, unsigned int busy, uint64_t now)
 				return false;
 			r->think_due = false;
 			think_pause(w, r, now);
-			now = bq_now_ns();
+			now = worker_now(w);
 			if (w->end_ns && now >= w->end_ns)
 				return true;
 		}
@@ -468,7 +468,7 @@ void bq_rate_completed(struct bq_worker *w, const struct bq_slot *s, uint64_t no
 {
 	struct bq_rate *r = w->rate;
 	const struct bq_job *j = w->job;
-	uint64_t t = now ? now : bq_now_ns();
+	uint64_t t = now ? now : worker_now(w);
 
 	r->think_done++;
 	r->d[s->dir].done_bytes += s->len;

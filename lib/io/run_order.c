@@ -44,15 +44,15 @@ static bool waitees_done(const struct bq_worker *w)
  */
 uint64_t worker_order_start(struct bq_worker *w, uint64_t t0)
 {
-	uint64_t start = t0 + w->delay_ns, now = bq_now_ns();
+	uint64_t start = t0 + w->delay_ns, now = worker_now(w);
 
 	while (now < start && !called_off(w)) {
-		worker_sleep_until(start - now > ORDER_POLL_NS ? now + ORDER_POLL_NS : start);
-		now = bq_now_ns();
+		worker_sleep_until(w, start - now > ORDER_POLL_NS ? now + ORDER_POLL_NS : start);
+		now = worker_now(w);
 	}
 	while (w->nr_waitee && !called_off(w) && !waitees_done(w)) {
-		worker_sleep_until(bq_now_ns() + ORDER_POLL_NS);
-		now = bq_now_ns();
+		worker_sleep_until(w, worker_now(w) + ORDER_POLL_NS);
+		now = worker_now(w);
 	}
 	if (now > start)
 		start = now;

@@ -107,14 +107,14 @@ static void trim_complete(struct bq_worker *w, const struct bq_slot *s, int ret,
  */
 int worker_trim_now(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 {
-	uint64_t start = w->job->gtod_reduce ? now : bq_now_ns(), bytes = s->len;
+	uint64_t start = w->job->gtod_reduce ? now : worker_now(w), bytes = s->len;
 	int ret;
 
 	if (bq_engine_has(w->job->engine, BQ_ENGINE_PASSTHRU))
 		ret = bq_trim_nvme(w, s, &bytes, now);
 	else
 		ret = trim_issue(w, s);
-	trim_complete(w, s, ret, bytes, start, bq_now_ns());
+	trim_complete(w, s, ret, bytes, start, worker_now(w));
 	return ret;
 }
 
@@ -154,14 +154,14 @@ bool worker_trim_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 			return false;
 		if (!bq_trim_rate_wait(w, s->len))
 			return false;
-		start = j->gtod_reduce ? now : bq_now_ns();
+		start = j->gtod_reduce ? now : worker_now(w);
 		if (bq_engine_has(j->engine, BQ_ENGINE_PASSTHRU)) {
 			ret = bq_trim_nvme(w, s, &bytes, now);
 		} else {
 			ret = trim_issue(w, s);
 			bytes = s->len;
 		}
-		now = bq_now_ns();
+		now = worker_now(w);
 		trim_complete(w, s, ret, bytes, start, now);
 		if (j->trim == BQ_TRIM_WRITE) {
 			w->trim_pair = *s;

@@ -40,7 +40,7 @@ bool bq_trim_rate_wait(struct bq_worker *w, uint32_t len)
 
 	if (!j->rate_trim && !j->rate_iops_trim)
 		return true;
-	now = bq_now_ns();
+	now = worker_now(w);
 	if (!w->trim_rate_t0) {
 		/* The schedule runs from the thread's start, as fio's does. */
 		w->trim_rate_t0 = w->start_ns && w->start_ns < now ? w->start_ns : now;

@@ -21,14 +21,22 @@
 #include "fill.h"
 #include "target.h"
 
-void worker_sleep_until(uint64_t t_ns)
+/*
+ * @t_ns is on the worker's clock (worker_now()), which may drift from
+ * CLOCK_MONOTONIC by the TSC rate's error over a long run: sleep for the
+ * difference, not until @t_ns on the kernel's clock.
+ */
+void worker_sleep_until(const struct bq_worker *w, uint64_t t_ns)
 {
-	struct timespec ts = {
-		.tv_sec = (time_t)(t_ns / 1000000000ULL),
-		.tv_nsec = (long)(t_ns % 1000000000ULL),
-	};
+	uint64_t now = worker_now(w), d;
+	struct timespec ts;
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	if (t_ns <= now)
+		return;
+	d = t_ns - now;
+	ts.tv_sec = (time_t)(d / 1000000000ULL);
+	ts.tv_nsec = (long)(d % 1000000000ULL);
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
 		;
 }
 
@@ -38,8 +46,8 @@ void worker_sleep_until(uint64_t t_ns)
 uint64_t worker_wait_until(struct bq_worker *w, uint64_t until, uint64_t now)
 {
 	while (now < until && !*w->stop) {
-		worker_sleep_until(until - now > WAIT_SLICE_NS ? now + WAIT_SLICE_NS : until);
-		now = bq_now_ns();
+		worker_sleep_until(w, until - now > WAIT_SLICE_NS ? now + WAIT_SLICE_NS : until);
+		now = worker_now(w);
 	}
 	return now;
 }
@@ -340,7 +348,7 @@ void worker_end_ramp(struct bq_worker *w, uint64_t now)
 	w->ramping = false;
 	w->ramp_ended = true;
 	bq_thread_cpu(&w->ru_start);
-	bq_rate_ramp_end(w, now ? now : bq_now_ns());
+	bq_rate_ramp_end(w, now ? now : worker_now(w));
 	if (w->ops->ramp_end)
 		w->ops->ramp_end(w);
 }

@@ -110,7 +110,13 @@ bool bq_vbacklog_next(struct bq_worker *w, struct bq_vworker *v, struct bq_slot 
 
 	if (!n || w->stopping || *w->stop || (w->end_ns && now >= w->end_ns))
 		return false;
-	if (!v->batch && !(n % vj->backlog) && v->last_dir != BQ_READ)
+	/*
+	 * Once verify_backlog writes wait: one at a time (psync) the count
+	 * meets each multiple, as in fio; an engine that reaps several
+	 * completions at once can step over one, and a test for the multiple
+	 * itself then read nothing back while writing (seen at QD8).
+	 */
+	if (!v->batch && n >= vj->backlog && v->last_dir != BQ_READ)
 		v->batch = vj->backlog_batch;
 	if (!v->batch || !bq_vhist_pop(&v->hist, &io))
 		return false;

@@ -173,7 +173,7 @@ bool worker_verify_next(struct bq_worker *w, struct bq_slot *s, uint64_t now)
 		return false;
 	/* trim_backlog: fio's turns of trims come before the next pick (verify_trim.c). */
 	while (v->job->trims && bq_vtrim_next(w, v, now))
-		now = bq_now_ns();
+		now = worker_now(w);
 	if (v->job->backlog && bq_vbacklog_next(w, v, s, now)) {
 		v->last_dir = BQ_READ;
 		issue_read(w, v, s);
