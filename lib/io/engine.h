@@ -23,6 +23,7 @@
 #include "io/rate.h"
 #include "io/bsmap.h"
 #include "io/fiorand.h"
+#include "job/offgen.h"
 #include "io/errfilter.h"
 
 /**
@@ -499,7 +500,7 @@ worker_pick_as(struct bq_worker *w, struct bq_slot *s, uint64_t now, const bool 
 		if (!worker_sprandom_offset(w, s, f, dir))
 			return false;
 	} else if (w->random) {
-		uint64_t off = bq_offgen_next(&f->gen) * w->unit;
+		uint64_t off = bq_offgen_pick(&f->gen) * w->unit;
 
 		/* A large block at the end of the region slides back inside it. */
 		if (off + len > f->span)

@@ -17,10 +17,8 @@
 
 #include "internal.h"
 #include "blkqual_io.h"
+#include "job/offgen.h"
 
-#define FEISTEL_ROUNDS 4
-_Static_assert(ARRAY_SIZE(((struct bq_offgen *)0)->key) >= FEISTEL_ROUNDS,
-	       "one key per Feistel round");
 
 /* Slots of dist_c[]; see zipf_rank() and pareto_rank() */
 #define ZIPF_LOW	0	/* H(3/2) - 1: lower end of the hat's area */
@@ -89,51 +87,6 @@ static void draw_keys(struct bq_offgen *g)
 {
 	for (int i = 0; i < FEISTEL_ROUNDS; i++)
 		g->key[i] = bq_rand_next(g);
-}
-
-/*
- * Round function: two multiply-xorshift steps so every input bit reaches
- * the top bits, which are the ones returned (low product bits depend only
- * on low input bits).
- */
-static inline uint64_t feistel_round(uint64_t r, uint64_t key, unsigned int half_bits)
-{
-	uint64_t z = (r ^ key) * UINT64_C(0x9e3779b97f4a7c15);
-
-	z ^= z >> 32;
-	z *= UINT64_C(0xd6e8feb86659fd93);
-	return z >> (64 - half_bits);
-}
-
-static inline uint64_t feistel(const struct bq_offgen *g, uint64_t x)
-{
-	unsigned int hb = g->half_bits;
-	uint64_t l = x >> hb;
-	uint64_t r = x & ((UINT64_C(1) << hb) - 1);
-
-	/* Unrolled: the rounds' multiplies then overlap with the loop's bookkeeping gone. */
-#pragma GCC unroll 8
-	for (int i = 0; i < FEISTEL_ROUNDS; i++) {
-		uint64_t t = l ^ feistel_round(r, g->key[i], hb);
-
-		l = r;
-		r = t;
-	}
-	return (l << hb) | r;
-}
-
-/*
- * The domain is under 4 * nblocks, so this loops fewer than 4 times on
- * average; it ends because x's cycle under the permutation contains the
- * in-range starting value.
- */
-static inline uint64_t permute(const struct bq_offgen *g, uint64_t i)
-{
-	uint64_t x = feistel(g, i);
-
-	while (x >= g->nblocks)
-		x = feistel(g, x);
-	return x;
 }
 
 /*
@@ -342,7 +295,8 @@ static __attribute__((noinline)) uint64_t next_drawn(struct bq_offgen *g)
 	}
 }
 
-static __attribute__((noinline)) void next_pass(struct bq_offgen *g)
+/* The random map's pass is done: the next one goes by other keys. */
+void bq_offgen_next_pass(struct bq_offgen *g)
 {
 	g->pos = 0;
 	g->pass++;
@@ -362,7 +316,7 @@ uint64_t bq_offgen_next(struct bq_offgen *g)
 		uint64_t x = permute(g, i);
 
 		if (++g->pos == g->nblocks)
-			next_pass(g);
+			bq_offgen_next_pass(g);
 		return x;
 	}
 	return next_drawn(g);
