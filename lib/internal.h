@@ -308,27 +308,8 @@ void bq_io_error_groups_merge(struct bq_thread_result *dst, const struct bq_thre
 void bq_hist_reset(struct bq_hist *h);
 
 /**
- * bq_hist_add() - record one value (the per-I/O path: no branches taken
- * but the rare min/max updates, no allocation)
- * @h: histogram
- * @ns: latency
- */
-static inline void bq_hist_add(struct bq_hist *h, uint64_t ns)
-{
-	double d = (double)ns;
-
-	h->buckets[bq_hist_index(ns)]++;
-	h->count++;
-	h->sum += d;
-	h->sumsq += d * d;
-	if (ns < h->min)
-		h->min = ns;
-	if (ns > h->max)
-		h->max = ns;
-}
-
-/**
- * bq_hist_add_n() - record one value @n times
+ * bq_hist_add_n() - record one value @n times (the per-I/O path: no
+ * branches taken but the rare min/max updates, no allocation)
  * @h: histogram
  * @ns: latency
  * @n: how many I/Os had it
@@ -345,6 +326,16 @@ static inline void bq_hist_add_n(struct bq_hist *h, uint64_t ns, uint32_t n)
 		h->min = ns;
 	if (ns > h->max)
 		h->max = ns;
+}
+
+/**
+ * bq_hist_add() - record one value
+ * @h: histogram
+ * @ns: latency
+ */
+static inline void bq_hist_add(struct bq_hist *h, uint64_t ns)
+{
+	bq_hist_add_n(h, ns, 1);
 }
 
 /* offsets.c: where each I/O of a thread goes */

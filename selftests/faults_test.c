@@ -143,7 +143,6 @@ FIXTURE_TEARDOWN(tmp)
 static long long truncated_under_run(FIXTURE_DATA(tmp) *self, const char *const *argv,
 				     int *status)
 {
-	long long took;
 	pid_t pid;
 
 	write_text(self->file, "");
@@ -155,12 +154,7 @@ static long long truncated_under_run(FIXTURE_DATA(tmp) *self, const char *const 
 	sleep_ms(500);
 	if (truncate(self->file, 0))
 		return -1;
-	took = wait_exit_ms(pid, 5000, status);
-	if (took < 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, status, 0);
-	}
-	return took;
+	return wait_exit_or_kill_ms(pid, 5000, status);
 }
 
 /*
@@ -461,7 +455,6 @@ FIXTURE_TEARDOWN(dev)
 static long long cut_under_run(FIXTURE_DATA(dev) *self, const char *const *argv,
 			       long long after_ms, bool announce, int *status)
 {
-	long long took;
 	pid_t pid;
 
 	if (truncate(self->s.file, SCRATCH_SIZE) || ioctl(self->s.hold_fd, LOOP_SET_CAPACITY, 0))
@@ -476,12 +469,7 @@ static long long cut_under_run(FIXTURE_DATA(dev) *self, const char *const *argv,
 		waitpid(pid, status, 0);
 		return -2;
 	}
-	took = wait_exit_ms(pid, 5000, status);
-	if (took < 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, status, 0);
-	}
-	return took;
+	return wait_exit_or_kill_ms(pid, 5000, status);
 }
 
 /*
@@ -676,11 +664,7 @@ TEST_F(dev, misaligned_direct_io_is_one_einval_line)
 	ASSERT_LT(0, pid);
 	sleep_ms(400);
 	ASSERT_EQ(0, ioctl(self->s.hold_fd, LOOP_SET_BLOCK_SIZE, 4096));
-	took = wait_exit_ms(pid, 5000, &status);
-	if (took < 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-	}
+	took = wait_exit_or_kill_ms(pid, 5000, &status);
 	ASSERT_LE(0, took);
 	TH_LOG("run ended %lld ms after the block size changed", took);
 	EXPECT_EQ(1, WEXITSTATUS(status));

@@ -604,18 +604,24 @@ void worker_end_ramp(struct bq_worker *w, uint64_t now);
 void worker_complete_rare(struct bq_worker *w, const struct bq_slot *s, int res,
 			  uint64_t now);
 
-/* What a finished I/O that moved @len bytes adds to the figures; @rare as below. */
-static __attribute__((always_inline)) inline void worker_count_done(struct bq_worker *w,
-				      const struct bq_slot *s, uint32_t len, uint64_t now, const bool rare)
+/* The counts of a finished I/O that moved @len bytes: I/Os, bytes, writes since the flush. */
+static inline void worker_count_io(struct bq_worker *w, const struct bq_slot *s, uint32_t len)
 {
 	struct bq_dir_result *d = &w->res->d[s->dir];
 
 	d->ios++;
 	d->bytes += len;
-	if (now)
-		bq_hist_add(&d->lat, now - s->start_ns);
 	if (s->dir == BQ_WRITE)
 		w->writes_since_sync++;
+}
+
+/* What a finished I/O that moved @len bytes adds to the figures; @rare as below. */
+static __attribute__((always_inline)) inline void worker_count_done(struct bq_worker *w,
+				      const struct bq_slot *s, uint32_t len, uint64_t now, const bool rare)
+{
+	worker_count_io(w, s, len);
+	if (now)
+		bq_hist_add(&w->res->d[s->dir].lat, now - s->start_ns);
 	if (rare && w->rate != NULL)
 		bq_rate_completed(w, s, now);
 	if (rare && w->statlog != NULL)
@@ -693,17 +699,11 @@ static inline void worker_lat_run_flush(struct worker_lat_run *run, struct bq_wo
 static inline void worker_complete_in_run(struct bq_worker *w, struct worker_lat_run *run,
 					  const struct bq_slot *s, int res, uint64_t now)
 {
-	struct bq_dir_result *d;
-
 	if (__builtin_expect(w->rare_done || res != (int)s->len || !now, 0)) {
 		worker_complete(w, s, res, now);
 		return;
 	}
-	d = &w->res->d[s->dir];
-	d->ios++;
-	d->bytes += s->len;
-	if (s->dir == BQ_WRITE)
-		w->writes_since_sync++;
+	worker_count_io(w, s, s->len);
 	if (s->start_ns == run->start && s->dir == run->dir) {
 		run->n++;
 		return;

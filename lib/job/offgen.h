@@ -61,6 +61,8 @@ static inline uint64_t permute(const struct bq_offgen *g, uint64_t i)
 }
 
 void bq_offgen_next_pass(struct bq_offgen *g) __attribute__((cold));
+/* offsets.c: the next block without the random map (sequential, or drawn) */
+uint64_t bq_offgen_next_unmapped(struct bq_offgen *g);
 
 /**
  * bq_offgen_pick() - bq_offgen_next(), with the random map's path inline
@@ -73,7 +75,7 @@ static inline uint64_t bq_offgen_pick(struct bq_offgen *g)
 	uint64_t i = g->pos, x;
 
 	if (__builtin_expect(!g->random || !g->randommap, 0))
-		return bq_offgen_next(g);
+		return bq_offgen_next_unmapped(g);
 	x = permute(g, i);
 	if (++g->pos == g->nblocks)
 		bq_offgen_next_pass(g);

@@ -19,7 +19,6 @@
 #include "blkqual_io.h"
 #include "job/offgen.h"
 
-
 /* Slots of dist_c[]; see zipf_rank() and pareto_rank() */
 #define ZIPF_LOW	0	/* H(3/2) - 1: lower end of the hat's area */
 #define ZIPF_HIGH	1	/* H(nblocks + 1/2): upper end */
@@ -276,12 +275,27 @@ int bq_offgen_init(struct bq_offgen *g, const struct bq_offgen_params *p)
 	return 0;
 }
 
-/*
- * Without the random map: out of line, so that the default paths (and
- * their callers) do not pay for the registers the distributions need.
- */
-static __attribute__((noinline)) uint64_t next_drawn(struct bq_offgen *g)
+/* The random map's pass is done: the next one goes by other keys. */
+void bq_offgen_next_pass(struct bq_offgen *g)
 {
+	g->pos = 0;
+	g->pass++;
+	draw_keys(g);
+}
+
+/*
+ * Out of line, so that the random map's inline path (offgen.h) does not
+ * pay for the registers the distributions need.
+ */
+uint64_t bq_offgen_next_unmapped(struct bq_offgen *g)
+{
+	uint64_t i = g->pos;
+
+	if (!g->random) {
+		if (++g->pos == g->nblocks)
+			g->pos = 0;
+		return i;
+	}
 	/* The skewed ones keep the first key, so their hot blocks stay hot. */
 	switch (g->dist) {
 	case BQ_DIST_ZIPF:
@@ -295,29 +309,7 @@ static __attribute__((noinline)) uint64_t next_drawn(struct bq_offgen *g)
 	}
 }
 
-/* The random map's pass is done: the next one goes by other keys. */
-void bq_offgen_next_pass(struct bq_offgen *g)
-{
-	g->pos = 0;
-	g->pass++;
-	draw_keys(g);
-}
-
 uint64_t bq_offgen_next(struct bq_offgen *g)
 {
-	uint64_t i = g->pos;
-
-	if (!g->random) {
-		if (++g->pos == g->nblocks)
-			g->pos = 0;
-		return i;
-	}
-	if (g->randommap) {
-		uint64_t x = permute(g, i);
-
-		if (++g->pos == g->nblocks)
-			bq_offgen_next_pass(g);
-		return x;
-	}
-	return next_drawn(g);
+	return bq_offgen_pick(g);
 }

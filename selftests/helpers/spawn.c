@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -75,4 +76,24 @@ long long wait_exit_ms(pid_t pid, long long ms, int *status)
 		sleep_ms(10);
 	}
 	return -1;
+}
+
+/**
+ * wait_exit_or_kill_ms() - wait_exit_ms(), killing and reaping a child
+ * that still runs when the time is up
+ * @pid: the child
+ * @ms: how long to wait at the most
+ * @status: its wait status (SIGKILL's when it had to be killed)
+ *
+ * Return: how many milliseconds it took, or -1 when it was killed.
+ */
+long long wait_exit_or_kill_ms(pid_t pid, long long ms, int *status)
+{
+	long long took = wait_exit_ms(pid, ms, status);
+
+	if (took < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, status, 0);
+	}
+	return took;
 }

@@ -12,5 +12,6 @@ long long now_ms(void);
 void sleep_ms(long ms);
 pid_t spawn_logged(const char *const *argv, const char *log);
 long long wait_exit_ms(pid_t pid, long long ms, int *status);
+long long wait_exit_or_kill_ms(pid_t pid, long long ms, int *status);
 
 #endif /* SELFTESTS_SPAWN_H */

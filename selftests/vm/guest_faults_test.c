@@ -140,11 +140,7 @@ TEST_F(nullb, power_off_ends_the_run)
 		usleep(200000);
 		wait_reads(NULLB_NAME, 4000, 10000);
 		ASSERT_EQ(0, nullb_attr("power", "0"));
-		took = wait_exit_ms(pid, 10000, &status);
-		if (took < 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-		}
+		took = wait_exit_or_kill_ms(pid, 10000, &status);
 		text = slurp(log);
 		TH_LOG("continue_on_error=%d: run ended %lld ms after power off; stderr: %.300s",
 		       coe, took, text ? text : "");
@@ -268,11 +264,7 @@ TEST_F(sdebug, deleted_scsi_disk_ends_the_run)
 	wait_reads(self->disk, 400, 10000);
 	snprintf(del, sizeof(del), "/sys/block/%s/device/delete", self->disk);
 	ASSERT_EQ(0, attr_write(del, "1"));
-	took = wait_exit_ms(pid, 10000, &status);
-	if (took < 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-	}
+	took = wait_exit_or_kill_ms(pid, 10000, &status);
 	text = slurp(log);
 	TH_LOG("/dev/%s deleted: run ended %lld ms later; stderr: %.300s", self->disk, took,
 	       text ? text : "");

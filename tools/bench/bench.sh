@@ -119,25 +119,25 @@ done
 python3 - "$tmp" "$tio" <<'PY'
 import os, statistics, sys
 tmp, tio = sys.argv[1:3]
-def load(tool):
-    rows = [list(map(float, l.split())) for l in open(os.path.join(tmp, tool + ".txt"))
+def rows(tool):
+    # One per round: IOPS, CPU seconds, I/Os per CPU-second.
+    return [list(map(float, l.split())) for l in open(os.path.join(tmp, tool + ".txt"))
             if l.strip()]
-    return [statistics.median(c) for c in zip(*rows)]
+def load(tool):
+    return [statistics.median(c) for c in zip(*rows(tool))]
 f = load("fio")
 print(f"median   fio: {f[0]:.0f} IOPS, {f[2]/1e6:.3f}M I/Os per CPU-second")
 for name, tool in (("blkqual", "bq"), ("blkqual batch 32", "bq32")):
     b = load(tool)
     print(f"median   {name}: {b[0]:.0f} IOPS, {b[2]/1e6:.3f}M I/Os per CPU-second; "
           f"vs fio: IOPS {b[0]/f[0]:.2f}x, I/Os per CPU-second {b[2]/f[2]:.2f}x")
-def per_pair(tool):
-    return [float(l.split()[2]) for l in open(os.path.join(tmp, tool + ".txt")) if l.strip()]
 if tio:
     for what, bq, t in (("every I/O stamped, wait >= 1", "bq", "tio1"),
                         ("stamps per reap of 32", "bq32", "tio32")):
         b, r = load(bq), load(t)
         flag = "-c1" if t == "tio1" else "-c32"
         # Runs of one round share its drift: the median of their ratios is the steadier figure.
-        pr = statistics.median(x / y for x, y in zip(per_pair(bq), per_pair(t)))
+        pr = statistics.median(x[2] / y[2] for x, y in zip(rows(bq), rows(t)))
         print(f"median   t/io_uring -t1 -s32 {flag}: {r[0]:.0f} IOPS, {r[2]/1e6:.3f}M I/Os per "
               f"CPU-second; blkqual ({what}) / t/io_uring: {b[2]/r[2]:.2f}x "
               f"(median of the rounds' ratios: {pr:.2f}x)")
