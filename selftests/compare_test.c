@@ -294,7 +294,7 @@ TEST_F(dir, real_runs_noise_and_slowdown)
 		run_result_free(&r);
 	}
 	ASSERT_EQ(0, run_blkqual(&r, "run", fopt, "--size=16m", "--rw=randread", "--bs=4k",
-				 "--runtime=0.15", "--time_based", "--repeat=6", "--rate_iops=2000",
+				 "--runtime=0.15", "--time_based", "--repeat=6", "--rate_iops=500",
 				 "-o", "json", "--output", self->c, NULL));
 	ASSERT_EQ(0, r.status);
 	run_result_free(&r);
@@ -324,12 +324,17 @@ TEST_F(dir, real_runs_noise_and_slowdown)
 	EXPECT_NE(NULL, strstr(r.out, "verdict: regression"));
 	run_result_free(&r);
 
-	/* Three runs a side are enough to see a throttled device. */
+	/*
+	 * Three runs a side are enough to see a throttled device, even when
+	 * other load slows the unthrottled runs to a few thousand IOPS and
+	 * makes them differ: throttled hard, so that Welch's test with two
+	 * degrees of freedom still clears Holm's bound.
+	 */
 	snprintf(out, sizeof(out), "%s/r3.json", self->path);
 	for (int side = 0; side < 2; side++) {
 		ASSERT_EQ(0, run_blkqual(&r, "run", fopt, "--size=16m", "--rw=randread",
 					 "--bs=4k", "--runtime=0.15", "--time_based", "--repeat=3",
-					 side ? "--rate_iops=500" : "--rate_iops=0", "-o", "json",
+					 side ? "--rate_iops=100" : "--rate_iops=0", "-o", "json",
 					 "--output", side ? self->c : out, NULL));
 		ASSERT_EQ(0, r.status);
 		run_result_free(&r);

@@ -14,7 +14,6 @@
 
 #include "kselftest_harness.h"
 
-#include "helpers/attr.h"
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
@@ -358,13 +357,12 @@ TEST_F(dev, figures_agree_with_the_kernels_counters)
 	const char *args[] = { "--name=truth", self->opt, "--rw=randrw", "--bs=4k",
 			       "--iodepth=8", "--direct=1", "--runtime=1", "--time_based", NULL };
 	static const char *const dirs[] = { "read", "write" };
-	char attr[128], key[64];
+	char key[64];
 	struct run_result r;
 	json_object *root, *j, *t;
 
 	PREP_READY(&self->p);
-	snprintf(attr, sizeof(attr), "/sys/block/%s/queue/nomerges", strrchr(self->s.dev, '/') + 1);
-	ASSERT_EQ(0, attr_write(attr, "2"));
+	ASSERT_EQ(0, loop_nomerges(self->s.dev, 2));
 	root = run_json(_metadata, &r, args);
 	ASSERT_NE(NULL, root);
 	j = job0(root);

@@ -113,7 +113,8 @@ static json_object *job0(json_object *root)
 
 /*
  * One size-bounded job through blkqual and through fio: the counts must
- * be the job's size over its block size in both, and the device's.
+ * be the job's size over its block size in both, and the device's.  The
+ * device must not merge (nomerges=2) for its count to be one per I/O.
  */
 static void same_as_fio_and_device(struct __test_metadata *_metadata, const char *dev_opt,
 				   const char *rw, const char *option)
@@ -150,6 +151,7 @@ static void same_as_fio_and_device(struct __test_metadata *_metadata, const char
 TEST_F(dev, nonvectored_0_counts_as_fio)
 {
 	PREP_READY(&self->p);
+	ASSERT_EQ(0, loop_nomerges(self->s.dev, 2));
 	same_as_fio_and_device(_metadata, self->opt, "--rw=randread", "--nonvectored=0");
 	same_as_fio_and_device(_metadata, self->opt, "--rw=write", "--nonvectored=0");
 }
@@ -157,6 +159,7 @@ TEST_F(dev, nonvectored_0_counts_as_fio)
 TEST_F(dev, force_async_counts_as_fio)
 {
 	PREP_READY(&self->p);
+	ASSERT_EQ(0, loop_nomerges(self->s.dev, 2));
 	same_as_fio_and_device(_metadata, self->opt, "--rw=randread", "--force_async=1");
 	same_as_fio_and_device(_metadata, self->opt, "--rw=write", "--force_async=3");
 }

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <linux/loop.h>
 
+#include "helpers/attr.h"
 #include "helpers/loopdev.h"
 
 /* Return NULL when running as root, else the reason to skip. */
@@ -80,6 +81,26 @@ int scratch_make(struct scratch *s, off_t size)
 }
 
 /**
+ * loop_nomerges() - set a loop device's queue/nomerges
+ * @dev: "/dev/loopN"
+ * @mode: 0 merges as the kernel likes, 2 never merges (one request per I/O)
+ *
+ * A loop device keeps its queue settings when it is detached and attached
+ * again, so one test's setting would otherwise reach the next test that
+ * happens to get the same device.
+ *
+ * Return: 0 or -errno.
+ */
+int loop_nomerges(const char *dev, int mode)
+{
+	char attr[96];
+	const char *name = strrchr(dev, '/');
+
+	snprintf(attr, sizeof(attr), "/sys/block/%s/queue/nomerges", name ? name + 1 : dev);
+	return attr_write(attr, "%d", mode);
+}
+
+/**
  * loop_attach() - a free loop device over a file or device, as losetup -f
  * @backing: the file or block device behind it
  * @flags: LO_FLAGS_READ_ONLY, LO_FLAGS_PARTSCAN, or 0; autoclear is added
@@ -88,6 +109,8 @@ int scratch_make(struct scratch *s, off_t size)
  * @len: size of @dev
  * @hold_fd: receives our descriptor of it: the device goes away when the
  *	last descriptor closes, even if the test crashes
+ *
+ * The device merges requests as a fresh one does (nomerges=0).
  *
  * Return: 0 or -errno.
  */
@@ -128,10 +151,13 @@ int loop_attach(const char *backing, unsigned int flags, uint64_t offset, char *
 			fd = -1;
 		}
 	}
-	if (fd >= 0)
+	if (fd >= 0) {
 		*hold_fd = fd;
-	else
+		/* The kernel's default, whatever the device's last user set. */
+		loop_nomerges(dev, 0);
+	} else {
 		dev[0] = '\0';
+	}
 	close(bfd);
 out_close_ctl:
 	close(ctl);
@@ -157,6 +183,8 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
 void scratch_destroy(struct scratch *s)
 {
 	if (s->hold_fd >= 0) {
+		/* The free device is left as a fresh one is. */
+		loop_nomerges(s->dev, 0);
 		/* Autoclear detaches on this last close; clear it anyway if held. */
 		ioctl(s->hold_fd, LOOP_CLR_FD, 0);
 		close(s->hold_fd);

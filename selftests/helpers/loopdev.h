@@ -29,6 +29,7 @@ struct scratch {
 const char *need_root(void);
 const char *need_program(const char *prog);
 int scratch_make(struct scratch *s, off_t size);
+int loop_nomerges(const char *dev, int mode);
 int loop_attach(const char *backing, unsigned int flags, uint64_t offset, char *dev,
 		size_t len, int *hold_fd);
 int scratch_attach(struct scratch *s);
