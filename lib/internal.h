@@ -126,6 +126,8 @@ static inline double bq_uniform01(uint64_t *state)
 int bq_device_load_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev);
 int bq_device_facts_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev);
 int bq_device_load_facts(struct bq_ctx *ctx, const char *name, struct bq_device *dev);
+int bq_device_unprobed_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev);
+int bq_device_load_unprobed(struct bq_ctx *ctx, const char *name, struct bq_device *dev);
 int bq_device_name_devt(struct bq_ctx *ctx, dev_t devt, char *name, size_t len);
 
 /* identity.c: names blkqual composes inside a user's tree */

@@ -146,10 +146,12 @@ static int load_partitions(struct bq_ctx *ctx, const char *sysdir, const struct 
 /*
  * With @mt NULL: the sysfs facts alone (queue limits, kind, size,
  * holders), without mounts, swap, signatures or partitions, for a caller
- * that needs no more and should not read the device for them.
+ * that needs no more and should not read the device for them.  With
+ * @probe false, all but the device's own signatures (its partitions'
+ * are read), for a caller that reads them from its own descriptor.
  */
 static int device_load(struct bq_ctx *ctx, const char *name, const struct bq_mounts *mt,
-		       struct bq_device *dev)
+		       bool probe, struct bq_device *dev)
 {
 	char sysdir[PATH_MAX], real[PATH_MAX], diskdir[PATH_MAX], path[PATH_MAX];
 	struct stat st;
@@ -207,7 +209,8 @@ static int device_load(struct bq_ctx *ctx, const char *name, const struct bq_mou
 	if (!mt)
 		return 0;
 	dev->swap = bq_swap_matches(ctx, mt, name, dev->devt);
-	probe_signatures(ctx, dev);
+	if (probe)
+		probe_signatures(ctx, dev);
 	if (!dev->is_partition)
 		ret = load_partitions(ctx, sysdir, mt, dev);
 	if (ret)
@@ -231,7 +234,7 @@ out_release:
 int bq_device_load_mt(struct bq_ctx *ctx, const char *name, const struct bq_mounts *mt,
 		      struct bq_device *dev)
 {
-	return device_load(ctx, name, mt, dev);
+	return device_load(ctx, name, mt, true, dev);
 }
 
 /**
@@ -249,10 +252,11 @@ int bq_device_load_mt(struct bq_ctx *ctx, const char *name, const struct bq_moun
  */
 int bq_device_load_facts(struct bq_ctx *ctx, const char *name, struct bq_device *dev)
 {
-	return device_load(ctx, name, NULL, dev);
+	return device_load(ctx, name, NULL, false, dev);
 }
 
-int bq_device_load(struct bq_ctx *ctx, const char *name, struct bq_device *dev)
+static int load_with_mounts(struct bq_ctx *ctx, const char *name, bool probe,
+			    struct bq_device *dev)
 {
 	struct bq_mounts mt;
 	int ret;
@@ -260,9 +264,32 @@ int bq_device_load(struct bq_ctx *ctx, const char *name, struct bq_device *dev)
 	ret = bq_mounts_read(ctx, &mt);
 	if (ret)
 		return ret;
-	ret = bq_device_load_mt(ctx, name, &mt, dev);
+	ret = device_load(ctx, name, &mt, probe, dev);
 	bq_mounts_release(&mt);
 	return ret;
+}
+
+int bq_device_load(struct bq_ctx *ctx, const char *name, struct bq_device *dev)
+{
+	return load_with_mounts(ctx, name, true, dev);
+}
+
+/**
+ * bq_device_load_unprobed() - bq_device_load() without the device's own signatures
+ * @ctx: context
+ * @name: kernel name
+ * @dev: filled in, nr_sigs 0; release with bq_device_release()
+ *
+ * For the guard, which reads a target's signatures through the
+ * descriptor it will write: probing the node by name as well would read
+ * the device twice, the second time through a name that could point
+ * elsewhere.
+ *
+ * Return: 0 or -errno.
+ */
+int bq_device_load_unprobed(struct bq_ctx *ctx, const char *name, struct bq_device *dev)
+{
+	return load_with_mounts(ctx, name, false, dev);
 }
 
 static bool unbound_loop(const struct bq_device *dev)

@@ -107,6 +107,19 @@ int bq_device_load_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
 }
 
 /**
+ * bq_device_unprobed_devt() - bq_device_load_unprobed() of the device with this number
+ * @ctx: context
+ * @devt: its device number
+ * @dev: filled in; release with bq_device_release()
+ *
+ * Return: 0 or -errno.
+ */
+int bq_device_unprobed_devt(struct bq_ctx *ctx, dev_t devt, struct bq_device *dev)
+{
+	return load_by_devt(ctx, devt, dev, bq_device_load_unprobed);
+}
+
+/**
  * bq_device_facts_devt() - bq_device_load_facts() of the device with this number
  * @ctx: context
  * @devt: its device number

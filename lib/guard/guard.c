@@ -299,13 +299,10 @@ static int check_block(struct bq_ctx *ctx, int rfd, const struct stat *st,
 	dev_t parent = 0;
 	int ret, nr;
 
-	ret = bq_device_load_devt(ctx, st->st_rdev, &dev);
+	ret = bq_device_unprobed_devt(ctx, st->st_rdev, &dev);
 	if (ret)
 		return ret;
 	/* What this descriptor reads is what is judged, whatever /dev says. */
-	free(dev.sigs);
-	dev.sigs = NULL;
-	dev.nr_sigs = 0;
 	nr = rfd >= 0 ? bq_probe_signatures_fd(rfd, &dev.sigs) : rfd;
 	if (nr >= 0)
 		dev.nr_sigs = nr;

@@ -324,7 +324,7 @@ static void file_facts(struct bq_ctx *ctx, int fd, const struct stat *st,
 	ti->size = (uint64_t)st->st_size;
 	ti->lbs = 512;
 	ti->numa_node = -1;
-	if (!bq_device_load_devt(ctx, st->st_dev, &dev)) {
+	if (!bq_device_facts_devt(ctx, st->st_dev, &dev)) {
 		if (dev.q.logical_block_size)
 			ti->lbs = dev.q.logical_block_size;
 		ti->numa_node = dev.numa_node;
@@ -678,7 +678,7 @@ static int open_held(struct bq_ctx *ctx, const struct bq_job *j, const char *pat
 		ti->size = bytes;
 		ti->lbs = (uint32_t)lbs;
 		ti->numa_node = -1;
-		if (!bq_device_load_devt(ctx, ti->st.st_rdev, &dev)) {
+		if (!bq_device_facts_devt(ctx, ti->st.st_rdev, &dev)) {
 			bq_strlcpy(ti->devname, dev.name, sizeof(ti->devname));
 			ti->numa_node = dev.numa_node;
 			bq_device_release(&dev);
