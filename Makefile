@@ -125,6 +125,20 @@ $(objtree)/%.o: $(srctree)/%.c $(PROBE_OUT) $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$(patsubst $(objtree)/%,%,$@))$(CC) $(BQ_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# The block tracer's BPF program, and the skeleton that embeds it.
+ifeq ($(CONFIG_LIBBPF),y)
+BPF_SKEL := $(gendir)/include/block_trace.skel.h
+$(gendir)/bpf/block_trace.bpf.o: $(srctree)/lib/trace/block_trace.bpf.c \
+		$(srctree)/lib/trace/block_trace_maps.h $(PROBE_OUT)
+	@mkdir -p $(dir $@)
+	$(call quiet,BPF,$(notdir $@))$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 \
+		-I$(BPF_ARCH_INC) -I$(srctree)/lib/trace -c -o $@ $<
+$(BPF_SKEL): $(gendir)/bpf/block_trace.bpf.o
+	$(call quiet,GEN,$(notdir $@))$(BPFTOOL) gen skeleton $< name block_trace_bpf > $@.tmp && \
+		mv $@.tmp $@
+$(objtree)/lib/trace/block_trace.o: $(BPF_SKEL)
+endif
+
 $(libblkqual): $(lib-objs) $(raid-objs)
 	$(call quiet,AR,$(patsubst $(objtree)/%,%,$@))rm -f $@ && $(AR) rcs $@ $^
 

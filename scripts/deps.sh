@@ -9,7 +9,7 @@ set -eu
 pkgs="build-essential pkg-config liburing-dev libblkid-dev libnvme-dev
 libnuma-dev libjson-c-dev libaio-dev libssl-dev xfsprogs mdadm util-linux fdisk
 e2fsprogs dmsetup shellcheck xz-utils kmod cpio busybox-static qemu-system-x86 fio time python3 dbench sysbench ioping strace chromium ansible-core openssh-server openssh-client
-clang libclang-rt-dev valgrind nvme-cli"
+clang libclang-rt-dev valgrind nvme-cli libbpf-dev bpftool"
 
 # The VM tests' FDP namespace needs QEMU 8.0 or later.  Debian 12 ships
 # 7.2, and 10.0 in bookworm-backports: there it comes from backports (an

@@ -111,6 +111,32 @@ EVP_MD *f(void) { return EVP_MD_fetch(NULL, "SHA2-256", NULL); }'
 if ! grep -q '^#define HAVE_EVP_MD_FETCH' "$hdr"; then
 	libs="$libs $("$pkgconfig" --libs libcrypto)"
 fi
+# The block tracer (--trace=block) is optional, like libnvme: it needs
+# libbpf's headers, a clang that targets BPF (the program) and bpftool (its
+# skeleton).  libbpf itself is loaded on first use, not linked.
+bpf_missing=
+"$pkgconfig" --exists libbpf || bpf_missing="libbpf (libbpf-dev)"
+command -v "${BPF_CLANG:-clang}" >/dev/null 2>&1 || bpf_missing="$bpf_missing clang"
+bpftool=$(command -v bpftool || echo /usr/sbin/bpftool)
+[ -x "$bpftool" ] || bpf_missing="$bpf_missing bpftool"
+if [ -z "$bpf_missing" ] && ! echo 'int x;' | "${BPF_CLANG:-clang}" -target bpf -x c -c -o /dev/null - 2>/dev/null; then
+	bpf_missing="a clang that targets BPF"
+fi
+if [ -n "$bpf_missing" ]; then
+	echo "  PROBE   missing ${bpf_missing# }: --trace=block disabled" >&2
+	echo "/* CONFIG_LIBBPF is not set */" >>"$hdr"
+else
+	cflags="$cflags $("$pkgconfig" --cflags libbpf)"
+	soname_define libbpf bpf
+	echo "#define CONFIG_LIBBPF 1" >>"$hdr"
+	{
+		echo "CONFIG_LIBBPF := y"
+		echo "BPF_CLANG := ${BPF_CLANG:-clang}"
+		echo "BPFTOOL := $bpftool"
+		echo "BPF_ARCH_INC := /usr/include/$($cc -print-multiarch 2>/dev/null)"
+	} >>"$mk"
+fi
+
 echo "#endif" >>"$hdr"
 {
 	echo "PKG_CFLAGS :=$cflags"

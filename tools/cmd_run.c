@@ -47,6 +47,7 @@ struct run_cli {
 	size_t nr_force;
 	bool sqpoll;
 	bool continue_on_error;
+	bool trace_block;
 	char *stripe_files;		/* "--filename=A:B:..." made from --stripe */
 	uint64_t stripe_chunk;
 	int stripe_layout;
@@ -85,7 +86,7 @@ static const char *const run_own_opts[] = {
 	"output-format", "output", "csv", "verify-state", "interval", "force-destroy",
 	"stripe", "repeat", "replay", "cpus", "sqpoll", "continue-on-error", "no-status",
 	"stall-timeout", "minimal", "terse-version", "append-terse", "eta", "eta-newline",
-	"eta-interval", "status-interval", "parse-only", "showcmd", "readonly", "help", NULL
+	"eta-interval", "status-interval", "parse-only", "showcmd", "readonly", "trace", "help", NULL
 };
 
 static int job_args_error(struct cli *cli, const struct bq_parse_error *perr)
@@ -269,6 +270,10 @@ static int parse_run_args(struct run_cli *rc, int argc, char **argv)
 			rc->continue_on_error = true;
 		} else if (is_flag(a, "--no-status")) {
 			rc->status = false;
+		} else if ((v = run_switch_value(argc, argv, &i, "trace", &bad))) {
+			if (strcmp(v, "block"))
+				return cli_usage_error(cli, "--trace=%s: the one trace is 'block'", v);
+			rc->trace_block = true;
 		} else if ((ret = run_switch(&rc->sw, cli, argc, argv, &i))) {
 			if (ret != 1)
 				return ret;
@@ -721,7 +726,7 @@ int cmd_run(int argc, char **argv)
 				 "[--output-format normal|terse|json|json+[,...]] [--minimal] "
 				 "[--terse-version 2..5] [--append-terse] "
 				 "[--output FILE] [--csv FILE] "
-				 "[--interval T] [--repeat N] [--cpus auto|LIST] [--sqpoll] "
+				 "[--interval T] [--repeat N] [--cpus auto|LIST] [--sqpoll] [--trace block] "
 				 "[--stall-timeout T] [--eta always|never|auto] [--status-interval T] "
 				 "[--parse-only] [--showcmd] [--readonly] "
 				 "[--continue-on-error] [--verify-state FILE] "
@@ -794,6 +799,7 @@ int cmd_run(int argc, char **argv)
 	lr.ctx = ctx;
 	ropts.interval_ns = rc.interval_ns;
 	ropts.verify_state = rc.verify_state;
+	ropts.trace_block = rc.trace_block;
 	ropts.progress = progress_cb;
 	ropts.io_error = io_error_cb;
 	ropts.verify_dumped = verify_dumped_cb;
@@ -806,7 +812,9 @@ int cmd_run(int argc, char **argv)
 			cli_error(&rc.cli, "%s: %s", perr.where, perr.msg);
 		else
 			cli_error(&rc.cli, "%s", perr.msg);
-		ret = ret == -EBUSY ? EXIT_REFUSED : EXIT_BADINPUT;
+		/* The guard's refusal, or a system that cannot trace: not the input. */
+		ret = ret == -EBUSY || !strcmp(perr.where, "--trace=block") ? EXIT_REFUSED :
+									      EXIT_BADINPUT;
 		goto out_free_results;
 	}
 	status = status_of(&res, *ropts.stop);

@@ -16,6 +16,7 @@
 #include "report_util.h"
 #include "rates_report.h"
 #include "run_report.h"
+#include "trace_report.h"
 #include "verify_report.h"
 
 
@@ -306,6 +307,8 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 		fprintf(out, "  zone resets: %" PRIu64 "\n", sum.zone_resets);
 	print_stripe(out, jr, &sum);
 	print_disk(out, jr);
+	if (jr->trace)
+		print_block_trace(out, jr, &sum);
 	print_errors(out, jr, &sum);
 	for (int i = 0; i < jr->nr_threads; i++)
 		if (jr->threads[i].gave_up)
@@ -764,6 +767,8 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr,
 			json_object_object_add(o, "ignored_errors", json_u64(sum.ignored_errors));
 		if (jr->stripe_size)
 			json_object_object_add(o, "stripe", stripe_json(jr, &sum));
+		if (jr->trace)
+			json_object_object_add(o, "block_trace", block_trace_json(jr, &sum));
 		job_total_free(&sum);
 	}
 	json_object_object_add(o, "threads", threads);

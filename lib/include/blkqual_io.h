@@ -11,5 +11,6 @@
 #include "blkqual_diskstats.h"
 #include "blkqual_passthru.h"
 #include "blkqual_run.h"
+#include "blkqual_trace.h"
 
 #endif /* BLKQUAL_IO_H */

@@ -21,6 +21,7 @@ extern "C" {
 #endif
 
 struct bq_ctx;
+struct bq_trace_result;
 struct bq_verify_report;
 
 /* ---- running jobs -------------------------------------------------------- */
@@ -330,6 +331,7 @@ struct bq_job_result {
 	char fault[256];
 	struct bq_stall *stalls;
 	int nr_stalls;
+	struct bq_trace_result *trace;	/* --trace=block: its targets' requests, else NULL */
 
 	/* job ordering and groups (issue 19) */
 	int groupid;			/* fio's reporting group */
@@ -405,6 +407,12 @@ struct bq_run_opts {
 	uint64_t status_interval_ns;
 	volatile int *status_now;
 	void (*status)(void *arg, const struct bq_results *sofar);
+	/*
+	 * --trace=block (issue 22): follow the requests of the targets'
+	 * block devices through BPF; a run that cannot fails before any I/O,
+	 * at "--trace=block", saying why.
+	 */
+	bool trace_block;
 };
 
 /**

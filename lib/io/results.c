@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "blkqual_io.h"
+#include "blkqual_trace.h"
 #include "internal.h"
 #include "verify/verify_int.h"
 
@@ -97,6 +98,8 @@ static int job_add(struct bq_job_result *dst, const struct bq_job_result *src)
 		diskstats_add(&dst->targets[t].delta, &src->targets[t].delta);
 	if (dst->verify && src->verify)
 		bq_verify_report_add_run(dst->verify, src->verify);
+	if (dst->trace && src->trace)
+		bq_trace_result_add(dst->trace, src->trace);
 	dst->runtime_ns = total;
 	return 0;
 }
@@ -132,6 +135,7 @@ void bq_results_free(struct bq_results *res)
 		free(jr->targets);
 		free(jr->intervals);
 		free(jr->stalls);
+		bq_trace_result_free(jr->trace);
 		if (jr->verify)
 			bq_verify_report_free(jr->verify);
 		free(jr->verify);

@@ -1097,6 +1097,8 @@ static int setup_jobs(struct run_state *st, const struct bq_jobset *set,
 			passthru_stats_note(st, jr);
 	}
 	ret = setup_verify(st, err);
+	if (!ret)
+		ret = run_trace_start(st, err);
 	if (ret)
 		return ret;
 	st->workers = calloc((size_t)st->nr_workers, sizeof(*st->workers));
@@ -1152,6 +1154,7 @@ static void teardown(struct run_state *st)
 		free(st->workers[i].fio);
 	}
 	free(st->workers);
+	run_trace_stop(st);
 	for (size_t k = 0; st->js && k < st->res->nr; k++) {
 		bq_verify_job_end(st->js[k].verify, &st->res->jobs[k],
 				  st->threads && bq_threads_went(st->threads));

@@ -36,6 +36,7 @@ void run_sample_diskstats(struct run_state *st, struct bq_job_result *jr)
 				 !bq_diskstats_read(st->ctx, ti->devname, &ti->before);
 		ti->stats_t0_ns = bq_now_ns();
 	}
+	run_trace_mark(st, (size_t)(jr - st->res->jobs));
 }
 
 void run_finish_diskstats(struct run_state *st, struct bq_job_result *jr)
@@ -51,6 +52,7 @@ void run_finish_diskstats(struct run_state *st, struct bq_job_result *jr)
 			ti->have_stats = false;
 		}
 	}
+	run_trace_end(st, (size_t)(jr - st->res->jobs));
 }
 
 void run_mark_copy(struct iv_mark *dst, const struct iv_mark *src)

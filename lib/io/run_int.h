@@ -34,6 +34,7 @@ struct job_state {
 	bool ramp_sampled;
 	struct bq_vjob *verify;		/* verify=: the job's state and findings */
 	bool stats_done;		/* disk stats taken before a verify phase */
+	struct bq_trace_mark *trace_mark;	/* --trace=block: where the job's window began */
 	struct bq_fileset *fset;	/* no filename=: the files fio would name (fileset.c) */
 	bool start_sampled;		/* disk stats re-read where a late start began */
 };
@@ -92,6 +93,7 @@ struct run_state {
 	uint64_t next_iv;		/* its next interval sample */
 	struct run_order *order;	/* job ordering: exitall, groups */
 	struct bq_tsc clk;		/* the workers' clock, anchored as they are set up */
+	struct bq_trace *trace;		/* --trace=block, else NULL */
 };
 
 /* run.c: when job @k started and when its last thread ended (0: still running) */
@@ -110,6 +112,12 @@ void __attribute__((format(printf, 2, 3))) run_job_note(struct bq_job_result *jr
 							const char *fmt, ...);
 void run_sample_diskstats(struct run_state *st, struct bq_job_result *jr);
 void run_finish_diskstats(struct run_state *st, struct bq_job_result *jr);
+
+/* run_trace.c: --trace=block */
+int run_trace_start(struct run_state *st, struct bq_parse_error *err);
+void run_trace_mark(struct run_state *st, size_t k);
+void run_trace_end(struct run_state *st, size_t k);
+void run_trace_stop(struct run_state *st);
 void run_mark_copy(struct iv_mark *dst, const struct iv_mark *src);
 int run_sample_interval(struct run_state *st, size_t k, uint64_t t_ns);
 void run_cache_note(struct bq_job_result *jr);

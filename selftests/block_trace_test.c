@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * block_trace_test.c - run --trace=block: the block layer's own view of a
+ * job, checked against the kernel's counters and the job's latency
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "kselftest_harness.h"
+
+#include "helpers/json.h"
+#include "helpers/run.h"
+#include "helpers/scratchdev.h"
+
+static json_object *job0(json_object *root)
+{
+	return json_object_array_get_idx(json_object_object_get(root, "jobs"), 0);
+}
+
+/* Why this machine cannot trace, or NULL: a skip needs a reason. */
+static const char *cannot_trace(void)
+{
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		return "the kernel has no BTF (/sys/kernel/btf/vmlinux)";
+	return NULL;
+}
+
+FIXTURE(dev)
+{
+	struct prep p;
+	struct scratch s;
+	char opt[96];
+};
+
+FIXTURE_SETUP(dev)
+{
+	scratch_init(&self->s);
+	scratch_device(&self->p, &self->s, SCRATCH_SIZE);
+	snprintf(self->opt, sizeof(self->opt), "--filename=%s", self->s.dev);
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	scratch_destroy(&self->s);
+}
+
+/*
+ * With nomerges=2 each I/O is one request: the requests traced per
+ * direction are the job's I/Os and the device's own count; the device
+ * stage never takes longer on average than the tester's whole latency,
+ * nor do both stages together.
+ */
+TEST_F(dev, requests_traced_are_the_devices_and_the_jobs)
+{
+	const char *args[] = { self->opt, "--name=tr", "--rw=randrw", "--bs=4k", "--iodepth=8",
+			       "--direct=1", "--size=32m", "--trace=block", NULL };
+	static const char *const dirs[] = { "read", "write" };
+	json_object *root, *j, *t, *dev;
+	struct run_result r;
+	char key[96];
+
+	PREP_READY(&self->p);
+	if (cannot_trace())
+		SKIP(return, "%s", cannot_trace());
+	ASSERT_EQ(0, loop_nomerges(self->s.dev, 2));
+	root = blkqual_run_json(&r, args);
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	j = job0(root);
+	t = json_object_array_get_idx(json_object_object_get(j, "targets"), 0);
+	dev = json_object_array_get_idx(json_object_object_get(json_object_object_get(j,
+		"block_trace"), "devices"), 0);
+	ASSERT_NE(NULL, dev);
+	EXPECT_STREQ(strrchr(self->s.dev, '/') + 1, json_str(dev, "device"));
+	for (int d = 0; d < 2; d++) {
+		long long ios, disk, traced;
+		double tester, queue, device;
+
+		snprintf(key, sizeof(key), "total.%s.ios", dirs[d]);
+		ios = json_int(j, key, -1);
+		snprintf(key, sizeof(key), "disk_stats.%s_ios", dirs[d]);
+		disk = json_int(t, key, -2);
+		snprintf(key, sizeof(key), "requests.%s", dirs[d]);
+		traced = json_int(dev, key, -3);
+		snprintf(key, sizeof(key), "total.%s.lat_ns.mean", dirs[d]);
+		tester = json_dbl(j, key, 0);
+		snprintf(key, sizeof(key), "stages.%s.queue.mean", dirs[d]);
+		queue = json_dbl(dev, key, -1);
+		snprintf(key, sizeof(key), "stages.%s.device.mean", dirs[d]);
+		device = json_dbl(dev, key, -1);
+		TH_LOG("%s: %lld I/Os, the device %lld, traced %lld; tester %.1f us, queued %.1f us, "
+		       "device %.1f us", dirs[d], ios, disk, traced, tester / 1e3, queue / 1e3,
+		       device / 1e3);
+		EXPECT_LT(0, ios);
+		EXPECT_EQ(ios, traced);
+		EXPECT_EQ(disk, traced);
+		EXPECT_LT(0, device);
+		EXPECT_LE(0, queue);
+		EXPECT_LE(device, tester);
+		EXPECT_LE(queue + device, tester);
+	}
+	EXPECT_EQ(0, json_int(dev, "untracked", -1));
+	EXPECT_EQ(0, json_int(dev, "splits", -1));
+	/* Every completion is somewhere in the map, on one node here or more. */
+	EXPECT_EQ(json_int(j, "total.read.ios", 0) + json_int(j, "total.write.ios", 0),
+		  json_int(j, "block_trace.completions.total", -1));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+/* 4 KiB writes to consecutive blocks, merges allowed: the device counts fewer requests. */
+TEST_F(dev, merges_are_counted_and_requests_still_match)
+{
+	const char *args[] = { self->opt, "--name=mg", "--rw=write", "--bs=4k", "--iodepth=32",
+			       "--direct=1", "--size=16m", "--trace=block", NULL };
+	json_object *root, *j, *t, *dev;
+	struct run_result r;
+	long long traced, disk, merges;
+
+	PREP_READY(&self->p);
+	if (cannot_trace())
+		SKIP(return, "%s", cannot_trace());
+	root = blkqual_run_json(&r, args);
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	j = job0(root);
+	t = json_object_array_get_idx(json_object_object_get(j, "targets"), 0);
+	dev = json_object_array_get_idx(json_object_object_get(json_object_object_get(j,
+		"block_trace"), "devices"), 0);
+	traced = json_int(dev, "requests.write", -1);
+	disk = json_int(t, "disk_stats.write_ios", -2);
+	merges = json_int(dev, "merges", -1);
+	TH_LOG("4096 writes: %lld requests traced, the device %lld, %lld merges (the device %lld)",
+	       traced, disk, merges, json_int(t, "disk_stats.write_merges", -1));
+	EXPECT_EQ(disk, traced);
+	EXPECT_EQ(4096, traced + merges);
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+TEST_F(dev, text_report_says_where_the_time_went)
+{
+	struct run_result r;
+
+	PREP_READY(&self->p);
+	if (cannot_trace())
+		SKIP(return, "%s", cannot_trace());
+	ASSERT_EQ(0, run_blkqual(&r, "run", self->opt, "--name=txt", "--rw=randread",
+				 "--bs=4k", "--direct=1", "--size=4m", "--trace=block",
+				 "--no-status", NULL));
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.out, "where the time went"));
+	EXPECT_NE(NULL, strstr(r.out, "device   mean="));
+	EXPECT_NE(NULL, strstr(r.out, "on the submitting CPU"));
+	run_result_free(&r);
+}
+
+/* Without the privilege: one line, exit 1, and the target is not read at all. */
+TEST(unprivileged_is_refused_before_any_io)
+{
+	char dir[] = "/tmp/blkqual-trace.XXXXXX", file[96], opt[128];
+	const char *argv[16];
+	struct run_result r;
+	FILE *f;
+	int n = 0;
+
+	if (geteuid())
+		SKIP(return, "needs root, to run blkqual as nobody");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, chmod(dir, 0755));
+	snprintf(file, sizeof(file), "%s/data", dir);
+	f = fopen(file, "w");
+	ASSERT_NE(NULL, f);
+	for (int i = 0; i < 512; i++)
+		fputc('x', f);
+	fclose(f);
+	ASSERT_EQ(0, chmod(file, 0644));
+	snprintf(opt, sizeof(opt), "--filename=%s", file);
+	argv[n++] = "setpriv";
+	argv[n++] = "--reuid=65534";
+	argv[n++] = "--regid=65534";
+	argv[n++] = "--clear-groups";
+	argv[n++] = blkqual_path();
+	argv[n++] = "run";
+	argv[n++] = opt;
+	argv[n++] = "--name=np";
+	argv[n++] = "--rw=read";
+	argv[n++] = "--bs=512";
+	argv[n++] = "--size=512";
+	argv[n++] = "--trace=block";
+	argv[n] = NULL;
+	ASSERT_EQ(0, run_argv(argv, &r));
+	unlink(file);
+	rmdir(dir);
+	TH_LOG("%s", r.err);
+	EXPECT_EQ(1, r.status);
+	EXPECT_EQ(1, count_lines(r.err));
+	EXPECT_NE(NULL, strstr(r.err, "--trace=block: tracing needs root") ?:
+		  strstr(r.err, "--trace=block: no target is, or is on, a block device"));
+	EXPECT_EQ(NULL, strstr(r.out, "IOPS"));
+	run_result_free(&r);
+}
+
+TEST(bad_trace_name_is_bad_input)
+{
+	struct run_result r;
+
+	ASSERT_EQ(0, run_blkqual(&r, "run", "--filename=/dev/null", "--name=x", "--rw=read",
+				 "--trace=blk", NULL));
+	EXPECT_EQ(2, r.status);
+	EXPECT_EQ(1, count_lines(r.err));
+	EXPECT_NE(NULL, strstr(r.err, "--trace=blk: the one trace is 'block'"));
+	run_result_free(&r);
+}
+
+TEST_HARNESS_MAIN
