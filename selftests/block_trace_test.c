@@ -8,12 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 
 #include "helpers/json.h"
 #include "helpers/run.h"
 #include "helpers/scratchdev.h"
+#include "helpers/spawn.h"
 
 static json_object *job0(json_object *root)
 {
@@ -156,6 +158,80 @@ TEST_F(dev, text_report_says_where_the_time_went)
 	run_result_free(&r);
 }
 
+/* Reads the device has completed (/sys/block/NAME/stat, field 1). */
+static long long device_reads(const char *dev)
+{
+	char path[128];
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", strrchr(dev, '/') + 1);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
+/*
+ * blkqual trace follows a device while another process uses it, and
+ * issues nothing itself: it counts what the device's own counter counted
+ * over the other run (the job's 4096 reads, and the few its set-up and
+ * report read to describe the device).
+ */
+TEST_F(dev, trace_counts_another_processs_requests)
+{
+	const char *job[] = { self->opt, "--name=other", "--rw=randread", "--bs=4k",
+			      "--iodepth=4", "--direct=1", "--size=16m", NULL };
+	const char *argv[] = { blkqual_path(), "trace", "-t", "4", "-o", "json", self->s.dev,
+			       NULL };
+	json_object *root, *dev, *doc;
+	char log[320], *text;
+	long long before, after;
+	struct run_result r;
+	int status = -1;
+	pid_t pid;
+
+	PREP_READY(&self->p);
+	if (cannot_trace())
+		SKIP(return, "%s", cannot_trace());
+	ASSERT_EQ(0, loop_nomerges(self->s.dev, 2));
+	snprintf(log, sizeof(log), "%s/trace.json", self->s.dir);
+	pid = spawn_logged(argv, log);
+	ASSERT_LT(0, pid);
+	/* Loading and attaching takes a fraction of a second. */
+	sleep_ms(1500);
+	before = device_reads(self->s.dev);
+	root = blkqual_run_json(&r, job);
+	after = device_reads(self->s.dev);
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	EXPECT_EQ(4096, json_int(job0(root), "total.read.ios", -1));
+	json_object_put(root);
+	run_result_free(&r);
+	ASSERT_LE(0, wait_exit_or_kill_ms(pid, 10000, &status));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	text = slurp(log);
+	ASSERT_NE(NULL, text);
+	doc = strchr(text, '{') ? json_tokener_parse(strchr(text, '{')) : NULL;
+	free(text);
+	ASSERT_NE(NULL, doc);
+	EXPECT_STREQ("trace", json_str(doc, "command"));
+	dev = json_object_array_get_idx(json_object_object_get(json_object_object_get(doc,
+		"block_trace"), "devices"), 0);
+	TH_LOG("the job: 4096 reads; the device: %lld; traced: %lld", after - before,
+	       json_int(dev, "requests.read", -1));
+	EXPECT_LE(4096, after - before);
+	EXPECT_EQ(after - before, json_int(dev, "requests.read", -1));
+	EXPECT_EQ(0, json_int(dev, "requests.write", -1));
+	EXPECT_LT(0, json_dbl(dev, "stages.read.device.mean", 0));
+	/* No tester latency to take the stages from. */
+	EXPECT_EQ(NULL, json_object_object_get(json_object_object_get(json_object_object_get(dev,
+		"stages"), "read"), "tester_remainder_mean_ns"));
+	json_object_put(doc);
+}
+
 /* Without the privilege: one line, exit 1, and the target is not read at all. */
 TEST(unprivileged_is_refused_before_any_io)
 {
@@ -199,6 +275,25 @@ TEST(unprivileged_is_refused_before_any_io)
 	EXPECT_NE(NULL, strstr(r.err, "--trace=block: tracing needs root") ?:
 		  strstr(r.err, "--trace=block: no target is, or is on, a block device"));
 	EXPECT_EQ(NULL, strstr(r.out, "IOPS"));
+	run_result_free(&r);
+}
+
+TEST(trace_command_bad_input)
+{
+	struct run_result r;
+
+	ASSERT_EQ(0, run_blkqual(&r, "trace", NULL));
+	EXPECT_EQ(2, r.status);
+	EXPECT_NE(NULL, strstr(r.err, "missing device"));
+	run_result_free(&r);
+	ASSERT_EQ(0, run_blkqual(&r, "trace", "-t", "soon", "/dev/null", NULL));
+	EXPECT_EQ(2, r.status);
+	EXPECT_EQ(1, count_lines(r.err));
+	EXPECT_NE(NULL, strstr(r.err, "-t soon: not a duration"));
+	run_result_free(&r);
+	ASSERT_EQ(0, run_blkqual(&r, "trace", "-t", "1", "/dev/no-such-device", NULL));
+	EXPECT_EQ(2, r.status);
+	EXPECT_EQ(1, count_lines(r.err));
 	run_result_free(&r);
 }
 

@@ -32,6 +32,7 @@ static const struct subcommand subcommands[] = {
 	{ "report", cmd_report, "one self-contained HTML page with plots from any JSON result" },
 	{ "verify", cmd_verify, "read back every block a --verify-state file says was written" },
 	{ "fleet", cmd_fleet, "many hosts' results by model and firmware: outliers, failures" },
+	{ "trace", cmd_trace, "where the time of a device's requests goes (BPF), issuing none" },
 };
 
 static void usage(FILE *out)

@@ -94,6 +94,7 @@ int cmd_fs(int argc, char **argv);
 int cmd_stripe_tune(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 int cmd_fileio(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_files(int argc, char **argv);

@@ -308,7 +308,8 @@ static void print_job(FILE *out, const struct bq_job_result *jr)
 	print_stripe(out, jr, &sum);
 	print_disk(out, jr);
 	if (jr->trace)
-		print_block_trace(out, jr, &sum);
+		print_block_trace(out, "  where the time went (block layer, --trace=block):",
+				  jr->trace, &sum);
 	print_errors(out, jr, &sum);
 	for (int i = 0; i < jr->nr_threads; i++)
 		if (jr->threads[i].gave_up)
@@ -768,7 +769,7 @@ static json_object *job_json(struct bq_ctx *ctx, const struct bq_job_result *jr,
 		if (jr->stripe_size)
 			json_object_object_add(o, "stripe", stripe_json(jr, &sum));
 		if (jr->trace)
-			json_object_object_add(o, "block_trace", block_trace_json(jr, &sum));
+			json_object_object_add(o, "block_trace", block_trace_json(jr->trace, &sum));
 		job_total_free(&sum);
 	}
 	json_object_object_add(o, "threads", threads);

@@ -12,11 +12,19 @@
 
 static const char *const trace_dirs[] = { "read", "write" };
 
-/* What the tester saw beyond the block layer's two stages: submission, interrupt, reaping. */
-static double remainder_ns(const struct bq_dir_result *d, const struct bq_hist *stage)
+/*
+ * What the tester saw beyond the block layer's two stages: submission,
+ * interrupt, reaping.  Not for an array's member, which serves a part of
+ * the I/Os, nor without the tester's own latency (blkqual trace).
+ */
+static double remainder_ns(const struct bq_dir_result *d, const struct bq_trace_dev *dev,
+			   int dir)
 {
-	if (!d->lat.count || !stage[BQ_STAGE_DEVICE].count)
+	const struct bq_hist *stage = dev->stage[dir];
+
+	if (!d || !d[dir].lat.count || !stage[BQ_STAGE_DEVICE].count || dev->member_of[0])
 		return 0;
+	d += dir;
 	return bq_hist_mean(&d->lat) - bq_hist_mean(&stage[BQ_STAGE_QUEUE]) -
 	       bq_hist_mean(&stage[BQ_STAGE_DEVICE]);
 }
@@ -54,6 +62,8 @@ static json_object *dev_json(const struct bq_trace_dev *d, const struct bq_threa
 	json_object_object_add(o, "device", json_object_new_string(d->name));
 	json_object_object_add(o, "numa_node", json_object_new_int(d->numa_node));
 	json_object_object_add(o, "rq_affinity", json_object_new_int(d->rq_affinity));
+	if (d->member_of[0])
+		json_object_object_add(o, "member_of", json_object_new_string(d->member_of));
 	for (int dir = 0; dir < 2; dir++) {
 		json_object *s = json_object_new_object();
 
@@ -61,8 +71,9 @@ static json_object *dev_json(const struct bq_trace_dev *d, const struct bq_threa
 				       json_u64(d->stage[dir][BQ_STAGE_DEVICE].count));
 		json_object_object_add(s, "queue", hist_json(&d->stage[dir][BQ_STAGE_QUEUE]));
 		json_object_object_add(s, "device", hist_json(&d->stage[dir][BQ_STAGE_DEVICE]));
-		json_object_object_add(s, "tester_remainder_mean_ns",
-				       json_dbl(remainder_ns(&sum->d[dir], d->stage[dir])));
+		if (sum && !d->member_of[0])
+			json_object_object_add(s, "tester_remainder_mean_ns",
+					       json_dbl(remainder_ns(sum->d, d, dir)));
 		json_object_object_add(stages, trace_dirs[dir], s);
 	}
 	json_object_object_add(rq, "other", json_u64(d->other));
@@ -87,15 +98,15 @@ static json_object *dev_json(const struct bq_trace_dev *d, const struct bq_threa
 }
 
 /**
- * block_trace_json() - a job's "block_trace" object
- * @jr: the job (with a trace)
- * @sum: its threads' totals, for the tester's latency
+ * block_trace_json() - a trace's figures: a job's "block_trace" object
+ * @t: the trace's figures
+ * @sum: the job's threads' totals, for the tester's latency; NULL when
+ *	the I/O was someone else's (blkqual trace)
  *
  * Return: the object.
  */
-json_object *block_trace_json(const struct bq_job_result *jr, const struct bq_thread_result *sum)
+json_object *block_trace_json(const struct bq_trace_result *t, const struct bq_thread_result *sum)
 {
-	const struct bq_trace_result *t = jr->trace;
 	json_object *o = json_object_new_object(), *devs = json_object_new_array();
 	json_object *map = json_object_new_array(), *c = json_object_new_object();
 	double cpu_pct, node_pct;
@@ -143,22 +154,23 @@ static void print_stage_line(FILE *out, const char *what, const struct bq_hist *
 /**
  * print_block_trace() - the text report's "where the time went" block
  * @out: where
- * @jr: the job (with a trace)
- * @sum: its threads' totals
+ * @title: its first line
+ * @t: the trace's figures
+ * @sum: the job's threads' totals, or NULL (blkqual trace)
  */
-void print_block_trace(FILE *out, const struct bq_job_result *jr,
+void print_block_trace(FILE *out, const char *title, const struct bq_trace_result *t,
 		       const struct bq_thread_result *sum)
 {
-	const struct bq_trace_result *t = jr->trace;
 	double cpu_pct, node_pct;
 	uint64_t total;
 
-	fprintf(out, "  where the time went (block layer, --trace=block):\n");
+	fprintf(out, "%s\n", title);
 	for (int i = 0; i < t->nr_devs; i++) {
 		const struct bq_trace_dev *d = &t->devs[i];
 
-		fprintf(out, "    %s: %" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64
+		fprintf(out, "    %s%s%s: %" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64
 			" other requests; %" PRIu64 " merges, %" PRIu64 " splits\n", d->name,
+			d->member_of[0] ? ", member of " : "", d->member_of,
 			d->stage[0][BQ_STAGE_DEVICE].count, d->stage[1][BQ_STAGE_DEVICE].count,
 			d->other, d->merges, d->splits);
 		for (int dir = 0; dir < 2; dir++) {
@@ -169,8 +181,8 @@ void print_block_trace(FILE *out, const struct bq_job_result *jr,
 			fprintf(out, "    %s:\n", trace_dirs[dir]);
 			print_stage_line(out, "queued", &d->stage[dir][BQ_STAGE_QUEUE]);
 			print_stage_line(out, "device", &d->stage[dir][BQ_STAGE_DEVICE]);
-			if (sum->d[dir].lat.count) {
-				fmt_lat(rest, sizeof(rest), remainder_ns(&sum->d[dir], d->stage[dir]));
+			if (sum && sum->d[dir].lat.count && !d->member_of[0]) {
+				fmt_lat(rest, sizeof(rest), remainder_ns(sum->d, d, dir));
 				fprintf(out, "      %-8s mean=%s (submission, completion, reaping)\n",
 					"tester", rest);
 			}

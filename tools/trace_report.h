@@ -11,8 +11,8 @@
 
 #include "blkqual.h"
 
-json_object *block_trace_json(const struct bq_job_result *jr, const struct bq_thread_result *sum);
-void print_block_trace(FILE *out, const struct bq_job_result *jr,
+json_object *block_trace_json(const struct bq_trace_result *t, const struct bq_thread_result *sum);
+void print_block_trace(FILE *out, const char *title, const struct bq_trace_result *t,
 		       const struct bq_thread_result *sum);
 
 #endif /* BLKQUAL_TRACE_REPORT_H */

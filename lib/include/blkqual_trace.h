@@ -44,12 +44,14 @@ enum bq_trace_stage { BQ_STAGE_QUEUE, BQ_STAGE_DEVICE, BQ_NR_STAGES };
  * @hctx: requests per hardware queue (the last takes any higher one)
  * @numa_node: the device's node, -1 unknown
  * @rq_affinity: its queue's rq_affinity (0, 1 or 2), -1 unknown
+ * @member_of: the followed array (md, dm) it is a member of, or empty
  */
 struct bq_trace_dev {
 	dev_t devt;
 	char name[64];
 	int numa_node;
 	int rq_affinity;
+	char member_of[64];
 	struct bq_hist stage[2][BQ_NR_STAGES];
 	uint64_t other;
 	uint64_t merges;
@@ -76,11 +78,26 @@ struct bq_trace_result {
 	uint64_t window_ns;
 };
 
+/**
+ * struct bq_trace_devs - the devices a trace is to follow
+ * @devt: their numbers
+ * @name: their kernel names
+ * @nr: how many
+ */
+struct bq_trace_devs {
+	dev_t devt[BQ_TRACE_MAX_DEVS];
+	char name[BQ_TRACE_MAX_DEVS][64];
+	int nr;
+};
+
+struct bq_ctx;
 struct bq_trace;
 struct bq_trace_mark;
 
-int bq_trace_start(const dev_t *devs, const char *const *names, int nr, struct bq_trace **out,
-		   char *why, size_t len);
+int bq_trace_devs_add(struct bq_ctx *ctx, struct bq_trace_devs *devs, dev_t devt);
+int bq_trace_start(const struct bq_trace_devs *devs, struct bq_trace **out, char *why,
+		   size_t len);
+void bq_trace_facts(struct bq_ctx *ctx, struct bq_trace_result *r);
 int bq_trace_mark(struct bq_trace *t, struct bq_trace_mark **out);
 int bq_trace_since(struct bq_trace *t, const struct bq_trace_mark *m,
 		   struct bq_trace_result **out);

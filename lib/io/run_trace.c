@@ -5,9 +5,6 @@
  * window (the same as its diskstats window) read from it
  */
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 
 #include "blkqual_trace.h"
@@ -17,22 +14,11 @@
  * The block device a target's I/O goes to: the target itself, or the one
  * its file lives on.  0 when there is none (tmpfs, say).
  */
-static dev_t target_device(struct run_state *st, const struct bq_target_info *ti, char *name,
-			   size_t len)
+static dev_t target_device(const struct bq_target_info *ti)
 {
-	struct bq_device dev;
-	dev_t devt;
-
-	if (ti->is_blk) {
-		bq_strlcpy(name, ti->devname, len);
+	if (ti->is_blk)
 		return ti->st.st_rdev;
-	}
-	if (!S_ISREG(ti->st.st_mode) || bq_device_facts_devt(st->ctx, ti->st.st_dev, &dev))
-		return 0;
-	bq_strlcpy(name, dev.name, len);
-	devt = dev.devt;
-	bq_device_release(&dev);
-	return devt;
+	return S_ISREG(ti->st.st_mode) ? ti->st.st_dev : 0;
 }
 
 /**
@@ -44,39 +30,31 @@ static dev_t target_device(struct run_state *st, const struct bq_target_info *ti
  */
 int run_trace_start(struct run_state *st, struct bq_parse_error *err)
 {
-	dev_t devs[BQ_TRACE_MAX_DEVS];
-	char names[BQ_TRACE_MAX_DEVS][64], why[256];
-	const char *np[BQ_TRACE_MAX_DEVS];
-	int nr = 0, ret;
+	struct bq_trace_devs devs = { .nr = 0 };
+	char why[256];
+	int ret = 0;
 
 	if (!st->opts->trace_block)
 		return 0;
-	for (size_t k = 0; k < st->res->nr; k++) {
+	for (size_t k = 0; ret != -E2BIG && k < st->res->nr; k++) {
 		const struct bq_job_result *jr = &st->res->jobs[k];
 
-		for (int i = 0; i < jr->nr_targets; i++) {
-			char name[64] = "";
-			dev_t d = target_device(st, &jr->targets[i], name, sizeof(name));
-			int n;
+		for (int i = 0; ret != -E2BIG && i < jr->nr_targets; i++) {
+			dev_t d = target_device(&jr->targets[i]);
 
-			for (n = 0; n < nr && devs[n] != d; n++)
-				;
-			if (!d || n < nr)
-				continue;
-			if (nr == BQ_TRACE_MAX_DEVS)
-				return bq_fail_at(err, "--trace=block", -E2BIG,
-						  "the targets are on more than %d block devices",
-						  BQ_TRACE_MAX_DEVS);
-			devs[nr] = d;
-			bq_strlcpy(names[nr], name, sizeof(names[nr]));
-			np[nr] = names[nr];
-			nr++;
+			/* A file on tmpfs has a device number sysfs does not know. */
+			if (d)
+				ret = bq_trace_devs_add(st->ctx, &devs, d);
 		}
 	}
-	if (!nr)
+	if (ret == -E2BIG)
+		return bq_fail_at(err, "--trace=block", ret,
+				  "the targets are on more than %d block devices, with their members",
+				  BQ_TRACE_MAX_DEVS);
+	if (!devs.nr)
 		return bq_fail_at(err, "--trace=block", -ENODEV,
 				  "no target is, or is on, a block device");
-	ret = bq_trace_start(devs, np, nr, &st->trace, why, sizeof(why));
+	ret = bq_trace_start(&devs, &st->trace, why, sizeof(why));
 	if (ret)
 		return bq_fail_at(err, "--trace=block", ret, "%s", why);
 	return 0;
@@ -95,34 +73,6 @@ void run_trace_mark(struct run_state *st, size_t k)
 		run_job_note(&st->res->jobs[k], "--trace=block: out of memory: no trace");
 }
 
-/* What the completion map is read against: nodes of CPUs and devices, rq_affinity. */
-static void trace_facts(struct run_state *st, struct bq_trace_result *r)
-{
-	struct bq_topology topo;
-
-	for (int c = 0; c < BQ_TRACE_MAX_CPUS; c++)
-		r->cpu_node[c] = -1;
-	if (!bq_topology_read(st->ctx, &topo)) {
-		for (int n = 0; n < topo.nr_nodes; n++)
-			for (int i = 0; i < topo.node_nr_cpus[n]; i++)
-				if (topo.node_cpus[n][i] < BQ_TRACE_MAX_CPUS)
-					r->cpu_node[topo.node_cpus[n][i]] = topo.node_ids[n];
-		bq_topology_free(&topo);
-	}
-	for (int i = 0; i < r->nr_devs; i++) {
-		struct bq_trace_dev *d = &r->devs[i];
-		struct bq_device dev;
-
-		d->numa_node = -1;
-		d->rq_affinity = -1;
-		if (bq_device_facts_devt(st->ctx, d->devt, &dev))
-			continue;
-		d->numa_node = dev.numa_node;
-		d->rq_affinity = dev.q.rq_affinity;
-		bq_device_release(&dev);
-	}
-}
-
 /* run_figures.c: job @k's window ends */
 void run_trace_end(struct run_state *st, size_t k)
 {
@@ -136,7 +86,7 @@ void run_trace_end(struct run_state *st, size_t k)
 	if (bq_trace_since(st->trace, js->trace_mark, &jr->trace))
 		run_job_note(jr, "--trace=block: out of memory: no trace");
 	else
-		trace_facts(st, jr->trace);
+		bq_trace_facts(st->ctx, jr->trace);
 	bq_trace_mark_free(js->trace_mark);
 	js->trace_mark = NULL;
 }

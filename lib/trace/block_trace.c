@@ -98,9 +98,7 @@ static int load_failed(int ret, char *why, size_t len)
 
 /**
  * bq_trace_start() - follow the requests of @devs from now on
- * @devs: the devices' numbers
- * @names: their kernel names, for the report
- * @nr: how many (at most BQ_TRACE_MAX_DEVS)
+ * @devs: the devices (bq_trace_devs_add())
  * @out: receives the trace; end it with bq_trace_stop()
  * @why: receives, on failure, a line saying what the environment lacks
  * @len: size of @why
@@ -109,12 +107,12 @@ static int load_failed(int ret, char *why, size_t len)
  * missing: -EOPNOTSUPP (built without libbpf, or the kernel without
  * BTF), -ENOSYS (libbpf cannot be loaded), -EPERM (not privileged).
  */
-int bq_trace_start(const dev_t *devs, const char *const *names, int nr, struct bq_trace **out,
-		   char *why, size_t len)
+int bq_trace_start(const struct bq_trace_devs *devs, struct bq_trace **out, char *why,
+		   size_t len)
 {
+	int nr = devs->nr, ret;
 	struct bq_trace *t;
 	struct stat st;
-	int ret;
 
 	if (nr <= 0 || nr > BT_MAX_DEVS) {
 		snprintf(why, len, "a trace follows 1 to %d devices, not %d", BT_MAX_DEVS, nr);
@@ -145,14 +143,15 @@ int bq_trace_start(const dev_t *devs, const char *const *names, int nr, struct b
 	}
 	t->nr = nr;
 	for (int i = 0; i < nr; i++) {
-		uint32_t key = (uint32_t)(major(devs[i]) << 20 | minor(devs[i])), val = (uint32_t)i;
+		dev_t d = devs->devt[i];
+		uint32_t key = (uint32_t)(major(d) << 20 | minor(d)), val = (uint32_t)i;
 
-		t->devt[i] = devs[i];
-		bq_strlcpy(t->name[i], names[i], sizeof(t->name[i]));
+		t->devt[i] = d;
+		bq_strlcpy(t->name[i], devs->name[i], sizeof(t->name[i]));
 		ret = bpf_map_update_elem(bpf_map__fd(t->skel->maps.devs), &key, &val, BPF_ANY);
 		if (ret) {
 			ret = -errno;
-			snprintf(why, len, "following %s: %s", names[i], strerror(errno));
+			snprintf(why, len, "following %s: %s", devs->name[i], strerror(errno));
 			goto out_destroy;
 		}
 	}
@@ -323,8 +322,8 @@ void bq_trace_stop(struct bq_trace *t)
 
 #else /* !CONFIG_LIBBPF */
 
-int bq_trace_start(const dev_t *devs, const char *const *names, int nr, struct bq_trace **out,
-		   char *why, size_t len)
+int bq_trace_start(const struct bq_trace_devs *devs, struct bq_trace **out, char *why,
+		   size_t len)
 {
 	snprintf(why, len, "blkqual was built without libbpf (Debian: libbpf-dev, bpftool, clang; "
 		 "then rebuild)");
