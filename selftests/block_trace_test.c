@@ -232,6 +232,56 @@ TEST_F(dev, trace_counts_another_processs_requests)
 	json_object_put(doc);
 }
 
+/*
+ * compare shows the stages of traced runs beside its verdict: 32 reads in
+ * flight on a loop device wait in its queue, so the device stage grows.
+ */
+TEST_F(dev, compare_shows_which_stage_moved)
+{
+	char base[320], cur[320], out_b[340], out_n[340];
+	json_object *doc, *stages;
+	struct run_result r;
+	bool device_mean = false;
+
+	PREP_READY(&self->p);
+	if (cannot_trace())
+		SKIP(return, "%s", cannot_trace());
+	snprintf(base, sizeof(base), "%s/base.json", self->s.dir);
+	snprintf(cur, sizeof(cur), "%s/new.json", self->s.dir);
+	snprintf(out_b, sizeof(out_b), "--output=%s", base);
+	snprintf(out_n, sizeof(out_n), "--output=%s", cur);
+	for (int side = 0; side < 2; side++) {
+		ASSERT_EQ(0, run_blkqual(&r, "run", self->opt, "--name=j", "--rw=randread",
+					 "--bs=4k", "--direct=1", side ? "--iodepth=32" : "--iodepth=1",
+					 "--runtime=0.3", "--time_based", "--repeat=2", "--trace=block",
+					 "-o", "json", side ? out_n : out_b, "--no-status", NULL));
+		ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+		run_result_free(&r);
+	}
+	ASSERT_EQ(0, run_blkqual(&r, "compare", "--force", "-o", "json", base, cur, NULL));
+	doc = json_tokener_parse(r.out);
+	ASSERT_NE(NULL, doc) TH_LOG("%s", r.err);
+	stages = json_object_object_get(doc, "block_stages");
+	ASSERT_NE(NULL, stages);
+	for (size_t i = 0; i < json_object_array_length(stages); i++) {
+		json_object *s = json_object_array_get_idx(stages, i);
+
+		if (strcmp(json_str(s, "stage"), "device") || strcmp(json_str(s, "figure"), "mean"))
+			continue;
+		device_mean = true;
+		TH_LOG("device stage mean: %.1f us -> %.1f us", json_dbl(s, "base_ns", 0) / 1e3,
+		       json_dbl(s, "new_ns", 0) / 1e3);
+		EXPECT_LT(0.5, json_dbl(s, "change", 0));
+	}
+	EXPECT_TRUE(device_mean);
+	json_object_put(doc);
+	run_result_free(&r);
+	ASSERT_EQ(0, run_blkqual(&r, "compare", "--force", base, cur, NULL));
+	EXPECT_NE(NULL, strstr(r.out, "block-layer stages"));
+	EXPECT_NE(NULL, strstr(r.out, "the stage that moved most:"));
+	run_result_free(&r);
+}
+
 /* Without the privilege: one line, exit 1, and the target is not read at all. */
 TEST(unprivileged_is_refused_before_any_io)
 {

@@ -54,6 +54,8 @@ struct compare {
 	int nr_rows;
 	struct cmp_diff *diffs;
 	int nr_diffs;
+	struct cmp_stage *stages;	/* --trace=block runs on both sides */
+	int nr_stages;
 };
 
 static int parse_pct(struct cli *cli, const char *opt, const char *arg, double lo, double hi,
@@ -312,6 +314,61 @@ static void print_table(const struct compare *c, FILE *out, bool markdown)
 			markdown ? "\n" : "note: ");
 }
 
+/*
+ * The block-layer stages, after the verdict and apart from it: which
+ * stage moved says where a change happened, not whether it did.
+ */
+static void print_stages(const struct compare *c, FILE *out, bool markdown)
+{
+	int most = cmp_stage_moved_most(c->stages, c->nr_stages);
+
+	if (!c->nr_stages)
+		return;
+	if (markdown)
+		fprintf(out, "\n**block-layer stages** (--trace=block; medians of each side's files, "
+			"not part of the verdict)\n\n| job | device | dir | stage | figure | base "
+			"| new | change |\n|---|---|---|---|---|---:|---:|---:|\n");
+	else
+		fprintf(out, "\nblock-layer stages (--trace=block; medians of each side's files, not "
+			"part of the verdict):\n%-12s %-10s %-5s %-7s %-6s %10s %10s %8s\n", "job",
+			"device", "dir", "stage", "figure", "base", "new", "change");
+	for (int i = 0; i < c->nr_stages; i++) {
+		const struct cmp_stage *s = &c->stages[i];
+		char b[32], n[32], ch[32];
+
+		fmt_lat(b, sizeof(b), s->base);
+		fmt_lat(n, sizeof(n), s->new);
+		fmt_change(ch, sizeof(ch), s->change);
+		fprintf(out, markdown ? "| %s | %s | %s | %s | %s | %s | %s | %s |\n" :
+			"%-12s %-10s %-5s %-7s %-6s %10s %10s %8s\n", s->job, s->device, s->dir,
+			s->stage, s->figure, b, n, ch);
+	}
+	fprintf(out, "%sthe stage that moved most: %s %s %s %s %+.1f%%\n", markdown ? "\n" : "",
+		c->stages[most].device, c->stages[most].dir, c->stages[most].stage,
+		c->stages[most].figure, c->stages[most].change * 100);
+}
+
+static json_object *stages_json(const struct compare *c)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < c->nr_stages; i++) {
+		const struct cmp_stage *s = &c->stages[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "job", json_object_new_string(s->job));
+		json_object_object_add(o, "device", json_object_new_string(s->device));
+		json_object_object_add(o, "direction", json_object_new_string(s->dir));
+		json_object_object_add(o, "stage", json_object_new_string(s->stage));
+		json_object_object_add(o, "figure", json_object_new_string(s->figure));
+		json_object_object_add(o, "base_ns", json_dbl(s->base));
+		json_object_object_add(o, "new_ns", json_dbl(s->new));
+		json_object_object_add(o, "change", json_dbl(s->change));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 static void print_tap(const struct compare *c, FILE *out)
 {
 	char b[64], n[64], ch[64], ci[64], p[64];
@@ -402,6 +459,8 @@ static int print_json(const struct compare *c, FILE *out)
 		json_object_array_add(rows, row_json(&c->rows[i]));
 	json_object_object_add(doc, "metrics", rows);
 	json_object_object_add(doc, "verdict", json_object_new_string(bq_verdict_name(overall(c))));
+	if (c->nr_stages)
+		json_object_object_add(doc, "block_stages", stages_json(c));
 	ret = json_print(out, doc);
 	json_object_put(doc);
 	return ret;
@@ -465,8 +524,10 @@ int cmd_compare(int argc, char **argv)
 				add_row(&c, jobs[j], d ? "write" : "read", &metrics[k]);
 		add_row(&c, jobs[j], "", &cpu_metric);
 	}
+	c.nr_stages = cmp_stages(&c.base, &c.new, jobs, nr_jobs, &c.stages);
 	metrics_v = row_metrics(&c);
-	if (!metrics_v || bq_verdict_decide(metrics_v, c.nr_rows, c.confidence, c.threshold)) {
+	if (!metrics_v || c.nr_stages < 0 ||
+	    bq_verdict_decide(metrics_v, c.nr_rows, c.confidence, c.threshold)) {
 		free(metrics_v);
 		cli_error(&c.cli, "out of memory");
 		ret = EXIT_REFUSED;
@@ -479,6 +540,8 @@ int cmd_compare(int argc, char **argv)
 		print_tap(&c, stdout);
 	else
 		print_table(&c, stdout, c.format == FMT_MARKDOWN);
+	if (c.format == FMT_TABLE || c.format == FMT_MARKDOWN)
+		print_stages(&c, stdout, c.format == FMT_MARKDOWN);
 	switch (overall(&c)) {
 	case BQ_VERDICT_REGRESSION:
 		ret = EXIT_REFUSED;
@@ -491,6 +554,7 @@ int cmd_compare(int argc, char **argv)
 	}
 out_free:
 	free(jobs);
+	free(c.stages);
 	free(c.rows);
 	free(c.diffs);
 	cmp_side_free(&c.base);

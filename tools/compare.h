@@ -84,5 +84,33 @@ int cmp_env_diff(const struct cmp_side *base, const struct cmp_side *new,
 
 json_object *cmp_path(json_object *o, const char *path);
 json_object *cmp_array(json_object *o, const char *path, size_t *n);
+json_object *cmp_find_job(json_object *jobs, const char *name);
+
+/**
+ * struct cmp_stage - one block-layer stage figure of runs made with
+ * --trace=block, on both sides (compare_stages.c)
+ * @job: the job
+ * @device: the traced device
+ * @dir: "read" or "write"
+ * @stage: "queue" or "device"
+ * @figure: "mean" or "p99"
+ * @base: the median over the base side's files, in ns
+ * @new: the same for the new side
+ * @change: @new / @base - 1
+ */
+struct cmp_stage {
+	const char *job;
+	char device[64];
+	const char *dir;
+	const char *stage;
+	const char *figure;
+	double base;
+	double new;
+	double change;
+};
+
+int cmp_stages(const struct cmp_side *base, const struct cmp_side *new, const char **jobs,
+	       int nr_jobs, struct cmp_stage **out);
+int cmp_stage_moved_most(const struct cmp_stage *rows, int nr);
 
 #endif /* BLKQUAL_COMPARE_H */

@@ -172,7 +172,14 @@ int cmp_job_names(const struct cmp_side *s, const char ***names)
 	return n;
 }
 
-static json_object *find_job(json_object *jobs, const char *name)
+/**
+ * cmp_cmp_find_job() - a job of a result's "jobs" array, by name
+ * @jobs: the array
+ * @name: the job's name
+ *
+ * Return: the job, or NULL.
+ */
+json_object *cmp_find_job(json_object *jobs, const char *name)
 {
 	size_t nr = json_object_is_type(jobs, json_type_array) ? json_object_array_length(jobs) : 0;
 
@@ -242,7 +249,7 @@ static void add_repetitions(struct samples *sm, json_object *doc, const char *jo
 	json_object *reps = cmp_array(doc, "repetitions", &n);
 
 	for (size_t r = 0; r < n; r++) {
-		json_object *j = find_job(cmp_path(json_object_array_get_idx(reps, r), "jobs"),
+		json_object *j = cmp_find_job(cmp_path(json_object_array_get_idx(reps, r), "jobs"),
 					  job);
 
 		if (j)
@@ -276,13 +283,13 @@ int cmp_samples(const struct cmp_side *s, const char *job, const char *dir,
 	} else if (s->nr > 1) {
 		*src = SRC_FILES;
 		for (int i = 0; i < s->nr; i++) {
-			json_object *j = find_job(cmp_path(s->docs[i], "jobs"), job);
+			json_object *j = cmp_find_job(cmp_path(s->docs[i], "jobs"), job);
 
 			if (j)
 				add_total(&sm, j, dir, m);
 		}
 	} else {
-		json_object *j = find_job(cmp_path(s->docs[0], "jobs"), job);
+		json_object *j = cmp_find_job(cmp_path(s->docs[0], "jobs"), job);
 		size_t nr_iv;
 		json_object *iv = cmp_array(j, "intervals", &nr_iv);
 		char path[96];
