@@ -282,6 +282,43 @@ TEST_F(dev, compare_shows_which_stage_moved)
 	run_result_free(&r);
 }
 
+/* blkqual report draws each traced device's stages, well-formed, with their table. */
+TEST_F(dev, report_draws_the_stages)
+{
+	char json[320], html[320], out[340], helper[512], title[128], *text;
+	const char *argv[] = { "python3", helper, html, NULL };
+	struct run_result r;
+
+	PREP_READY(&self->p);
+	if (cannot_trace())
+		SKIP(return, "%s", cannot_trace());
+	snprintf(json, sizeof(json), "%s/r.json", self->s.dir);
+	snprintf(html, sizeof(html), "%s/r.html", self->s.dir);
+	snprintf(out, sizeof(out), "--output=%s", json);
+	ASSERT_EQ(0, run_blkqual(&r, "run", self->opt, "--name=j", "--rw=randrw", "--bs=4k",
+				 "--direct=1", "--size=8m", "--trace=block", "-o", "json", out,
+				 "--no-status", NULL));
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	run_result_free(&r);
+	ASSERT_EQ(0, run_blkqual(&r, "report", json, "-o", html, NULL));
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	run_result_free(&r);
+	snprintf(helper, sizeof(helper), "%s/selftests/helpers/html_check.py", srctree_path());
+	ASSERT_EQ(0, run_argv(argv, &r));
+	EXPECT_NE(NULL, strstr(r.out, "wellformed")) TH_LOG("%s", r.out);
+	for (int d = 0; d < 2; d++) {
+		snprintf(title, sizeof(title), "\ntitle Where the time went: %s %s\n",
+			 strrchr(self->s.dev, '/') + 1, d ? "write" : "read");
+		EXPECT_NE(NULL, strstr(r.out, title)) TH_LOG("%s", r.out);
+	}
+	run_result_free(&r);
+	text = slurp(html);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "The stages at each percentile"));
+	EXPECT_NE(NULL, strstr(text, "Where completions ran"));
+	free(text);
+}
+
 /* Without the privilege: one line, exit 1, and the target is not read at all. */
 TEST(unprivileged_is_refused_before_any_io)
 {

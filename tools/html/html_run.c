@@ -305,5 +305,6 @@ void html_run(FILE *out, json_object *root)
 		job_timeseries(out, job, name);
 		html_heading(out, 3, "Latency");
 		job_latency(out, job, name);
+		html_block_trace(out, job);
 	}
 }

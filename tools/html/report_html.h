@@ -203,6 +203,7 @@ void time_plot(FILE *out, const char *title, const char *ylabel, enum svg_scale 
 /* ---- one page per kind of result --------------------------------------- */
 
 void html_run(FILE *out, json_object *root);
+void html_block_trace(FILE *out, json_object *job);
 void html_qualify(FILE *out, json_object *root);
 void html_generic(FILE *out, json_object *root);
 
