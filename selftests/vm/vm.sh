@@ -213,6 +213,13 @@ qemu+=(-device pcie-root-port,id=rp3,bus=pxb1,chassis=3
 	-device "nvme-ns,bus=nvpi,drive=pi3,nsid=3,$b512,ms=8,mset=1,pi=3,pil=1"
 	-drive "file=$tmp/pi4.img,if=none,id=pi4,format=raw"
 	-device "nvme-ns,bus=nvpi,drive=pi4,nsid=4,$b4k,ms=16,mset=0,pi=1,pif=2")
+# One I/O queue on node 1 (guest_trace_test): its interrupt lands on one
+# CPU, so a job on the other node sees its completions cross over.
+truncate -s 256M "$tmp/nvmeq1.img"
+# shellcheck disable=SC2054 # the commas are QEMU's option syntax
+qemu+=(-device pcie-root-port,id=rp5,bus=pxb1,chassis=5
+	-drive "file=$tmp/nvmeq1.img,if=none,id=nvq1,format=raw"
+	-device nvme,serial=BQNVMEQ1,drive=nvq1,bus=rp5,max_ioqpairs=1)
 append="console=ttyS0 loglevel=3 panic=-1"
 # Flexible Data Placement (guest_nvme_fdp_test), where QEMU has it (8.0 or
 # later): a subsystem with FDP on, 256 MiB reclaim units, 8 reclaim unit
