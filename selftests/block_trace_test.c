@@ -22,6 +22,13 @@ static json_object *job0(json_object *root)
 	return json_object_array_get_idx(json_object_object_get(root, "jobs"), 0);
 }
 
+/* The first device of the block_trace of @o (a job, or blkqual trace's document). */
+static json_object *traced_dev0(json_object *o)
+{
+	return json_object_array_get_idx(json_object_object_get(json_object_object_get(o,
+		"block_trace"), "devices"), 0);
+}
+
 /* Why this machine cannot trace, or NULL: a skip needs a reason. */
 static const char *cannot_trace(void)
 {
@@ -72,8 +79,7 @@ TEST_F(dev, requests_traced_are_the_devices_and_the_jobs)
 	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
 	j = job0(root);
 	t = json_object_array_get_idx(json_object_object_get(j, "targets"), 0);
-	dev = json_object_array_get_idx(json_object_object_get(json_object_object_get(j,
-		"block_trace"), "devices"), 0);
+	dev = traced_dev0(j);
 	ASSERT_NE(NULL, dev);
 	EXPECT_STREQ(strrchr(self->s.dev, '/') + 1, json_str(dev, "device"));
 	for (int d = 0; d < 2; d++) {
@@ -128,8 +134,7 @@ TEST_F(dev, merges_are_counted_and_requests_still_match)
 	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
 	j = job0(root);
 	t = json_object_array_get_idx(json_object_object_get(j, "targets"), 0);
-	dev = json_object_array_get_idx(json_object_object_get(json_object_object_get(j,
-		"block_trace"), "devices"), 0);
+	dev = traced_dev0(j);
 	traced = json_int(dev, "requests.write", -1);
 	disk = json_int(t, "disk_stats.write_ios", -2);
 	merges = json_int(dev, "merges", -1);
@@ -218,8 +223,7 @@ TEST_F(dev, trace_counts_another_processs_requests)
 	free(text);
 	ASSERT_NE(NULL, doc);
 	EXPECT_STREQ("trace", json_str(doc, "command"));
-	dev = json_object_array_get_idx(json_object_object_get(json_object_object_get(doc,
-		"block_trace"), "devices"), 0);
+	dev = traced_dev0(doc);
 	TH_LOG("the job: 4096 reads; the device: %lld; traced: %lld", after - before,
 	       json_int(dev, "requests.read", -1));
 	EXPECT_LE(4096, after - before);
