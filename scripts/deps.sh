@@ -60,6 +60,16 @@ if ! apt-get update -qq && [ -n "$backports" ]; then
 	missing="$missing $backports"
 	backports=
 fi
+# bpftool (the block tracer's skeleton, optional at build time) is a
+# package of its own on Debian; a distribution without one builds blkqual
+# without --trace=block, and the probe says so.
+case " $missing " in
+*" bpftool "*)
+	if ! apt-cache show bpftool >/dev/null 2>&1; then
+		echo "blkqual: no bpftool package here: --trace=block will be left out" >&2
+		missing=$(echo "$missing" | sed 's/ bpftool//')
+	fi ;;
+esac
 if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086 # the package list is meant to split
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
