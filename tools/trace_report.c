@@ -58,6 +58,7 @@ static json_object *dev_json(const struct bq_trace_dev *d, const struct bq_threa
 {
 	json_object *o = json_object_new_object(), *rq = json_object_new_object();
 	json_object *stages = json_object_new_object(), *hq = json_object_new_array();
+	json_object *irqs = json_object_new_array();
 
 	json_object_object_add(o, "device", json_object_new_string(d->name));
 	json_object_object_add(o, "numa_node", json_object_new_int(d->numa_node));
@@ -94,6 +95,14 @@ static json_object *dev_json(const struct bq_trace_dev *d, const struct bq_threa
 		json_object_array_add(hq, e);
 	}
 	json_object_object_add(o, "hw_queues", hq);
+	for (int i = 0; i < d->nr_irqs; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "irq", json_object_new_int(d->irqs[i].irq));
+		json_object_object_add(e, "effective_cpus", json_object_new_string(d->irqs[i].cpus));
+		json_object_array_add(irqs, e);
+	}
+	json_object_object_add(o, "interrupts", irqs);
 	return o;
 }
 
@@ -139,6 +148,45 @@ json_object *block_trace_json(const struct bq_trace_result *t, const struct bq_t
 	json_object_object_add(c, "map", map);
 	json_object_object_add(o, "completions", c);
 	return o;
+}
+
+/*
+ * What the completion figures are read against: the device's node,
+ * rq_affinity, interrupts, and the hardware queues its requests used.
+ */
+static void print_device_facts(FILE *out, const struct bq_trace_dev *d)
+{
+	bool first = true;
+
+	fprintf(out, "    %s: NUMA node %d, rq_affinity %d", d->name, d->numa_node, d->rq_affinity);
+	for (int i = 0; i < d->nr_irqs; i++)
+		fprintf(out, "%s%d->%s", i ? ", " : "; interrupts (irq->CPUs) ", d->irqs[i].irq,
+			d->irqs[i].cpus);
+	for (int q = 0; q < BQ_TRACE_MAX_HCTX; q++) {
+		if (!d->hctx[q])
+			continue;
+		fprintf(out, "%s%d: %" PRIu64, first ? "; requests per hardware queue " : ", ", q,
+			d->hctx[q]);
+		first = false;
+	}
+	fputc('\n', out);
+}
+
+/* The completion map: submitting CPU (node) -> completing CPU (node), requests. */
+static void print_cpu_map(FILE *out, const struct bq_trace_result *t)
+{
+	bool first = true;
+
+	for (int s = 0; s < BQ_TRACE_MAX_CPUS; s++) {
+		for (int c = 0; c < BQ_TRACE_MAX_CPUS; c++) {
+			if (!t->cpus[s][c])
+				continue;
+			fprintf(out, "%s      %d (node %d) -> %d (node %d): %" PRIu64 "\n",
+				first ? "    completions by CPU, submitting -> completing:\n" : "",
+				s, t->cpu_node[s], c, t->cpu_node[c], t->cpus[s][c]);
+			first = false;
+		}
+	}
 }
 
 static void print_stage_line(FILE *out, const char *what, const struct bq_hist *h)
@@ -192,4 +240,7 @@ void print_block_trace(FILE *out, const char *title, const struct bq_trace_resul
 	if (total)
 		fprintf(out, "    completions: %.1f%% on the submitting CPU, %.1f%% on its node\n",
 			cpu_pct, node_pct);
+	print_cpu_map(out, t);
+	for (int i = 0; i < t->nr_devs; i++)
+		print_device_facts(out, &t->devs[i]);
 }

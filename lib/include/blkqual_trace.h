@@ -45,6 +45,9 @@ enum bq_trace_stage { BQ_STAGE_QUEUE, BQ_STAGE_DEVICE, BQ_NR_STAGES };
  * @numa_node: the device's node, -1 unknown
  * @rq_affinity: its queue's rq_affinity (0, 1 or 2), -1 unknown
  * @member_of: the followed array (md, dm) it is a member of, or empty
+ * @irqs: the interrupts of its bus device (MSI/MSI-X), with the CPUs each
+ *	is delivered to (/proc/irq/N/effective_affinity_list)
+ * @nr_irqs: how many (none for a loop, md or dm device)
  */
 struct bq_trace_dev {
 	dev_t devt;
@@ -52,6 +55,11 @@ struct bq_trace_dev {
 	int numa_node;
 	int rq_affinity;
 	char member_of[64];
+	struct {
+		int irq;
+		char cpus[32];
+	} irqs[BQ_TRACE_MAX_HCTX + 1];
+	int nr_irqs;
 	struct bq_hist stage[2][BQ_NR_STAGES];
 	uint64_t other;
 	uint64_t merges;

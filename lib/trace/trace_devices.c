@@ -4,6 +4,8 @@
  * its figures are read against (nodes, rq_affinity, arrays' members)
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "blkqual_trace.h"
@@ -69,11 +71,40 @@ int bq_trace_devs_add(struct bq_ctx *ctx, struct bq_trace_devs *devs, dev_t devt
 	return ret;
 }
 
+/*
+ * Where the interrupts of the device's bus function (the NVMe controller,
+ * the SCSI host adapter) are delivered: with rq_affinity 0 a request
+ * completes there.
+ */
+static void irq_facts(struct bq_ctx *ctx, const struct bq_device *dev, struct bq_trace_dev *d)
+{
+	char sysdir[PATH_MAX], real[PATH_MAX], stop[PATH_MAX], found[PATH_MAX], path[PATH_MAX];
+	struct bq_strv irqs = { 0 };
+
+	d->nr_irqs = 0;
+	if (bq_path(sysdir, sizeof(sysdir), ctx->sysfs, "/class/block/%s/device", dev->name) ||
+	    !realpath(sysdir, real) || bq_path(path, sizeof(path), ctx->sysfs, "/devices") ||
+	    !realpath(path, stop) || bq_find_up(real, stop, "msi_irqs", found, sizeof(found)) ||
+	    bq_path(path, sizeof(path), found, "/msi_irqs") || bq_list_dir(path, &irqs))
+		return;
+	for (size_t i = 0; i < irqs.n && d->nr_irqs < (int)ARRAY_SIZE(d->irqs); i++) {
+		int n = d->nr_irqs;
+
+		if (bq_path(path, sizeof(path), ctx->proc, "/irq/%s/effective_affinity_list",
+			    irqs.v[i]) || bq_read_str(path, d->irqs[n].cpus, sizeof(d->irqs[n].cpus)))
+			continue;
+		d->irqs[n].irq = atoi(irqs.v[i]);
+		d->nr_irqs++;
+	}
+	bq_strv_free(&irqs);
+}
+
 /**
  * bq_trace_facts() - what a trace's figures are read against
  * @ctx: context
  * @r: the figures: each CPU's node, and each device's node, rq_affinity
- *	and the followed array it is a member of are filled in
+ *	the followed array it is a member of and its interrupts' CPUs are
+ *	filled in
  */
 void bq_trace_facts(struct bq_ctx *ctx, struct bq_trace_result *r)
 {
@@ -98,6 +129,7 @@ void bq_trace_facts(struct bq_ctx *ctx, struct bq_trace_result *r)
 			continue;
 		d->numa_node = dev.numa_node;
 		d->rq_affinity = dev.q.rq_affinity;
+		irq_facts(ctx, &dev, d);
 		/* A member under a followed array is shown under it. */
 		for (size_t h = 0; h < dev.holders.n; h++)
 			for (int o = 0; o < r->nr_devs; o++)

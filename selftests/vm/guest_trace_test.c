@@ -120,8 +120,8 @@ static int nvme_by_serial(const char *serial, char *name, size_t len)
 	return -1;
 }
 
-/* The CPU the interrupt of @name's one I/O queue is delivered to, or -1. */
-static int queue_irq_cpu(const char *name)
+/* The CPU the interrupt of @name's one I/O queue (@irq) is delivered to, or -1. */
+static int queue_irq_cpu(const char *name, int *irq)
 {
 	char ctrl[16], want[32], line[512], path[96];
 	int cpu = -1;
@@ -139,7 +139,8 @@ static int queue_irq_cpu(const char *name)
 			*--end = 0;
 		if (end - line < (long)strlen(want) || strcmp(end - strlen(want), want))
 			continue;
-		snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", atoi(line));
+		*irq = atoi(line);
+		snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", *irq);
 		fclose(f);
 		f = fopen(path, "r");
 		if (f && fscanf(f, "%d", &cpu) != 1)
@@ -159,15 +160,16 @@ static int queue_irq_cpu(const char *name)
  */
 TEST(one_queue_completes_across_nodes_until_rq_affinity_2)
 {
-	char name[32], attr[96], dev[48];
+	char name[32], attr[96], dev[48], want[16];
+	json_object *root, *j, *irqs;
 	struct run_result r;
-	json_object *root, *j;
-	int irq_cpu, cpu;
+	int irq = -1, irq_cpu, cpu;
+	bool reported = false;
 
 	NEED_GUEST();
 	if (nvme_by_serial("BQNVMEQ1", name, sizeof(name)))
 		SKIP(return, "no one-queue controller BQNVMEQ1 (vm.sh)");
-	irq_cpu = queue_irq_cpu(name);
+	irq_cpu = queue_irq_cpu(name, &irq);
 	ASSERT_LE(0, irq_cpu) TH_LOG("no interrupt found for %s's queue", name);
 	cpu = irq_cpu ? 0 : 1;
 	snprintf(dev, sizeof(dev), "/dev/%s", name);
@@ -181,6 +183,16 @@ TEST(one_queue_completes_across_nodes_until_rq_affinity_2)
 	       json_dbl(j, "block_trace.completions.on_submitter_node_pct", -1));
 	EXPECT_EQ(1, json_int(trace_dev(j, name), "numa_node", -1));
 	EXPECT_EQ(0, json_int(trace_dev(j, name), "rq_affinity", -1));
+	/* The report names the queue's interrupt and where it goes. */
+	irqs = json_object_object_get(trace_dev(j, name), "interrupts");
+	snprintf(want, sizeof(want), "%d", irq_cpu);
+	for (size_t i = 0; irqs && i < json_object_array_length(irqs); i++) {
+		json_object *e = json_object_array_get_idx(irqs, i);
+
+		reported |= json_int(e, "irq", -1) == irq &&
+			    !strcmp(json_str(e, "effective_cpus"), want);
+	}
+	EXPECT_TRUE(reported) TH_LOG("irq %d on CPU %d not in the report", irq, irq_cpu);
 	EXPECT_GE(5, json_dbl(j, "block_trace.completions.on_submitter_node_pct", -1));
 	json_object_put(root);
 	run_result_free(&r);
