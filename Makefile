@@ -131,7 +131,7 @@ BPF_SKEL := $(gendir)/include/block_trace.skel.h
 $(gendir)/bpf/block_trace.bpf.o: $(srctree)/lib/trace/block_trace.bpf.c \
 		$(srctree)/lib/trace/block_trace_maps.h $(PROBE_OUT)
 	@mkdir -p $(dir $@)
-	$(call quiet,BPF,$(notdir $@))$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 \
+	$(call quiet,BPF,$(notdir $@))$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
 		-I$(BPF_ARCH_INC) -I$(srctree)/lib/trace -c -o $@ $<
 $(BPF_SKEL): $(gendir)/bpf/block_trace.bpf.o
 	$(call quiet,GEN,$(notdir $@))$(BPFTOOL) gen skeleton $< name block_trace_bpf > $@.tmp && \

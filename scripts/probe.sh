@@ -134,6 +134,14 @@ else
 		echo "BPF_CLANG := ${BPF_CLANG:-clang}"
 		echo "BPFTOOL := $bpftool"
 		echo "BPF_ARCH_INC := /usr/include/$($cc -print-multiarch 2>/dev/null)"
+		# libbpf's name for the architecture (bpf_tracing.h's __TARGET_ARCH_*).
+		case $(uname -m) in
+		aarch64) echo "BPF_ARCH := arm64" ;;
+		s390x) echo "BPF_ARCH := s390" ;;
+		ppc64le) echo "BPF_ARCH := powerpc" ;;
+		riscv64) echo "BPF_ARCH := riscv" ;;
+		*) echo "BPF_ARCH := x86" ;;
+		esac
 	} >>"$mk"
 fi
 

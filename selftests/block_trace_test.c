@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <linux/blkpg.h>
+#include <linux/loop.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -133,6 +136,86 @@ TEST_F(dev, requests_traced_are_the_devices_and_the_jobs)
 	/* Every completion is somewhere in the map, on one node here or more. */
 	EXPECT_EQ(json_int(j, "total.read.ios", 0) + json_int(j, "total.write.ios", 0),
 		  json_int(j, "block_trace.completions.total", -1));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+/*
+ * A partition's requests are queued on its disk: a job on loopNp1 is
+ * traced on loopN, and the requests still equal the job's reads.
+ */
+TEST_F(dev, a_partition_is_traced_on_its_disk)
+{
+	struct blkpg_partition bp = { .start = 1 << 20, .length = 64 << 20, .pno = 1 };
+	struct blkpg_ioctl_arg arg = {
+		.op = BLKPG_ADD_PARTITION, .datalen = sizeof(bp), .data = &bp,
+	};
+	char part[80], opt[96];
+	const char *args[] = { opt, "--name=pt", "--rw=randread", "--bs=4k", "--iodepth=4",
+			       "--direct=1", "--size=8m", "--trace=block", NULL };
+	struct loop_info64 li;
+	struct run_result r;
+	json_object *root, *j, *dev;
+
+	PREP_READY(&self->p);
+	NEED_TRACE(self->s.dev);
+	ASSERT_EQ(0, ioctl(self->s.hold_fd, LOOP_GET_STATUS64, &li));
+	li.lo_flags |= LO_FLAGS_PARTSCAN;
+	ASSERT_EQ(0, ioctl(self->s.hold_fd, LOOP_SET_STATUS64, &li));
+	ASSERT_EQ(0, ioctl(self->s.hold_fd, BLKPG, &arg));
+	snprintf(part, sizeof(part), "%sp1", self->s.dev);
+	for (int i = 0; i < 100 && access(part, F_OK); i++)
+		sleep_ms(20);
+	ASSERT_EQ(0, access(part, F_OK));
+	ASSERT_EQ(0, loop_nomerges(self->s.dev, 2));
+	snprintf(opt, sizeof(opt), "--filename=%s", part);
+	root = blkqual_run_json(&r, args);
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	j = job0(root);
+	dev = traced_dev0(j);
+	EXPECT_STREQ(strrchr(self->s.dev, '/') + 1, json_str(dev, "device"));
+	EXPECT_EQ(2048, json_int(j, "total.read.ios", -1));
+	EXPECT_EQ(2048, json_int(dev, "requests.read", -1));
+	json_object_put(root);
+	run_result_free(&r);
+}
+
+/* Two jobs on two devices at once: each reports its own device, not the other's. */
+TEST_F(dev, each_job_reports_its_own_devices)
+{
+	char job[512], jobfile[320];
+	const char *args[] = { jobfile, "--trace=block", NULL };
+	struct scratch other;
+	struct run_result r;
+	json_object *root;
+	FILE *f;
+
+	PREP_READY(&self->p);
+	NEED_TRACE(self->s.dev);
+	ASSERT_EQ(0, scratch_make(&other, 64 << 20));
+	ASSERT_EQ(0, scratch_attach(&other)) {
+		scratch_destroy(&other);
+	}
+	snprintf(jobfile, sizeof(jobfile), "%s/two.fio", self->s.dir);
+	snprintf(job, sizeof(job), "[global]\nrw=randread\nbs=4k\ndirect=1\nsize=4m\n"
+		 "[a]\nfilename=%s\n[b]\nfilename=%s\n", self->s.dev, other.dev);
+	f = fopen(jobfile, "w");
+	ASSERT_NE(NULL, f);
+	fputs(job, f);
+	fclose(f);
+	root = blkqual_run_json(&r, args);
+	scratch_destroy(&other);
+	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
+	for (int k = 0; k < 2; k++) {
+		json_object *j = json_object_array_get_idx(json_object_object_get(root, "jobs"), k);
+		json_object *devs = json_object_object_get(json_object_object_get(j,
+			"block_trace"), "devices");
+
+		EXPECT_EQ(1, (int)json_object_array_length(devs));
+		EXPECT_STREQ(strrchr(k ? other.dev : self->s.dev, '/') + 1,
+			     json_str(traced_dev0(j), "device"));
+		EXPECT_EQ(1024, json_int(traced_dev0(j), "requests.read", -1));
+	}
 	json_object_put(root);
 	run_result_free(&r);
 }

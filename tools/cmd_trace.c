@@ -112,8 +112,9 @@ int cmd_trace(int argc, char **argv)
 		goto out_free_ctx;
 	ret = bq_trace_start(&devs, &t, why, sizeof(why));
 	if (ret) {
+		/* What the kernel, the privileges or the build lack: never the input. */
 		cli_error(&cli, "%s", why);
-		ret = ret == -EINVAL ? EXIT_BADINPUT : EXIT_REFUSED;
+		ret = EXIT_REFUSED;
 		goto out_free_ctx;
 	}
 	stop = stop_on_signals(NULL);

@@ -173,7 +173,7 @@ int cmp_job_names(const struct cmp_side *s, const char ***names)
 }
 
 /**
- * cmp_cmp_find_job() - a job of a result's "jobs" array, by name
+ * cmp_find_job() - a job of a result's "jobs" array, by name
  * @jobs: the array
  * @name: the job's name
  *

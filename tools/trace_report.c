@@ -83,6 +83,7 @@ static json_object *dev_json(const struct bq_trace_dev *d, const struct bq_threa
 	json_object_object_add(o, "splits", json_u64(d->splits));
 	json_object_object_add(o, "no_start_time", json_u64(d->no_start));
 	json_object_object_add(o, "untracked", json_u64(d->untracked));
+	json_object_object_add(o, "requeues", json_u64(d->requeues));
 	json_object_object_add(o, "stages", stages);
 	for (int q = 0; q < BQ_TRACE_MAX_HCTX; q++) {
 		json_object *e;

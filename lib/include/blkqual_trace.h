@@ -36,8 +36,11 @@ enum bq_trace_stage { BQ_STAGE_QUEUE, BQ_STAGE_DEVICE, BQ_NR_STAGES };
  *	device (issue to completion), in blkqual's latency buckets; a
  *	stage's count is its requests, its sum the exact total
  * @other: requests that neither read nor write (flushes, discards)
- * @merges: bios merged into a queued request
+ * @merges: bios merged into a queued request, and requests merged into
+ *	another (what the device's diskstats count as merges)
  * @splits: bios split to fit the queue's limits
+ * @requeues: requests the driver sent back to the queue (their device
+ *	stage starts again at the next issue)
  * @no_start: requests with no start time (the queue keeps no
  *	statistics), so no queue stage
  * @untracked: requests issued when the in-flight table was full
@@ -66,6 +69,7 @@ struct bq_trace_dev {
 	uint64_t splits;
 	uint64_t no_start;
 	uint64_t untracked;
+	uint64_t requeues;
 	uint64_t hctx[BQ_TRACE_MAX_HCTX];
 };
 
@@ -110,6 +114,7 @@ int bq_trace_mark(struct bq_trace *t, struct bq_trace_mark **out);
 int bq_trace_since(struct bq_trace *t, const struct bq_trace_mark *m,
 		   struct bq_trace_result **out);
 void bq_trace_mark_free(struct bq_trace_mark *m);
+void bq_trace_result_keep(struct bq_trace_result *r, const struct bq_trace_devs *keep);
 void bq_trace_result_add(struct bq_trace_result *dst, const struct bq_trace_result *src);
 void bq_trace_result_free(struct bq_trace_result *r);
 void bq_trace_stop(struct bq_trace *t);

@@ -1216,6 +1216,8 @@ int run_phase(struct bq_ctx *ctx, const struct bq_jobset *set, const struct bq_r
 	res->stalled = st.stall_ns != 0;
 	if (res->stalled) {
 		run_order_detach(&st);
+		/* The workers never touch the trace: it ends here, not with them. */
+		run_trace_stop(&st);
 		run_abandon_stuck(&st);
 	}
 	else

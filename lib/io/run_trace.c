@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "blkqual_trace.h"
 #include "run_int.h"
@@ -39,12 +40,17 @@ int run_trace_start(struct run_state *st, struct bq_parse_error *err)
 	for (size_t k = 0; ret != -E2BIG && k < st->res->nr; k++) {
 		const struct bq_job_result *jr = &st->res->jobs[k];
 
+		ret = 0;
+
 		for (int i = 0; ret != -E2BIG && i < jr->nr_targets; i++) {
 			dev_t d = target_device(&jr->targets[i]);
 
-			/* A file on tmpfs has a device number sysfs does not know. */
-			if (d)
-				ret = bq_trace_devs_add(st->ctx, &devs, d);
+			ret = d ? bq_trace_devs_add(st->ctx, &devs, d) : -ENODEV;
+			/* tmpfs, btrfs, overlayfs: no block device sysfs knows by that number. */
+			if (ret && ret != -E2BIG)
+				run_job_note(&st->res->jobs[k], "--trace=block: %s is on no block "
+					     "device blkqual can follow (%u:%u): not traced",
+					     jr->targets[i].path, major(d), minor(d));
 		}
 	}
 	if (ret == -E2BIG)
@@ -60,35 +66,57 @@ int run_trace_start(struct run_state *st, struct bq_parse_error *err)
 	return 0;
 }
 
-/* run_figures.c: job @k's window begins (again, after a ramp) */
+/*
+ * run_figures.c: job @k's window begins (again, after a ramp).  The
+ * monitor marks and a verify job's worker may end the window at once:
+ * the mark changes hands by exchange, so exactly one of them frees it.
+ */
 void run_trace_mark(struct run_state *st, size_t k)
 {
-	struct job_state *js = &st->js[k];
+	struct bq_trace_mark *m = NULL;
 
 	if (!st->trace)
 		return;
-	bq_trace_mark_free(js->trace_mark);
-	js->trace_mark = NULL;
-	if (bq_trace_mark(st->trace, &js->trace_mark))
+	if (bq_trace_mark(st->trace, &m))
 		run_job_note(&st->res->jobs[k], "--trace=block: out of memory: no trace");
+	bq_trace_mark_free(__atomic_exchange_n(&st->js[k].trace_mark, m, __ATOMIC_ACQ_REL));
+}
+
+/* The devices job @k's targets are on, with their members. */
+static void job_devices(struct run_state *st, const struct bq_job_result *jr,
+			struct bq_trace_devs *devs)
+{
+	devs->nr = 0;
+	for (int i = 0; i < jr->nr_targets; i++) {
+		dev_t d = target_device(&jr->targets[i]);
+
+		if (d)
+			bq_trace_devs_add(st->ctx, devs, d);
+	}
 }
 
 /* run_figures.c: job @k's window ends */
 void run_trace_end(struct run_state *st, size_t k)
 {
-	struct job_state *js = &st->js[k];
 	struct bq_job_result *jr = &st->res->jobs[k];
+	struct bq_trace_devs mine;
+	struct bq_trace_mark *m;
 
-	if (!st->trace || !js->trace_mark)
+	if (!st->trace)
+		return;
+	m = __atomic_exchange_n(&st->js[k].trace_mark, NULL, __ATOMIC_ACQ_REL);
+	if (!m)
 		return;
 	bq_trace_result_free(jr->trace);
 	jr->trace = NULL;
-	if (bq_trace_since(st->trace, js->trace_mark, &jr->trace))
+	if (bq_trace_since(st->trace, m, &jr->trace)) {
 		run_job_note(jr, "--trace=block: out of memory: no trace");
-	else
+	} else {
+		job_devices(st, jr, &mine);
+		bq_trace_result_keep(jr->trace, &mine);
 		bq_trace_facts(st->ctx, jr->trace);
-	bq_trace_mark_free(js->trace_mark);
-	js->trace_mark = NULL;
+	}
+	bq_trace_mark_free(m);
 }
 
 /**

@@ -50,7 +50,7 @@ struct request {
 } __attribute__((preserve_access_index));
 
 struct block_device {
-	dev_t bd_dev;
+	struct gendisk *bd_disk;
 } __attribute__((preserve_access_index));
 
 struct bio {
@@ -77,11 +77,13 @@ struct {
 	__type(value, u32);
 } devs SEC(".maps");
 
-/* Issue time and slot of each request in flight. */
+/* Issue time and slot of each request in flight; requeued until issued again. */
 struct inflight {
 	u64 issue_ns;
 	u32 slot;
 	u32 submit_cpu;
+	u32 requeued;
+	u32 pad;
 };
 
 struct {
@@ -134,13 +136,20 @@ static __always_inline int dev_slot(u32 devt, u32 *slot)
 	return 0;
 }
 
-static __always_inline int rq_dev(struct request *rq, u32 *dev)
+/*
+ * Requests belong to the whole disk, whichever partition their bios
+ * came through: devices are followed by their disk's number.
+ */
+static __always_inline int disk_dev(struct gendisk *disk, u32 *dev)
 {
-	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
-
 	if (!disk)
 		return -1;
 	return dev_slot(MKDEV(BPF_CORE_READ(disk, major), BPF_CORE_READ(disk, first_minor)), dev);
+}
+
+static __always_inline int rq_dev(struct request *rq, u32 *dev)
+{
+	return disk_dev(BPF_CORE_READ(rq, q, disk), dev);
 }
 
 /* Highest set bit of @ns (at least 1 << BT_HIST_SUB_BITS): BPF has no clz. */
@@ -199,6 +208,7 @@ int BPF_PROG(rq_issue, struct request *rq)
 	u32 dev, op = BPF_CORE_READ(rq, cmd_flags) & REQ_OP_MASK, hq;
 	struct inflight f = { .issue_ns = bpf_ktime_get_ns() };
 	u64 key = (u64)rq, start;
+	struct inflight *again;
 	struct bt_dev *d;
 
 	if (rq_dev(rq, &dev))
@@ -206,6 +216,13 @@ int BPF_PROG(rq_issue, struct request *rq)
 	d = dev_counters(dev);
 	if (!d)
 		return 0;
+	/* Issued again after a requeue: its queued stage was counted the first time. */
+	again = bpf_map_lookup_elem(&inflight, &key);
+	if (again && again->requeued) {
+		again->issue_ns = f.issue_ns;
+		again->requeued = 0;
+		return 0;
+	}
 	hq = BPF_CORE_READ(rq, mq_hctx, queue_num);
 	__sync_fetch_and_add(&d->hctx[hq < BT_MAX_HCTX ? hq : BT_MAX_HCTX - 1], 1);
 	if (op != REQ_OP_READ && op != REQ_OP_WRITE) {
@@ -244,39 +261,71 @@ int BPF_PROG(rq_complete, struct request *rq, int error, unsigned int nr_bytes)
 	return 0;
 }
 
-static __always_inline void count_bio(struct bio *bio, int merge)
+static __always_inline void count_in(u32 dev, int what)
 {
-	u32 dev;
-	struct bt_dev *d;
+	struct bt_dev *d = dev_counters(dev);
 
-	if (dev_slot(BPF_CORE_READ(bio, bi_bdev, bd_dev), &dev))
-		return;
-	d = dev_counters(dev);
 	if (!d)
 		return;
-	if (merge)
+	if (what == BT_COUNT_MERGE)
 		__sync_fetch_and_add(&d->merges, 1);
-	else
+	else if (what == BT_COUNT_SPLIT)
 		__sync_fetch_and_add(&d->splits, 1);
+	else
+		__sync_fetch_and_add(&d->requeues, 1);
+}
+
+static __always_inline void count_bio(struct bio *bio, int what)
+{
+	u32 dev;
+
+	if (!disk_dev(BPF_CORE_READ(bio, bi_bdev, bd_disk), &dev))
+		count_in(dev, what);
+}
+
+/* A request merged into another, as the device's diskstats count it. */
+SEC("tp_btf/block_rq_merge")
+int BPF_PROG(rq_merge, struct request *rq)
+{
+	u32 dev;
+
+	if (!rq_dev(rq, &dev))
+		count_in(dev, BT_COUNT_MERGE);
+	return 0;
+}
+
+/* Back to the queue: its device time so far is dropped, and it is issued again. */
+SEC("tp_btf/block_rq_requeue")
+int BPF_PROG(rq_requeue, struct request *rq)
+{
+	u64 key = (u64)rq;
+	struct inflight *f = bpf_map_lookup_elem(&inflight, &key);
+	u32 dev;
+
+	if (f)
+		f->requeued = 1;
+	if (!rq_dev(rq, &dev))
+		count_in(dev, BT_COUNT_REQUEUE);
+	return 0;
 }
 
 SEC("tp_btf/block_bio_backmerge")
 int BPF_PROG(bio_backmerge, struct bio *bio)
 {
-	count_bio(bio, 1);
+	count_bio(bio, BT_COUNT_MERGE);
 	return 0;
 }
 
 SEC("tp_btf/block_bio_frontmerge")
 int BPF_PROG(bio_frontmerge, struct bio *bio)
 {
-	count_bio(bio, 1);
+	count_bio(bio, BT_COUNT_MERGE);
 	return 0;
 }
 
 SEC("tp_btf/block_split")
 int BPF_PROG(bio_split, struct bio *bio, unsigned int new_sector)
 {
-	count_bio(bio, 0);
+	count_bio(bio, BT_COUNT_SPLIT);
 	return 0;
 }

@@ -129,8 +129,10 @@ int bq_trace_start(const struct bq_trace_devs *devs, struct bq_trace **out, char
 	}
 	libbpf_set_print(NULL);
 	t = calloc(1, sizeof(*t));
-	if (!t)
+	if (!t) {
+		snprintf(why, len, "out of memory");
 		return -ENOMEM;
+	}
 	t->skel = block_trace_bpf__open();
 	if (!t->skel) {
 		ret = load_failed(-errno, why, len);
@@ -282,6 +284,7 @@ int bq_trace_since(struct bq_trace *t, const struct bq_trace_mark *m,
 		d->splits = devs[i].splits - m->devs[i].splits;
 		d->no_start = devs[i].no_start - m->devs[i].no_start;
 		d->untracked = devs[i].untracked - m->devs[i].untracked;
+		d->requeues = devs[i].requeues - m->devs[i].requeues;
 		for (int q = 0; q < BT_MAX_HCTX; q++)
 			d->hctx[q] = devs[i].hctx[q] - m->devs[i].hctx[q];
 	}
@@ -296,6 +299,10 @@ out_free:
 	return ret;
 }
 
+/**
+ * bq_trace_mark_free() - free a mark
+ * @m: the mark, or NULL
+ */
 void bq_trace_mark_free(struct bq_trace_mark *m)
 {
 	if (!m)
@@ -371,6 +378,7 @@ void bq_trace_result_add(struct bq_trace_result *dst, const struct bq_trace_resu
 		d->splits += s->splits;
 		d->no_start += s->no_start;
 		d->untracked += s->untracked;
+		d->requeues += s->requeues;
 		for (int q = 0; q < BQ_TRACE_MAX_HCTX; q++)
 			d->hctx[q] += s->hctx[q];
 	}
@@ -378,6 +386,36 @@ void bq_trace_result_add(struct bq_trace_result *dst, const struct bq_trace_resu
 		for (int c = 0; c < BQ_TRACE_MAX_CPUS; c++)
 			dst->cpus[s][c] += src->cpus[s][c];
 	dst->window_ns += src->window_ns;
+}
+
+/**
+ * bq_trace_result_keep() - drop the devices a window's owner did not use
+ * @r: the figures
+ * @keep: the devices to keep (a job's targets' and their members)
+ *
+ * One trace follows a whole phase's devices; each job reports its own.
+ * The completion map stays the trace's: it cannot tell devices apart.
+ */
+void bq_trace_result_keep(struct bq_trace_result *r, const struct bq_trace_devs *keep)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nr_devs; i++) {
+		bool wanted = false;
+
+		for (int k = 0; k < keep->nr && !wanted; k++)
+			wanted = keep->devt[k] == r->devs[i].devt;
+		if (!wanted) {
+			for (int dir = 0; dir < 2; dir++)
+				for (int s = 0; s < BQ_NR_STAGES; s++)
+					bq_hist_free(&r->devs[i].stage[dir][s]);
+			continue;
+		}
+		if (n != i)
+			r->devs[n] = r->devs[i];
+		n++;
+	}
+	r->nr_devs = n;
 }
 
 /**

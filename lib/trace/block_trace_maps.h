@@ -25,6 +25,7 @@
 				 (1 << BT_HIST_SUB_BITS))
 
 enum bt_stage { BT_QUEUE, BT_DEVICE };
+enum bt_count { BT_COUNT_MERGE, BT_COUNT_SPLIT, BT_COUNT_REQUEUE };
 
 /* A histogram slot: which device, direction and stage. */
 #define BT_SLOT(dev, dir, stage)	(((dev) * BT_DIRS + (dir)) * BT_STAGES + (stage))
@@ -42,8 +43,10 @@ struct bt_sum {
 /**
  * struct bt_dev - what is counted per followed device
  * @other: completed requests that neither read nor write (flush, discard)
- * @merges: bios merged into a request already queued
+ * @merges: bios merged into a request already queued, and requests
+ *	merged into another (the device's diskstats merges)
  * @splits: bios split to fit the queue's limits
+ * @requeues: requests sent back to the queue by the driver
  * @no_start: requests without a start time (queue statistics off): no
  *	queue stage for them
  * @untracked: issues that found the in-flight table full
@@ -55,6 +58,7 @@ struct bt_dev {
 	__u64 splits;
 	__u64 no_start;
 	__u64 untracked;
+	__u64 requeues;
 	__u64 hctx[BT_MAX_HCTX];
 };
 

@@ -12,7 +12,7 @@
 #include "internal.h"
 
 /* Add one device by number and name; -E2BIG when there is no room. */
-static int follow(struct bq_trace_devs *f, dev_t devt, const char *name)
+static int follow_one(struct bq_trace_devs *f, dev_t devt, const char *name)
 {
 	for (int n = 0; n < f->nr; n++)
 		if (f->devt[n] == devt)
@@ -23,6 +23,23 @@ static int follow(struct bq_trace_devs *f, dev_t devt, const char *name)
 	bq_strlcpy(f->name[f->nr], name, sizeof(f->name[f->nr]));
 	f->nr++;
 	return 0;
+}
+
+/*
+ * A partition's requests are its disk's (the block layer queues them on
+ * the disk): the disk is followed, under its own name.
+ */
+static int follow(struct bq_ctx *ctx, struct bq_trace_devs *f, const struct bq_device *dev)
+{
+	struct bq_device disk;
+	int ret;
+
+	if (!dev->is_partition || !dev->parent[0] ||
+	    bq_device_load_facts(ctx, dev->parent, &disk))
+		return follow_one(f, dev->devt, dev->name);
+	ret = follow_one(f, disk.devt, disk.name);
+	bq_device_release(&disk);
+	return ret;
 }
 
 /*
@@ -39,7 +56,7 @@ static int follow_members(struct bq_ctx *ctx, struct bq_trace_devs *f,
 
 		if (bq_device_load_facts(ctx, dev->slaves.v[i], &m))
 			continue;
-		ret = follow(f, m.devt, m.name);
+		ret = follow(ctx, f, &m);
 		if (!ret)
 			ret = follow_members(ctx, f, &m, depth + 1);
 		bq_device_release(&m);
@@ -48,7 +65,7 @@ static int follow_members(struct bq_ctx *ctx, struct bq_trace_devs *f,
 }
 
 /**
- * bq_trace_devs_add() - follow a device, and the members under it
+ * bq_trace_devs_add() - follow a device (a partition's disk), and the members under it
  * @ctx: context
  * @devs: the set so far
  * @devt: the device's number
@@ -64,7 +81,7 @@ int bq_trace_devs_add(struct bq_ctx *ctx, struct bq_trace_devs *devs, dev_t devt
 	ret = bq_device_facts_devt(ctx, devt, &dev);
 	if (ret)
 		return ret;
-	ret = follow(devs, dev.devt, dev.name);
+	ret = follow(ctx, devs, &dev);
 	if (!ret)
 		ret = follow_members(ctx, devs, &dev, 0);
 	bq_device_release(&dev);
