@@ -174,10 +174,12 @@ static void print_group(FILE *out, const struct fleet *f, const struct fleet_gro
 					     "max", "outliers" };
 	struct table t;
 
-	fprintf(out, "\nmodel %s, firmware %s: %zu device%s:", g->model, or_none(g->firmware),
+	/* Counts, not names: a group of thousands is one line, not thousands. */
+	fprintf(out, "\nmodel %s, firmware %s: %zu device%s", g->model, or_none(g->firmware),
 		g->nr_devs, g->nr_devs == 1 ? "" : "s");
-	for (size_t i = 0; i < g->nr_devs; i++)
-		fprintf(out, " %s", f->devs[g->devs[i]].id);
+	if (g->nr_devs >= FLEET_MIN_JUDGED)
+		fprintf(out, "; outlier beyond |z| %.2f (chance alone: %.2g)", g->z_threshold,
+			g->chance);
 	fputc('\n', out);
 	if (g->nr_devs < FLEET_MIN_JUDGED)
 		fprintf(out, "fewer than %d devices: the distribution is shown, no outlier is "
@@ -232,9 +234,11 @@ static void print_group(FILE *out, const struct fleet *f, const struct fleet_gro
 static void print_table(FILE *out, const struct fleet *f)
 {
 	fprintf(out, "blkqual fleet: %zu device%s on %zu host%s in %zu group%s; an outlier is "
-		"|z| > %g and at least %g%% from the median\n", f->nr_devs,
-		f->nr_devs == 1 ? "" : "s", f->nr_hosts, f->nr_hosts == 1 ? "" : "s",
-		f->nr_groups, f->nr_groups == 1 ? "" : "s", f->threshold, 100 * f->min_diff);
+		"at least %g%% from its group's median and beyond its group's |z| threshold "
+		"(Bonferroni over the group's values at alpha %g, at least %g): chance alone "
+		"would give about %.2g in all\n", f->nr_devs, f->nr_devs == 1 ? "" : "s",
+		f->nr_hosts, f->nr_hosts == 1 ? "" : "s", f->nr_groups,
+		f->nr_groups == 1 ? "" : "s", 100 * f->min_diff, f->alpha, f->threshold, f->chance);
 	for (size_t g = 0; g < f->nr_groups; g++)
 		print_group(out, f, &f->groups[g]);
 	if (f->nr_outlier_devs) {
@@ -334,6 +338,22 @@ static json_object *metric_json(const struct fleet *f, const struct fleet_metric
 	return o;
 }
 
+/* Which rule judged the outliers, so a reader can tell what "outlier" meant. */
+static json_object *rule_json(const struct fleet *f)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string("bonferroni"));
+	json_object_object_add(o, "alpha", json_dbl(f->alpha));
+	json_object_object_add(o, "z_floor", json_dbl(f->threshold));
+	json_object_object_add(o, "min_diff_pct", json_dbl(100 * f->min_diff));
+	json_object_object_add(o, "text", json_object_new_string(
+		"per group, |z| beyond the Bonferroni threshold for the values it judges "
+		"(devices x metrics) at alpha, and never below z_floor; and at least "
+		"min_diff_pct from the median"));
+	return o;
+}
+
 static json_object *fleet_json(const struct fleet *f)
 {
 	json_object *doc = json_object_new_object(), *devs = json_object_new_array();
@@ -345,6 +365,8 @@ static json_object *fleet_json(const struct fleet *f)
 	json_object_object_add(doc, "source", json_object_new_string(f->source));
 	json_object_object_add(doc, "threshold", json_dbl(f->threshold));
 	json_object_object_add(doc, "min_diff_pct", json_dbl(100 * f->min_diff));
+	json_object_object_add(doc, "rule", rule_json(f));
+	json_object_object_add(doc, "chance_outliers_expected", json_dbl(f->chance));
 	json_object_object_add(doc, "min_devices_judged", json_object_new_int(FLEET_MIN_JUDGED));
 	for (size_t d = 0; d < f->nr_devs; d++)
 		json_object_array_add(devs, device_json(&f->devs[d]));
@@ -360,6 +382,8 @@ static json_object *fleet_json(const struct fleet *f)
 		json_object_object_add(o, "devices", ids);
 		json_object_object_add(o, "judged",
 				       json_object_new_boolean(grp->nr_devs >= FLEET_MIN_JUDGED));
+		json_object_object_add(o, "z_threshold", json_dbl(grp->z_threshold));
+		json_object_object_add(o, "chance_outliers_expected", json_dbl(grp->chance));
 		for (size_t m = 0; m < grp->nr_metrics; m++) {
 			const struct fleet_metric *fm = &grp->metrics[m];
 
@@ -422,9 +446,10 @@ static int parse_number(struct fleet_cmd *c, const char *opt, const char *arg, d
 
 static int parse(struct fleet_cmd *c, int argc, char **argv)
 {
-	enum { OPT_THRESHOLD = OPT_FIRST_PRIVATE, OPT_MIN_DIFF, OPT_HTML, OPT_METRIC };
+	enum { OPT_THRESHOLD = OPT_FIRST_PRIVATE, OPT_MIN_DIFF, OPT_HTML, OPT_METRIC, OPT_ALPHA };
 	static const struct option longopts[] = {
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "min-diff", required_argument, NULL, OPT_MIN_DIFF },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "metric", required_argument, NULL, OPT_METRIC },
@@ -436,11 +461,16 @@ static int parse(struct fleet_cmd *c, int argc, char **argv)
 	int opt;
 
 	c->f.threshold = 3.5;
+	c->f.alpha = 0.05;
 	c->f.min_diff = 0.10;
 	while ((opt = cli_getopt(&c->cli, argc, argv, "o:h", longopts)) != -1) {
 		switch (opt) {
 		case OPT_THRESHOLD:
 			if (parse_number(c, "threshold", optarg, 0, 1e6, &c->f.threshold))
+				return EXIT_BADINPUT;
+			break;
+		case OPT_ALPHA:
+			if (parse_number(c, "alpha", optarg, 1e-12, 0.5, &c->f.alpha))
 				return EXIT_BADINPUT;
 			break;
 		case OPT_MIN_DIFF:
@@ -531,7 +561,7 @@ int cmd_fleet(int argc, char **argv)
 	struct fleet_cmd c = {
 		.cli = {
 			.cmd = "fleet",
-			.usage = "blkqual fleet [-o table|json] [--html FILE] [--threshold Z] "
+			.usage = "blkqual fleet [-o table|json] [--html FILE] [--threshold Z] [--alpha P] "
 				 "[--min-diff PCT] [--metric TEXT]... RESULTS_DIR|RESULT.json...",
 		},
 	};

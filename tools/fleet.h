@@ -117,6 +117,8 @@ struct fleet_metric {
  * @nr_devs: how many
  * @metrics: every metric any of them has, in first-seen order
  * @nr_metrics: how many
+ * @z_threshold: the |z| its values are judged against (fleet_analyse())
+ * @chance: outliers chance alone would give it under that threshold
  */
 struct fleet_group {
 	char *model;
@@ -125,6 +127,8 @@ struct fleet_group {
 	size_t nr_devs;
 	struct fleet_metric *metrics;
 	size_t nr_metrics;
+	double z_threshold;
+	double chance;
 };
 
 /* Fewer devices than this cannot have an outlier: there is no majority. */
@@ -136,8 +140,11 @@ struct fleet_group {
  * @nr_devs: how many
  * @groups: the groups
  * @nr_groups: how many
- * @threshold: |z| beyond which a figure is an outlier
+ * @threshold: the least |z| at which a figure may be an outlier (each
+ *	group's own threshold, for its size, is at least this)
+ * @alpha: the chance a group shows an outlier by chance alone
  * @min_diff: and the least relative distance from the median it must have
+ * @chance: outliers chance alone would give, over all the groups
  * @source: what was read, for the reports
  * @nr_hosts: distinct hosts
  * @nr_outlier_devs: devices with at least one outlier
@@ -149,7 +156,9 @@ struct fleet {
 	struct fleet_group *groups;
 	size_t nr_groups;
 	double threshold;
+	double alpha;
 	double min_diff;
+	double chance;
 	const char *source;
 	size_t nr_hosts;
 	size_t nr_outlier_devs;

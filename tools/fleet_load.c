@@ -490,11 +490,28 @@ static int add_point(struct fleet_group *g, struct fleet *f, int dev, const stru
 	return 0;
 }
 
+/*
+ * The group's |z| threshold: Bonferroni's over every value it judges
+ * (devices x metrics), never below --threshold, so that chance alone
+ * gives a group an outlier with probability at most --alpha however
+ * many devices it has; and how many chance alone would give.
+ */
+static void group_threshold(struct fleet *f, struct fleet_group *g)
+{
+	double tests = 0;
+
+	for (size_t m = 0; m < g->nr_metrics; m++)
+		tests += (double)g->metrics[m].n;
+	g->z_threshold = bq_outlier_threshold(f->threshold, f->alpha, tests);
+	g->chance = g->nr_devs >= FLEET_MIN_JUDGED ? bq_outlier_chance(g->z_threshold, tests) : 0;
+	f->chance += g->chance;
+}
+
 static int judge(struct fleet *f, struct fleet_group *g, struct fleet_metric *m)
 {
 	/* The group size that counts is its devices', not this metric's values. */
 	const struct bq_outlier_rule rule = {
-		.threshold = f->threshold, .min_diff = f->min_diff, .min_group = 0,
+		.threshold = g->z_threshold, .min_diff = f->min_diff, .min_group = 0,
 	};
 	struct bq_outlier *o = malloc(m->n * sizeof(*o));
 	double *v = malloc(m->n * sizeof(*v));
@@ -554,6 +571,7 @@ int fleet_analyse(struct fleet *f)
 			for (size_t k = 0; k < dev->nr_vals && !ret; k++)
 				ret = add_point(grp, f, grp->devs[i], &dev->vals[k]);
 		}
+		group_threshold(f, grp);
 		for (size_t m = 0; m < grp->nr_metrics && !ret; m++)
 			ret = judge(f, grp, &grp->metrics[m]);
 	}

@@ -56,6 +56,8 @@ struct bq_outlier {
  */
 int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule, double *median,
 		double *mad, struct bq_outlier *out);
+double bq_outlier_threshold(double floor, double alpha, double tests);
+double bq_outlier_chance(double threshold, double tests);
 
 /* ---- compare's verdict ----------------------------------------------- */
 

@@ -8,6 +8,14 @@
  * group that agrees to 0.1%, a device 0.5% off is far in z but not worth
  * an alarm.  Groups too small to have a median worth the name are not
  * judged.
+ *
+ * A fixed |z| threshold lets chance grow with the fleet: at 3.5, one
+ * value in about 2,150 of well-behaved (normal) figures passes it, so
+ * ten thousand devices give some five outliers by chance alone.  The
+ * threshold a group gets is therefore Bonferroni's: the |z| that noise
+ * passes with probability @alpha / (values judged in the group), so the
+ * chance that a group shows any outlier by chance is at most @alpha,
+ * whatever its size.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,6 +23,49 @@
 
 #include "blkqual_stats.h"
 #include "stats/stats_int.h"
+
+/* The |z| a standard normal value passes with probability @p (two-sided). */
+static double two_sided_z(double p)
+{
+	double lo = 0, hi = 40;
+
+	for (int i = 0; i < 200 && hi - lo > 1e-12; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (erfc(mid / M_SQRT2) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/**
+ * bq_outlier_threshold() - the |z| a group's values are judged against
+ * @floor: never below this (the user's --threshold)
+ * @alpha: the chance that noise makes any outlier in the group
+ * @tests: how many values the group judges (devices x metrics)
+ *
+ * Return: max(@floor, the Bonferroni threshold for @tests values at @alpha).
+ */
+double bq_outlier_threshold(double floor, double alpha, double tests)
+{
+	if (!(tests >= 1) || !(alpha > 0 && alpha < 1))
+		return floor;
+	return fmax(floor, two_sided_z(alpha / tests));
+}
+
+/**
+ * bq_outlier_chance() - how many outliers chance alone gives
+ * @threshold: the |z| the values are judged against
+ * @tests: how many values
+ *
+ * Return: the expected number of normal values beyond @threshold.
+ */
+double bq_outlier_chance(double threshold, double tests)
+{
+	return tests * erfc(threshold / M_SQRT2);
+}
 
 int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule, double *median,
 		double *mad, struct bq_outlier *out)
