@@ -81,6 +81,24 @@ else
 	not_ok "a drifting firmware is a group of its own; the planted device is found in it"
 fi
 
+# 100 broken files and 50 that are not results among 400 devices: one
+# line each kind, the devices still judged, exit 1.
+rm -rf "$tmp/f"
+"$python" "$gen" "$tmp/f" 100 4 5 --plant host00050/nvme0n1:-48
+for i in $(seq 1 100); do echo '{"jobs": [' >"$tmp/f/host$(printf %05d $((i % 100)))/broken$i.json"; done
+for i in $(seq 1 50); do echo '{"schema_version": 1}' >"$tmp/f/host$(printf %05d $i)/other$i.json"; done
+"$blkqual" fleet "$tmp/f" >"$tmp/f.txt" 2>"$tmp/f.err"
+rc=$?
+lines=$(grep -c '^100 files are not JSON results: .* and 95 more (the first: ' "$tmp/f.txt")
+lines2=$(grep -c '^50 files are not run or qualify results: .* and 45 more' "$tmp/f.txt")
+if [ "$rc" = 1 ] && [ "$lines" = 1 ] && [ "$lines2" = 1 ] && [ ! -s "$tmp/f.err" ] &&
+   grep -q '^  host00050/nvme0n1:' "$tmp/f.txt" && grep -q '^400 devices' "$tmp/f.txt"; then
+	ok "unreadable files are counted and named in one line per kind; the rest is judged"
+else
+	{ echo "rc $rc lines $lines $lines2"; tail -5 "$tmp/f.txt"; cat "$tmp/f.err"; } | note
+	not_ok "unreadable files are counted and named in one line per kind; the rest is judged"
+fi
+
 # The rule is stated: its name, alpha, floor, and the chance count.
 got=$(json "$tmp/f.json" "(d['rule']['name'], d['rule']['alpha'], d['rule']['z_floor'], round(d['chance_outliers_expected'], 3), [round(g['z_threshold'], 2) for g in d['groups']])")
 if [ "$got" = "('bonferroni', 0.05, 3.5, 0.1, [4.16, 4.16])" ]; then

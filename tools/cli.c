@@ -53,6 +53,10 @@ static void verror(const struct cli *cli, const char *fmt, va_list ap)
 {
 	char msg[4096];
 
+	if (cli && cli->capture) {
+		vsnprintf(cli->capture, cli->capture_len, fmt, ap);
+		return;
+	}
 	fflush(stdout);
 	if (cli && cli->cmd)
 		fprintf(stderr, "blkqual: %s: ", cli->cmd);

@@ -46,6 +46,9 @@ struct cli {
 	const char *usage;
 	struct bq_roots roots;
 	enum cli_output output;
+	/* When set, an error is kept here (its message only) instead of printed. */
+	char *capture;
+	size_t capture_len;
 };
 
 void cli_error(const struct cli *cli, const char *fmt, ...)

@@ -23,12 +23,27 @@
 #include "result_load.h"
 #include "table.h"
 
+/*
+ * Files that gave no figures, of one kind: counted, the first few named,
+ * and the first one's reason kept (all of it is said when nothing else
+ * could be read).
+ */
+struct fleet_unread {
+	size_t n;
+	struct bq_strv names;
+	char first[512];
+};
+
+#define FLEET_NAMED 5
+
 struct fleet_cmd {
 	struct cli cli;
 	struct fleet f;
 	struct bq_strv only;	/* --metric: keep metrics whose name contains one of these */
 	const char *html;
 	size_t nr_files;
+	struct fleet_unread not_json;	/* broken JSON, empty files */
+	struct fleet_unread not_result;	/* JSON, but not a result fleet reads */
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -59,6 +74,44 @@ static void keep_only(struct fleet_cmd *c, struct fleet_device *d)
 	d->nr_vals = kept;
 }
 
+static int unread(struct fleet_cmd *c, struct fleet_unread *u, const char *path,
+		  const char *why)
+{
+	c->nr_files--;
+	if (!u->n++)
+		snprintf(u->first, sizeof(u->first), "%s%s%s", strstr(why, path) ? "" : path,
+			 strstr(why, path) ? "" : ": ", why);
+	if (u->names.n < FLEET_NAMED && bq_strv_add(&u->names, path))
+		return cli_usage_error(&c->cli, "out of memory");
+	return 0;
+}
+
+/* "N files are not JSON results: a, b, c and N more" on one line; nothing when none. */
+static void print_unread(FILE *out, const struct fleet_unread *u, const char *one,
+			 const char *many)
+{
+	if (!u->n)
+		return;
+	fprintf(out, "%zu %s:", u->n, u->n == 1 ? one : many);
+	for (size_t i = 0; i < u->names.n; i++)
+		fprintf(out, "%s %s", i ? "," : "", u->names.v[i]);
+	if (u->n > u->names.n)
+		fprintf(out, " and %zu more", u->n - u->names.n);
+	fprintf(out, " (the first: %s)\n", u->first);
+}
+
+static json_object *unread_json(const struct fleet_unread *u)
+{
+	json_object *o = json_object_new_object(), *files = json_object_new_array();
+
+	json_object_object_add(o, "count", json_object_new_int64((int64_t)u->n));
+	for (size_t i = 0; i < u->names.n; i++)
+		json_object_array_add(files, json_object_new_string(u->names.v[i]));
+	json_object_object_add(o, "first_files", files);
+	json_object_object_add(o, "first_reason", u->n ? json_object_new_string(u->first) : NULL);
+	return o;
+}
+
 /* @base is the file name, @host NULL for a file outside a host directory. */
 static int add_file(struct fleet_cmd *c, const char *path, const char *host, const char *base)
 {
@@ -82,9 +135,13 @@ static int add_file(struct fleet_cmd *c, const char *path, const char *host, con
 		ret = fleet_add_missing(&c->f, host ? host : "-", name, path, why);
 		goto out_ret;
 	}
+	/* A broken file among thousands is counted, not the end of the run. */
+	c->cli.capture = err;
+	c->cli.capture_len = sizeof(err);
 	ret = result_load(&c->cli, path, &(const struct result_want){ .fio = true }, &root);
+	c->cli.capture = NULL;
 	if (ret)
-		return ret;
+		return unread(c, &c->not_json, path, err);
 	/* blkqual fleet -o json > RESULTS/fleet.json must not trip the next run. */
 	if (jstr(root, "command") && !strcmp(jstr(root, "command"), "fleet")) {
 		json_object_put(root);
@@ -97,7 +154,7 @@ static int add_file(struct fleet_cmd *c, const char *path, const char *host, con
 			       sizeof(err));
 	json_object_put(root);
 	if (ret == -EINVAL)
-		return cli_usage_error(&c->cli, "%s: %s", path, err);
+		return unread(c, &c->not_result, path, err);
 	if (!ret)
 		keep_only(c, &c->f.devs[c->f.nr_devs - 1]);
 out_ret:
@@ -528,6 +585,10 @@ static int run(struct fleet_cmd *c, int argc, char **argv)
 		if (ret)
 			return ret;
 	}
+	/* Nothing readable: the first file's own reason is the one line. */
+	if (!c->nr_files && (c->not_json.n || c->not_result.n))
+		return cli_usage_error(&c->cli, "%s", c->not_json.n ? c->not_json.first :
+					     c->not_result.first);
 	if (!c->nr_files)
 		return cli_usage_error(&c->cli, "%s: no results (expected HOST/DEVICE.json files)",
 				       source);
@@ -538,12 +599,19 @@ static int run(struct fleet_cmd *c, int argc, char **argv)
 		return EXIT_REFUSED;
 	}
 	if (c->cli.output == OUTPUT_JSON) {
-		json_object *doc = fleet_json(&c->f);
+		json_object *doc = fleet_json(&c->f), *u = json_object_new_object();
 
+		json_object_object_add(u, "not_json", unread_json(&c->not_json));
+		json_object_object_add(u, "not_result", unread_json(&c->not_result));
+		json_object_object_add(doc, "unreadable", u);
 		ret = json_print(stdout, doc);
 		json_object_put(doc);
 	} else {
 		print_table(stdout, &c->f);
+		print_unread(stdout, &c->not_json, "file is not a JSON result",
+			     "files are not JSON results");
+		print_unread(stdout, &c->not_result, "file is not a run or qualify result",
+			     "files are not run or qualify results");
 	}
 	if (!ret && c->html)
 		ret = strcmp(c->html, "-") ? write_atomically(c->html, emit_html, &c->f) :
@@ -553,7 +621,8 @@ static int run(struct fleet_cmd *c, int argc, char **argv)
 		return EXIT_REFUSED;
 	}
 	c->f.source = NULL;
-	return c->f.nr_outlier_devs || c->f.nr_failed_devs ? 1 : 0;
+	return c->f.nr_outlier_devs || c->f.nr_failed_devs || c->not_json.n ||
+	       c->not_result.n ? 1 : 0;
 }
 
 int cmd_fleet(int argc, char **argv)
@@ -571,5 +640,7 @@ int cmd_fleet(int argc, char **argv)
 		ret = run(&c, argc, argv);
 	fleet_free(&c.f);
 	bq_strv_free(&c.only);
+	bq_strv_free(&c.not_json.names);
+	bq_strv_free(&c.not_result.names);
 	return ret;
 }
