@@ -86,7 +86,7 @@ fi
 rm -rf "$tmp/f"
 "$python" "$gen" "$tmp/f" 100 4 5 --plant host00050/nvme0n1:-48
 for i in $(seq 1 100); do echo '{"jobs": [' >"$tmp/f/host$(printf %05d $((i % 100)))/broken$i.json"; done
-for i in $(seq 1 50); do echo '{"schema_version": 1}' >"$tmp/f/host$(printf %05d $i)/other$i.json"; done
+for i in $(seq 1 50); do echo '{"schema_version": 1}' >"$tmp/f/host$(printf %05d "$i")/other$i.json"; done
 "$blkqual" fleet "$tmp/f" >"$tmp/f.txt" 2>"$tmp/f.err"
 rc=$?
 lines=$(grep -c '^100 files are not JSON results: .* and 95 more (the first: ' "$tmp/f.txt")
