@@ -53,11 +53,12 @@ fi
 # One fleet of 10,000 devices: found, no chance outlier, short lines.
 rm -rf "$tmp/f"
 "$python" "$gen" "$tmp/f" 2500 4 7 --plant host01234/nvme3n1:-48
-/usr/bin/time -f '%e %M' -o "$tmp/time" "$blkqual" fleet "$tmp/f" >"$tmp/f.txt" 2>"$tmp/f.err"
+/usr/bin/time -f '%e %M' -o "$tmp/time" "$blkqual" fleet --html "$tmp/f.html" "$tmp/f" \
+	>"$tmp/f.txt" 2>"$tmp/f.err"
 rc=$?
 # GNU time puts "Command exited with non-zero status 1" first: the figures are last.
 read -r secs kib < <(tail -n 1 "$tmp/time")
-echo "10,000 devices, text: $secs s, $((kib / 1024)) MiB peak RSS" | note
+echo "10,000 devices, text and HTML: $secs s, $((kib / 1024)) MiB peak RSS" | note
 longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$tmp/f.txt")
 outl=$(sed -n '/^outliers:/,/^$/p' "$tmp/f.txt" | grep -c '^  host')
 if [ "$rc" = 1 ] && [ "$outl" = 1 ] && grep -q '^  host01234/nvme3n1:' "$tmp/f.txt" &&
@@ -66,6 +67,19 @@ if [ "$rc" = 1 ] && [ "$outl" = 1 ] && grep -q '^  host01234/nvme3n1:' "$tmp/f.t
 else
 	{ echo "rc $rc outliers $outl longest $longest"; head -c 2000 "$tmp/f.txt"; } | note
 	not_ok "10,000 devices: the planted device is the one outlier; longest line $longest characters"
+fi
+
+# The page at 10,000 devices: small, well-formed, the outliers first, a
+# histogram per metric rather than 10,000 dots.
+size=$(stat -c %s "$tmp/f.html")
+"$python" "$srctree/selftests/helpers/html_check.py" "$tmp/f.html" >"$tmp/check" 2>&1
+first_h2=$(grep -o '<h2[^>]*>[^<]*' "$tmp/f.html" | head -1)
+if [ "$size" -lt 2000000 ] && grep -qx wellformed "$tmp/check" && grep -qx 'svg 4' "$tmp/check" &&
+   [ "${first_h2##*>}" = Outliers ] && grep -q 'host01234/nvme3n1' "$tmp/f.html"; then
+	ok "10,000 devices: the HTML page is $size bytes, outliers first, one histogram per metric"
+else
+	{ echo "size $size first heading '$first_h2'"; cat "$tmp/check"; } | note
+	not_ok "10,000 devices: the HTML page is $size bytes, outliers first, one histogram per metric"
 fi
 
 # Firmware 2.0 is 20% slower on half the hosts: a group of its own, no

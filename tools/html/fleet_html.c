@@ -6,6 +6,12 @@
  *
  * Built on the report's page frame and SVG module (report_html.h, svg.h),
  * so it looks like and works offline like a blkqual report page.
+ *
+ * It must stay readable, and small, at 10,000 devices and more: what is
+ * wrong comes first (outliers, failures); a large group's metric is drawn
+ * as a histogram with its outliers marked and named, not a dot per
+ * device; the per-device tables are folded away, and left out (for the
+ * JSON, -o json) past FLEET_HTML_ROWS rows.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,20 +25,90 @@
 #define COLOUR_OUTLIER COLOUR_WRITE
 #define COLOUR_MEDIAN "#444444"
 
+/* Past this many devices a metric is a histogram, and its table is left out. */
+#define FLEET_HTML_DOTS 200
+#define FLEET_HTML_ROWS 1000
+#define FLEET_HTML_BINS 40
+#define FLEET_HTML_NAMED 20
+
+/* A <details> fold: the table inside stays out of the way until asked for. */
+static void fold_begin(FILE *out, const char *summary)
+{
+	fputs("<details><summary>", out);
+	xml_puts(out, summary);
+	fputs("</summary>\n", out);
+}
+
+static void fold_end(FILE *out)
+{
+	fputs("</details>\n", out);
+}
+
+/* Every device, folded; past FLEET_HTML_ROWS only those with a finding. */
 static void device_table(FILE *out, const struct fleet *f)
 {
+	bool all = f->nr_devs <= FLEET_HTML_ROWS;
+	char summary[160];
+
+	snprintf(summary, sizeof(summary), all ? "All %zu devices" :
+		 "The devices with an outlier or a failure (%zu devices in all: -o json lists "
+		 "every one)", f->nr_devs);
+	fold_begin(out, summary);
 	html_table_begin(out, "Devices", "device", "model", "firmware", "serial", "result",
 			 "verdict", "outlier metrics", "failures", NULL);
 	for (size_t d = 0; d < f->nr_devs; d++) {
 		const struct fleet_device *dev = &f->devs[d];
 		char outl[32], fails[32];
 
+		if (!all && !dev->nr_outliers && !dev->failures.n)
+			continue;
 		snprintf(outl, sizeof(outl), "%d of %zu", dev->nr_outliers, dev->nr_vals);
 		snprintf(fails, sizeof(fails), "%zu", dev->failures.n);
 		html_row(out, dev->nr_outliers || dev->failures.n ? "fail" : "pass", dev->id,
 			 *dev->model ? dev->model : "-", *dev->firmware ? dev->firmware : "-",
 			 *dev->serial ? dev->serial : "-", dev->kind,
 			 dev->verdict ? dev->verdict : "-", outl, fails, NULL);
+	}
+	html_table_end(out);
+	fold_end(out);
+}
+
+/* Every outlier once, first on the page: what to look at. */
+static void outlier_table(FILE *out, const struct fleet *f)
+{
+	char c[4][48];
+
+	if (!f->nr_outlier_devs)
+		return;
+	html_heading(out, 2, "Outliers");
+	html_table_begin(out, "Every outlier: device, metric, figure against its group",
+			 "device", "group", "metric", "value", "median", "from the median",
+			 "robust z", "side", NULL);
+	for (size_t g = 0; g < f->nr_groups; g++) {
+		const struct fleet_group *grp = &f->groups[g];
+
+		for (size_t m = 0; m < grp->nr_metrics; m++) {
+			const struct fleet_metric *fm = &grp->metrics[m];
+
+			for (size_t i = 0; i < fm->n; i++) {
+				const struct fleet_point *pt = &fm->pts[i];
+				char group[160];
+
+				if (!pt->outlier)
+					continue;
+				snprintf(group, sizeof(group), "%s %s", grp->model, grp->firmware);
+				fleet_fmt(c[0], sizeof(c[0]), fm->unit, pt->v);
+				fleet_fmt(c[1], sizeof(c[1]), fm->unit, fm->median);
+				snprintf(c[2], sizeof(c[2]), "%+.1f%%", 100 * pt->diff);
+				if (isinf(pt->z))
+					snprintf(c[3], sizeof(c[3]), "%sinf", pt->z < 0 ? "-" : "");
+				else
+					snprintf(c[3], sizeof(c[3]), "%.1f", pt->z);
+				html_row(out, "fail", f->devs[pt->dev].id, group, fm->name, c[0], c[1],
+					 isnan(pt->diff) ? "-" : c[2], c[3],
+					 pt->worse ? "worse" : "better", NULL);
+			}
+		}
 	}
 	html_table_end(out);
 }
@@ -67,10 +143,10 @@ static const char *unit_label(enum fleet_unit unit)
 }
 
 /* Where a device's figure would count as an outlier: the band between is normal. */
-static void normal_band(const struct fleet *f, const struct fleet_metric *m, double *lo,
-			double *hi)
+static void normal_band(const struct fleet *f, const struct fleet_group *g,
+			const struct fleet_metric *m, double *lo, double *hi)
 {
-	double by_z = m->mad > 0 ? f->threshold * m->mad / 0.6745 : 0;
+	double by_z = m->mad > 0 ? g->z_threshold * m->mad / 0.6745 : 0;
 	double by_diff = f->min_diff * fabs(m->median);
 	double half = fmax(by_z, by_diff);
 
@@ -78,19 +154,83 @@ static void normal_band(const struct fleet *f, const struct fleet_metric *m, dou
 	*hi = m->median + half;
 }
 
-static void metric_plot(FILE *out, const struct fleet *f, const struct fleet_group *g,
+/*
+ * A large group's metric: how many devices fall in each of
+ * FLEET_HTML_BINS bins, the median and the band within which a figure is
+ * not an outlier, and each outlier as a red dot (the first
+ * FLEET_HTML_NAMED named; the outlier table names them all).
+ */
+static void metric_histogram(FILE *out, const struct fleet *f, const struct fleet_group *g,
+			     const struct fleet_metric *m)
+{
+	double xa[FLEET_HTML_BINS], xb[FLEET_HTML_BINS], y[FLEET_HTML_BINS] = { 0 };
+	double width = (m->max - m->min) / FLEET_HTML_BINS, top = 0, lo, hi, mx[2], my[2];
+	struct svg_plot p = { 0 };
+	char title[512], ylabel[64];
+	int named = 0;
+
+	if (!(width > 0))
+		width = fabs(m->median) > 0 ? fabs(m->median) / 1000 : 1;
+	for (int b = 0; b < FLEET_HTML_BINS; b++) {
+		xa[b] = m->min + b * width;
+		xb[b] = xa[b] + width;
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		int b = (int)((m->pts[i].v - m->min) / width);
+
+		y[b < 0 ? 0 : b >= FLEET_HTML_BINS ? FLEET_HTML_BINS - 1 : b]++;
+	}
+	for (int b = 0; b < FLEET_HTML_BINS; b++)
+		top = fmax(top, y[b]);
+	normal_band(f, g, m, &lo, &hi);
+	snprintf(ylabel, sizeof(ylabel), "devices (of %zu)", m->n);
+	svg_axis_init(&p.x, SVG_LINEAR, unit_label(m->unit), unit_fmt(m->unit));
+	svg_axis_init(&p.y, SVG_LINEAR, ylabel, svg_fmt_si);
+	svg_axis_include(&p.x, m->min);
+	svg_axis_include(&p.x, m->max + width);
+	svg_axis_include(&p.y, 0);
+	svg_axis_include(&p.y, top);
+	svg_legend(&p, COLOUR_DEVICE, "devices per bin", true);
+	svg_legend(&p, COLOUR_OUTLIER, "outlier", true);
+	svg_legend(&p, COLOUR_MEDIAN, "median", false);
+	svg_legend(&p, COLOUR_BAND, "not an outlier within", true);
+	snprintf(title, sizeof(title), "%s (%s)", m->name, g->model);
+	html_figure_begin(out);
+	svg_plot_begin(&p, out, title, "How many devices had each figure, the group's median "
+		       "as a dashed line; red dots are outliers, named.");
+	svg_rect(&p, lo, hi, NAN, NAN, COLOUR_BAND, 0.18);
+	svg_bars(&p, xa, xb, y, FLEET_HTML_BINS, COLOUR_DEVICE, 0.8);
+	mx[0] = mx[1] = m->median;
+	my[0] = 0;
+	my[1] = top;
+	svg_line(&p, mx, my, 2, COLOUR_MEDIAN, "6 4", 1.5);
+	for (size_t i = 0; i < m->n; i++) {
+		double one = 1;
+
+		if (!m->pts[i].outlier)
+			continue;
+		svg_markers(&p, &m->pts[i].v, &one, 1, COLOUR_OUTLIER);
+		if (named++ < FLEET_HTML_NAMED)
+			svg_label(&p, m->pts[i].v, one, f->devs[m->pts[i].dev].id, COLOUR_OUTLIER);
+	}
+	svg_plot_end(&p);
+	html_figure_end(out);
+}
+
+/* A small group's metric: one dot per device, named when they fit. */
+static void metric_dots(FILE *out, const struct fleet *f, const struct fleet_group *g,
 			const struct fleet_metric *m)
 {
 	struct svg_plot p = { 0 };
 	double *x = calloc(m->n + 1, sizeof(double)), *y = calloc(m->n + 1, sizeof(double));
 	double lo, hi, mx[2], my[2];
-	char title[512], xlabel[64], c[3][48];
+	char title[512], xlabel[64];
 	size_t k = 0;
 	bool logy;
 
 	if (!x || !y)
 		goto out_free;
-	normal_band(f, m, &lo, &hi);
+	normal_band(f, g, m, &lo, &hi);
 	/* Latency spans decades when one device queues; IOPS read better from 0. */
 	logy = m->unit == FLEET_NS && m->min > 0 && m->max / m->min > 20;
 	snprintf(xlabel, sizeof(xlabel), "device (1 to %zu, named in the table)", m->n);
@@ -133,11 +273,27 @@ static void metric_plot(FILE *out, const struct fleet *f, const struct fleet_gro
 			svg_label(&p, (double)i + 1, m->pts[i].v, f->devs[m->pts[i].dev].id,
 				  m->pts[i].outlier ? COLOUR_OUTLIER : COLOUR_MEDIAN);
 	svg_plot_end(&p);
+	html_figure_end(out);
+out_free:
+	free(x);
+	free(y);
+}
+
+/* The metric's figures as a table, folded; left out for the largest groups. */
+static void metric_table(FILE *out, const struct fleet *f, const struct fleet_metric *m)
+{
+	char title[512], c[3][48];
 
 	fleet_fmt(c[0], sizeof(c[0]), m->unit, m->median);
 	fleet_fmt(c[1], sizeof(c[1]), m->unit, m->mad);
 	snprintf(title, sizeof(title), "%s: median %s, MAD %s%s", m->name, c[0], c[1],
 		 m->mixed ? "; not the same workload on every device" : "");
+	if (m->n > FLEET_HTML_ROWS) {
+		html_note(out, "%s.  The figures of its %zu devices are in the JSON output "
+			  "(blkqual fleet -o json).", title, m->n);
+		return;
+	}
+	fold_begin(out, title);
 	html_table_begin(out, title, "#", "device", "value", "from the median", "robust z",
 			 "outlier", NULL);
 	for (size_t i = 0; i < m->n; i++) {
@@ -159,10 +315,7 @@ static void metric_plot(FILE *out, const struct fleet *f, const struct fleet_gro
 			 NULL);
 	}
 	html_table_end(out);
-	html_figure_end(out);
-out_free:
-	free(x);
-	free(y);
+	fold_end(out);
 }
 
 int fleet_html(FILE *out, const struct fleet *f)
@@ -179,26 +332,35 @@ int fleet_html(FILE *out, const struct fleet *f)
 		"no outliers, no failures");
 	fprintf(out, "<p>%zu outlier device%s, %zu failed device%s.  A figure is an outlier when "
 		"its robust z-score, 0.6745 (x - median) / MAD within its group (same model and "
-		"firmware), is beyond %g and it is at least %g%% from the median; groups of fewer "
-		"than %d devices are shown but not judged.</p>\n", f->nr_outlier_devs,
+		"firmware), is beyond the group's threshold, Bonferroni's for its values at "
+		"alpha %g and at least %g, and it is at least %g%% from the median; chance alone "
+		"would give about %.2g outliers in all.  Groups of fewer than %d devices are "
+		"shown but not judged.</p>\n", f->nr_outlier_devs,
 		f->nr_outlier_devs == 1 ? "" : "s", f->nr_failed_devs,
-		f->nr_failed_devs == 1 ? "" : "s", f->threshold, 100 * f->min_diff,
-		FLEET_MIN_JUDGED);
-	device_table(out, f);
+		f->nr_failed_devs == 1 ? "" : "s", f->alpha, f->threshold, 100 * f->min_diff,
+		f->chance, FLEET_MIN_JUDGED);
+	outlier_table(out, f);
 	failure_table(out, f);
+	device_table(out, f);
 	for (size_t g = 0; g < f->nr_groups; g++) {
 		const struct fleet_group *grp = &f->groups[g];
 
-		html_heading(out, 2, "Model %s, firmware %s: %zu device%s", grp->model,
+		html_heading(out, 2, "Model %s, firmware %s: %zu device%s%s", grp->model,
 			     *grp->firmware ? grp->firmware : "(none)", grp->nr_devs,
-			     grp->nr_devs == 1 ? "" : "s");
+			     grp->nr_devs == 1 ? "" : "s",
+			     grp->nr_devs >= FLEET_MIN_JUDGED ? "" : " (not judged)");
 		if (grp->nr_devs < FLEET_MIN_JUDGED)
 			html_note(out, "Fewer than %d devices: no majority to compare with, so no "
 				  "outlier is judged.", FLEET_MIN_JUDGED);
 		if (!grp->nr_metrics)
 			html_note(out, "No figures in these results.");
-		for (size_t m = 0; m < grp->nr_metrics; m++)
-			metric_plot(out, f, grp, &grp->metrics[m]);
+		for (size_t m = 0; m < grp->nr_metrics; m++) {
+			if (grp->metrics[m].n > FLEET_HTML_DOTS)
+				metric_histogram(out, f, grp, &grp->metrics[m]);
+			else
+				metric_dots(out, f, grp, &grp->metrics[m]);
+			metric_table(out, f, &grp->metrics[m]);
+		}
 	}
 	fputs("<footer>Made by blkqual " BLKQUAL_VERSION " (blkqual fleet) from ", out);
 	xml_puts(out, f->source);
