@@ -469,11 +469,14 @@ static json_object *fleet_json(const struct fleet *f)
 		json_object_object_add(o, "metrics", ms);
 		json_object_array_add(groups, o);
 	}
-	json_object_object_add(doc, "devices", devs);
-	json_object_object_add(doc, "groups", groups);
-	json_object_object_add(doc, "outliers", outl);
+	/* What is wrong first: a reader of 100,000 devices' document stops early. */
+	json_object_object_add(doc, "found", json_object_new_boolean(f->nr_outlier_devs ||
+								     f->nr_failed_devs));
 	json_object_object_add(doc, "outlier_devices", json_object_new_int((int)f->nr_outlier_devs));
 	json_object_object_add(doc, "failed_devices", json_object_new_int((int)f->nr_failed_devs));
+	json_object_object_add(doc, "outliers", outl);
+	json_object_object_add(doc, "groups", groups);
+	json_object_object_add(doc, "devices", devs);
 	json_object_object_add(doc, "found", json_object_new_boolean(f->nr_outlier_devs ||
 								     f->nr_failed_devs));
 	return doc;
