@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "fleet.h"
@@ -44,6 +45,8 @@ struct fleet_cmd {
 	size_t nr_files;
 	struct fleet_unread not_json;	/* broken JSON, empty files */
 	struct fleet_unread not_result;	/* JSON, but not a result fleet reads */
+	bool progress;			/* standard error is a terminal */
+	size_t nr_seen;			/* files looked at, for the progress line */
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -122,6 +125,9 @@ static int add_file(struct fleet_cmd *c, const char *path, const char *host, con
 
 	snprintf(name, sizeof(name), "%.*s", (int)(strlen(base) - (failed_note ? 7 : 5)), base);
 	c->nr_files++;
+	/* Thousands of files take seconds: say how far it got, on a terminal only. */
+	if (c->progress && !(++c->nr_seen % 1000))
+		fprintf(stderr, "\rblkqual fleet: %zu files read", c->nr_seen);
 	if (failed_note) {
 		FILE *f = fopen(path, "r");
 
@@ -570,6 +576,7 @@ static int run(struct fleet_cmd *c, int argc, char **argv)
 	char source[4096] = "";
 	int ret;
 
+	c->progress = isatty(STDERR_FILENO);
 	for (int i = optind; i < argc; i++) {
 		struct stat st;
 		const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
@@ -588,6 +595,8 @@ static int run(struct fleet_cmd *c, int argc, char **argv)
 		if (ret)
 			return ret;
 	}
+	if (c->progress && c->nr_seen >= 1000)
+		fputs("\r\033[K", stderr);
 	/* Nothing readable: the first file's own reason is the one line. */
 	if (!c->nr_files && (c->not_json.n || c->not_result.n))
 		return cli_usage_error(&c->cli, "%s", c->not_json.n ? c->not_json.first :
