@@ -202,13 +202,36 @@ static __always_inline struct bt_dev *dev_counters(u32 dev)
 	return bpf_map_lookup_elem(&devstat, &dev);
 }
 
+/*
+ * A request issued again after a requeue already has its entry (the
+ * requeue marked it): its queued stage was counted the first time.  The
+ * first issue inserts, so the common case costs one map operation, as it
+ * did before requeues were followed; only a failed insert looks further.
+ */
+static __always_inline int issued_again(u64 key, const struct inflight *f, struct bt_dev *d)
+{
+	struct inflight *again;
+
+	if (!bpf_map_update_elem(&inflight, &key, f, BPF_NOEXIST))
+		return 0;
+	again = bpf_map_lookup_elem(&inflight, &key);
+	if (again && again->requeued) {
+		again->issue_ns = f->issue_ns;
+		again->requeued = 0;
+		return 1;
+	}
+	/* A stale entry is replaced; a full table leaves the request untracked. */
+	if (bpf_map_update_elem(&inflight, &key, f, BPF_ANY))
+		__sync_fetch_and_add(&d->untracked, 1);
+	return 0;
+}
+
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(rq_issue, struct request *rq)
 {
 	u32 dev, op = BPF_CORE_READ(rq, cmd_flags) & REQ_OP_MASK, hq;
 	struct inflight f = { .issue_ns = bpf_ktime_get_ns() };
 	u64 key = (u64)rq, start;
-	struct inflight *again;
 	struct bt_dev *d;
 
 	if (rq_dev(rq, &dev))
@@ -216,28 +239,23 @@ int BPF_PROG(rq_issue, struct request *rq)
 	d = dev_counters(dev);
 	if (!d)
 		return 0;
-	/* Issued again after a requeue: its queued stage was counted the first time. */
-	again = bpf_map_lookup_elem(&inflight, &key);
-	if (again && again->requeued) {
-		again->issue_ns = f.issue_ns;
-		again->requeued = 0;
-		return 0;
-	}
 	hq = BPF_CORE_READ(rq, mq_hctx, queue_num);
-	__sync_fetch_and_add(&d->hctx[hq < BT_MAX_HCTX ? hq : BT_MAX_HCTX - 1], 1);
+	hq = hq < BT_MAX_HCTX ? hq : BT_MAX_HCTX - 1;
 	if (op != REQ_OP_READ && op != REQ_OP_WRITE) {
+		__sync_fetch_and_add(&d->hctx[hq], 1);
 		__sync_fetch_and_add(&d->other, 1);
 		return 0;
 	}
 	f.slot = BT_SLOT(dev, op, 0);
 	f.submit_cpu = BPF_CORE_READ(rq, mq_ctx, cpu);
+	if (issued_again(key, &f, d))
+		return 0;
+	__sync_fetch_and_add(&d->hctx[hq], 1);
 	start = BPF_CORE_READ(rq, start_time_ns);
 	if (start && start <= f.issue_ns)
 		record(f.slot + BT_QUEUE, f.issue_ns - start);
 	else
 		__sync_fetch_and_add(&d->no_start, 1);
-	if (bpf_map_update_elem(&inflight, &key, &f, BPF_ANY))
-		__sync_fetch_and_add(&d->untracked, 1);
 	return 0;
 }
 
