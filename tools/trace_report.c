@@ -14,17 +14,13 @@ static const char *const trace_dirs[] = { "read", "write" };
 
 /*
  * What the tester saw beyond the block layer's two stages: submission,
- * interrupt, reaping.  Not for an array's member, which serves a part of
- * the I/Os, nor without the tester's own latency (blkqual trace).
+ * interrupt, reaping.  The callers give it only for a device the job's
+ * I/O went to whole (not an array's member) and with the job's latency.
  */
-static double remainder_ns(const struct bq_dir_result *d, const struct bq_trace_dev *dev,
-			   int dir)
+static double remainder_ns(const struct bq_dir_result *d, const struct bq_hist *stage)
 {
-	const struct bq_hist *stage = dev->stage[dir];
-
-	if (!d || !d[dir].lat.count || !stage[BQ_STAGE_DEVICE].count || dev->member_of[0])
+	if (!d->lat.count || !stage[BQ_STAGE_DEVICE].count)
 		return 0;
-	d += dir;
 	return bq_hist_mean(&d->lat) - bq_hist_mean(&stage[BQ_STAGE_QUEUE]) -
 	       bq_hist_mean(&stage[BQ_STAGE_DEVICE]);
 }
@@ -74,7 +70,7 @@ static json_object *dev_json(const struct bq_trace_dev *d, const struct bq_threa
 		json_object_object_add(s, "device", hist_json(&d->stage[dir][BQ_STAGE_DEVICE]));
 		if (sum && !d->member_of[0])
 			json_object_object_add(s, "tester_remainder_mean_ns",
-					       json_dbl(remainder_ns(sum->d, d, dir)));
+					       json_dbl(remainder_ns(&sum->d[dir], d->stage[dir])));
 		json_object_object_add(stages, trace_dirs[dir], s);
 	}
 	json_object_object_add(rq, "other", json_u64(d->other));
@@ -231,7 +227,7 @@ void print_block_trace(FILE *out, const char *title, const struct bq_trace_resul
 			print_stage_line(out, "queued", &d->stage[dir][BQ_STAGE_QUEUE]);
 			print_stage_line(out, "device", &d->stage[dir][BQ_STAGE_DEVICE]);
 			if (sum && sum->d[dir].lat.count && !d->member_of[0]) {
-				fmt_lat(rest, sizeof(rest), remainder_ns(sum->d, d, dir));
+				fmt_lat(rest, sizeof(rest), remainder_ns(&sum->d[dir], d->stage[dir]));
 				fprintf(out, "      %-8s mean=%s (submission, completion, reaping)\n",
 					"tester", rest);
 			}

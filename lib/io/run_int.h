@@ -35,6 +35,7 @@ struct job_state {
 	struct bq_vjob *verify;		/* verify=: the job's state and findings */
 	bool stats_done;		/* disk stats taken before a verify phase */
 	struct bq_trace_mark *trace_mark;	/* --trace=block: where the job's window began */
+	struct bq_trace_devs *trace_devs;	/* --trace=block: its targets' devices */
 	struct bq_fileset *fset;	/* no filename=: the files fio would name (fileset.c) */
 	bool start_sampled;		/* disk stats re-read where a late start began */
 };
