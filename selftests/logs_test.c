@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,48 @@ static long long median(const struct log *l, int col, int dir)
 	m = v[n / 2];
 	free(v);
 	return m;
+}
+
+/*
+ * Both threads' latency logs of @dir, direction @dir_nr, against the run's
+ * own lat_ns figures for @dir_name: every I/O logged with the latency counted.
+ */
+static void logs_match_totals(struct __test_metadata *_metadata, const char *dir,
+			      json_object *root, int dir_nr, const char *dir_name)
+{
+	json_object *job = json_object_array_get_idx(json_object_object_get(root, "jobs"), 0);
+	long long count = 0, min = -1, max = -1;
+	double sum = 0;
+	char path[700];
+
+	for (int t = 1; t <= 2; t++) {
+		struct log l;
+
+		snprintf(path, sizeof(path), "%s/t_lat.%d.log", dir, t);
+		ASSERT_EQ(0, read_log(path, &l));
+		for (int i = 0; i < l.nr; i++) {
+			long long ns = l.v[i][1];
+
+			if (l.v[i][2] != dir_nr)
+				continue;
+			count++;
+			sum += (double)ns;
+			if (min < 0 || ns < min)
+				min = ns;
+			if (ns > max)
+				max = ns;
+		}
+		free_log(&l);
+	}
+	snprintf(path, sizeof(path), "total.%s.lat_ns.count", dir_name);
+	EXPECT_EQ(json_int(job, path, -1), count);
+	snprintf(path, sizeof(path), "total.%s.lat_ns.min", dir_name);
+	EXPECT_EQ(json_int(job, path, -1), min);
+	snprintf(path, sizeof(path), "total.%s.lat_ns.max", dir_name);
+	EXPECT_EQ(json_int(job, path, -1), max);
+	snprintf(path, sizeof(path), "total.%s.lat_ns.mean", dir_name);
+	if (count)
+		EXPECT_LT(fabs(json_dbl(job, path, -1) - sum / (double)count), 1.0);
 }
 
 /* The names of the *.log files in @dir, sorted, joined by spaces. */
@@ -256,6 +299,8 @@ TEST_F_TIMEOUT(dev, per_io_logs_as_fio, 90)
 		free_log(&b);
 	}
 	EXPECT_EQ(512, bq_ios(bq, "read") + bq_ios(bq, "write"));
+	logs_match_totals(_metadata, self->bq_dir, bq, 0, "read");
+	logs_match_totals(_metadata, self->bq_dir, bq, 1, "write");
 	snprintf(path, sizeof(path), "%s/t_lat.1.log", self->bq_dir);
 	ASSERT_EQ(0, read_log(path, &b));
 	/* The offset column holds the offsets done: write_iolog lists them too. */
@@ -311,20 +356,24 @@ TEST_F_TIMEOUT(dev, per_io_logs_as_fio, 90)
 	ASSERT_EQ(0, read_log(path, &f));
 	EXPECT_EQ(f.cols, b.cols);
 	EXPECT_EQ(f.nr, b.nr);
-	/* Latencies in ns on the same device: the same size, within a factor of a few. */
+	/*
+	 * The same unit as fio's: ns. Two runs one after the other on a shared
+	 * machine differ by up to 6x (seen in CI), a unit slip by 1000x; the
+	 * figures themselves were held to the run's own totals above.
+	 */
 	TH_LOG("median lat: fio %lld ns, blkqual %lld ns", median(&f, 1, -1), median(&b, 1, -1));
-	EXPECT_LT(median(&b, 1, -1), 5 * median(&f, 1, -1));
-	EXPECT_LT(median(&f, 1, -1), 5 * median(&b, 1, -1));
+	EXPECT_LT(median(&b, 1, -1), 40 * median(&f, 1, -1));
+	EXPECT_LT(median(&f, 1, -1), 40 * median(&b, 1, -1));
 	free_log(&f);
 	free_log(&b);
-	/* bw per I/O: bytes * 10^6 / latency (ns), within the same factor. */
+	/* bw per I/O: bytes * 10^6 / latency (ns), in the same unit (KiB/s). */
 	snprintf(path, sizeof(path), "%s/t_bw.1.log", self->fio_dir);
 	ASSERT_EQ(0, read_log(path, &f));
 	snprintf(path, sizeof(path), "%s/t_bw.1.log", self->bq_dir);
 	ASSERT_EQ(0, read_log(path, &b));
 	TH_LOG("median bw: fio %lld, blkqual %lld", median(&f, 1, -1), median(&b, 1, -1));
-	EXPECT_LT(median(&b, 1, -1), 5 * median(&f, 1, -1));
-	EXPECT_LT(median(&f, 1, -1), 5 * median(&b, 1, -1));
+	EXPECT_LT(median(&b, 1, -1), 40 * median(&f, 1, -1));
+	EXPECT_LT(median(&f, 1, -1), 40 * median(&b, 1, -1));
 	free_log(&f);
 	free_log(&b);
 	snprintf(path, sizeof(path), "%s/per_iops.1.log", self->fio_dir);
