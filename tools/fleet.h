@@ -13,6 +13,8 @@
 #include <json-c/json.h>
 
 #include "blkqual.h"
+#include "cli.h"
+#include "strpool.h"
 
 enum fleet_unit {
 	FLEET_IOPS,
@@ -27,12 +29,14 @@ enum fleet_unit {
  * @v: the figure
  * @workload: what produced it (job options less the file name, or the
  *            profile's text), to notice devices that did not run the same
+ *
+ * @metric and @workload are struct fleet.strings' copies.
  */
 struct fleet_value {
-	char *metric;
+	const char *metric;
 	enum fleet_unit unit;
 	double v;
-	char *workload;
+	const char *workload;
 };
 
 /**
@@ -52,6 +56,9 @@ struct fleet_value {
  * @nr_vals: how many
  * @group: index into struct fleet.groups, or -1 for none
  * @nr_outliers: metrics on which this device is an outlier
+ * @other_metric: the first metric the device ran another job for than
+ *	most devices did (its figures of those are not compared), or NULL
+ * @other_workload: the job it ran for it
  */
 struct fleet_device {
 	char *id;
@@ -68,6 +75,8 @@ struct fleet_device {
 	size_t nr_vals;
 	int group;
 	int nr_outliers;
+	const char *other_metric;
+	const char *other_workload;
 };
 
 /**
@@ -98,15 +107,15 @@ struct fleet_point {
  * @mad: their median absolute deviation
  * @min: smallest figure
  * @max: largest
- * @mixed: the devices did not all run the same workload for it
+ * @workload: the job most devices ran for it; the others are not compared
  */
 struct fleet_metric {
-	char *name;
+	const char *name;
 	enum fleet_unit unit;
 	struct fleet_point *pts;
 	size_t n;
 	double median, mad, min, max;
-	bool mixed;
+	const char *workload;
 };
 
 /**
@@ -115,6 +124,7 @@ struct fleet_metric {
  * @firmware: the firmware revision
  * @devs: indexes into struct fleet.devs
  * @nr_devs: how many
+ * @nr_hosts: on how many hosts
  * @metrics: every metric any of them has, in first-seen order
  * @nr_metrics: how many
  * @z_threshold: the |z| its values are judged against (fleet_analyse())
@@ -125,6 +135,7 @@ struct fleet_group {
 	char *firmware;
 	int *devs;
 	size_t nr_devs;
+	size_t nr_hosts;
 	struct fleet_metric *metrics;
 	size_t nr_metrics;
 	double z_threshold;
@@ -149,6 +160,8 @@ struct fleet_group {
  * @nr_hosts: distinct hosts
  * @nr_outlier_devs: devices with at least one outlier
  * @nr_failed_devs: devices with at least one failure
+ * @nr_other_job_devs: devices with figures of another job
+ * @strings: the metrics' names and workloads, kept once
  */
 struct fleet {
 	struct fleet_device *devs;
@@ -163,13 +176,82 @@ struct fleet {
 	size_t nr_hosts;
 	size_t nr_outlier_devs;
 	size_t nr_failed_devs;
+	size_t nr_other_job_devs;
+	struct strpool strings;
 };
+
+/* fleet_read.c */
+
+/**
+ * struct fleet_unread - files of one kind that gave no figures: counted,
+ * the first few named, the first one's reason kept
+ * @n: how many
+ * @names: the first FLEET_NAMED
+ * @first: the first one's reason, with its name
+ */
+struct fleet_unread {
+	size_t n;
+	struct bq_strv names;
+	char first[512];
+};
+
+#define FLEET_NAMED 5
+
+struct fleet_file;
+
+/**
+ * struct fleet_reader - the files blkqual fleet reads, and what came of them
+ * @cli: for messages
+ * @only: --metric: keep the metrics whose name holds one of these
+ * @progress: say how far it got on standard error (a terminal)
+ * @files: the files found, in the order they are reported
+ * @nr_files: how many
+ * @nr_read: results and notes that gave a device
+ * @not_json: files that are not JSON (or empty)
+ * @not_result: JSON, but not a result fleet reads
+ */
+struct fleet_reader {
+	const struct cli *cli;
+	const struct bq_strv *only;
+	bool progress;
+	struct fleet_file *files;
+	size_t nr_files;
+	size_t nr_read;
+	struct fleet_unread not_json;
+	struct fleet_unread not_result;
+};
+
+/**
+ * fleet_reader_add() - a results directory (HOST/DEVICE.json and
+ * HOST/DEVICE.failed under it, or DEVICE.json in it) or one result file
+ * @r: the reader
+ * @path: the argument
+ *
+ * Return: 0, or EXIT_BADINPUT after saying why on one line.
+ */
+int fleet_reader_add(struct fleet_reader *r, const char *path);
+
+/**
+ * fleet_read() - read every file found, in parallel, into the fleet
+ * @r: the reader
+ * @f: receives the devices, in the order of the files
+ *
+ * Return: 0, or an exit status after saying why on one line.
+ */
+int fleet_read(struct fleet_reader *r, struct fleet *f);
+
+/**
+ * fleet_reader_free() - release the reader
+ * @r: the reader
+ */
+void fleet_reader_free(struct fleet_reader *r);
 
 /* fleet_load.c */
 
 /**
- * fleet_add_result() - read one device's figures from a run or qualify result
- * @f: the fleet
+ * fleet_device_load() - read one device's figures from a run or qualify result
+ * @f: the fleet, for its strings (threads may load devices at once)
+ * @d: receives the device; fleet_device_free() it, whatever is returned
  * @host: host name for the device
  * @name: device name for its id (the file's name less ".json")
  * @file: the file, for messages
@@ -179,13 +261,14 @@ struct fleet {
  *
  * Return: 0, -EINVAL when it is not a result blkqual fleet knows, -ENOMEM.
  */
-int fleet_add_result(struct fleet *f, const char *host, const char *name, const char *file,
-		     json_object *root, char *err, size_t errlen);
+int fleet_device_load(struct fleet *f, struct fleet_device *d, const char *host,
+		      const char *name, const char *file, json_object *root, char *err,
+		      size_t errlen);
 
 /**
- * fleet_add_missing() - a device that gave no result, with the reason found
- * in its note (the playbook's "NAME.failed" file)
- * @f: the fleet
+ * fleet_device_missing() - a device that gave no result, with the reason
+ * found in its note (the playbook's "NAME.failed" file)
+ * @d: receives the device; fleet_device_free() it, whatever is returned
  * @host: host name
  * @name: device name
  * @file: the note
@@ -193,22 +276,14 @@ int fleet_add_result(struct fleet *f, const char *host, const char *name, const 
  *
  * Return: 0 or -ENOMEM.
  */
-int fleet_add_missing(struct fleet *f, const char *host, const char *name, const char *file,
-		      const char *why);
+int fleet_device_missing(struct fleet_device *d, const char *host, const char *name,
+			 const char *file, const char *why);
 
 /**
- * fleet_analyse() - group the devices and judge every metric of every group
- * @f: the fleet, its devices added and its threshold set
- *
- * Return: 0 or -ENOMEM.
+ * fleet_device_free() - release what a device holds
+ * @d: the device (left zeroed)
  */
-int fleet_analyse(struct fleet *f);
-
-/**
- * fleet_free() - release everything a fleet holds
- * @f: the fleet (left zeroed)
- */
-void fleet_free(struct fleet *f);
+void fleet_device_free(struct fleet_device *d);
 
 /**
  * fleet_fmt() - a figure as text: "12.3k", "85.1 MB/s", "1.20ms"
@@ -226,6 +301,54 @@ void fleet_fmt(char *buf, size_t len, enum fleet_unit unit, double v);
  * Return: "iops", "bytes_per_second" or "ns".
  */
 const char *fleet_unit_name(enum fleet_unit unit);
+
+/* fleet_judge.c */
+
+/**
+ * fleet_analyse() - group the devices and judge every metric of every group
+ * @f: the fleet, its devices added and its threshold set
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int fleet_analyse(struct fleet *f);
+
+/**
+ * fleet_add_device() - add a loaded device to the fleet
+ * @f: the fleet
+ * @d: the device, moved into the fleet (left zeroed)
+ *
+ * Return: 0 or -ENOMEM (@d is then still the caller's).
+ */
+int fleet_add_device(struct fleet *f, struct fleet_device *d);
+
+/**
+ * fleet_free() - release everything a fleet holds
+ * @f: the fleet (left zeroed)
+ */
+void fleet_free(struct fleet *f);
+
+/* fleet_text.c */
+
+/**
+ * fleet_text() - the report as text: what was found first, then a table
+ * per group
+ * @out: where
+ * @f: the analysed fleet
+ * @in: what was read, for the files that gave nothing
+ */
+void fleet_text(FILE *out, const struct fleet *f, const struct fleet_reader *in);
+
+/* fleet_json.c */
+
+/**
+ * fleet_json() - the report as JSON, written as it is made
+ * @out: where
+ * @f: the analysed fleet
+ * @in: what was read, for the files that gave nothing
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+int fleet_json(FILE *out, const struct fleet *f, const struct fleet_reader *in);
 
 /* fleet_html.c */
 

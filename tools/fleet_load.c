@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fleet_load.c - blkqual fleet's model: the figures of each device taken
- * from its run or qualify result, the devices grouped by model and
- * firmware, and every metric of a group judged with a robust z-score
+ * from its run or qualify result
  *
  * Results come from many hosts and possibly several blkqual versions, so
  * a missing figure is skipped, never guessed; only a file that is not a
@@ -49,34 +48,22 @@ static char *dupstr(const char *s)
 	return strdup(s ? s : "");
 }
 
-static struct fleet_device *new_device(struct fleet *f, const char *host, const char *name,
-				       const char *file)
+static int device_init(struct fleet_device *d, const char *host, const char *name,
+		       const char *file)
 {
-	struct fleet_device *grown = realloc(f->devs, (f->nr_devs + 1) * sizeof(*grown)), *d;
-	size_t len = strlen(host) + strlen(name) + 2;
-
-	if (!grown)
-		return NULL;
-	f->devs = grown;
-	d = &f->devs[f->nr_devs];
 	memset(d, 0, sizeof(*d));
 	d->group = -1;
-	d->id = malloc(len);
 	d->host = dupstr(host);
 	d->file = dupstr(file);
-	if (!d->id || !d->host || !d->file) {
-		free(d->id);
-		free(d->host);
-		free(d->file);
-		return NULL;
+	if (!d->host || !d->file || asprintf(&d->id, "%s/%s", host, name) < 0) {
+		d->id = NULL;
+		return -ENOMEM;
 	}
-	snprintf(d->id, len, "%s/%s", host, name);
-	f->nr_devs++;
-	return d;
+	return 0;
 }
 
-static int add_value(struct fleet_device *d, const char *metric, enum fleet_unit unit, double v,
-		     const char *workload)
+static int add_value(struct strpool *pool, struct fleet_device *d, const char *metric,
+		     enum fleet_unit unit, double v, const char *workload)
 {
 	struct fleet_value *grown;
 
@@ -87,15 +74,12 @@ static int add_value(struct fleet_device *d, const char *metric, enum fleet_unit
 		return -ENOMEM;
 	d->vals = grown;
 	grown = &d->vals[d->nr_vals];
-	grown->metric = strdup(metric);
-	grown->workload = dupstr(workload);
+	grown->metric = strpool_get(pool, metric);
+	grown->workload = strpool_get(pool, workload ? workload : "");
 	grown->unit = unit;
 	grown->v = v;
-	if (!grown->metric || !grown->workload) {
-		free(grown->metric);
-		free(grown->workload);
+	if (!grown->metric || !grown->workload)
 		return -ENOMEM;
-	}
 	d->nr_vals++;
 	return 0;
 }
@@ -129,7 +113,8 @@ enum dir_figures {
 };
 
 /* The figures of one direction ({"ios","iops","bytes_per_second","lat_ns"}). */
-static int add_direction(struct fleet_device *d, const char *prefix, const char *dir,
+static int add_direction(struct strpool *pool, struct fleet_device *d, const char *prefix,
+			 const char *dir,
 			 json_object *o, unsigned int figs, const char *workload)
 {
 	static const struct {
@@ -175,7 +160,7 @@ static int add_direction(struct fleet_device *d, const char *prefix, const char 
 		if (!have)
 			continue;
 		snprintf(metric, sizeof(metric), "%s: %s %s", prefix, dir, names[i].what);
-		ret = add_value(d, metric, names[i].unit, v, workload);
+		ret = add_value(pool, d, metric, names[i].unit, v, workload);
 	}
 	return ret;
 }
@@ -223,7 +208,8 @@ static char *job_workload(json_object *job)
 	return s;
 }
 
-static int load_run(struct fleet_device *d, json_object *root, char *err, size_t errlen)
+static int load_run(struct strpool *pool, struct fleet_device *d, json_object *root, char *err,
+		    size_t errlen)
 {
 	static const char *const dirs[] = { "read", "write" };
 	size_t nr_jobs, nt;
@@ -253,8 +239,8 @@ static int load_run(struct fleet_device *d, json_object *root, char *err, size_t
 			json_object *t = jpath(jpath(job, "total"), dirs[k]);
 			double errors;
 
-			ret = add_direction(d, prefix, dirs[k], t, FIG_IOPS | FIG_BPS | FIG_MEAN |
-					    FIG_P99, workload);
+			ret = add_direction(pool, d, prefix, dirs[k], t, FIG_IOPS | FIG_BPS |
+					    FIG_MEAN | FIG_P99, workload);
 			if (!ret && jnum(t, "errors", &errors) && errors > 0)
 				ret = add_failure(d, "job %s: %.0f %s errors", prefix, errors, dirs[k]);
 		}
@@ -333,7 +319,7 @@ static int criteria_failures(struct fleet_device *d, json_object *root)
 	return ret;
 }
 
-static int load_qualify(struct fleet_device *d, json_object *root)
+static int load_qualify(struct strpool *pool, struct fleet_device *d, json_object *root)
 {
 	size_t nr_steps;
 	json_object *steps = jarr(root, "steps", &nr_steps);
@@ -361,43 +347,46 @@ static int load_qualify(struct fleet_device *d, json_object *root)
 
 			snprintf(prefix, sizeof(prefix), "%s %s %s", profile ? profile : "profile",
 				 jstr(step, "name") ? jstr(step, "name") : "step", label ? label : "cell");
-			ret = add_direction(d, prefix, "read", jpath(cell, "read"), figs, workload);
+			ret = add_direction(pool, d, prefix, "read", jpath(cell, "read"), figs,
+					    workload);
 			if (!ret)
-				ret = add_direction(d, prefix, "write", jpath(cell, "write"), figs,
-						    workload);
+				ret = add_direction(pool, d, prefix, "write", jpath(cell, "write"),
+						    figs, workload);
 		}
 	}
 	return ret;
 }
 
-int fleet_add_result(struct fleet *f, const char *host, const char *name, const char *file,
-		     json_object *root, char *err, size_t errlen)
+int fleet_device_load(struct fleet *f, struct fleet_device *d, const char *host,
+		      const char *name, const char *file, json_object *root, char *err,
+		      size_t errlen)
 {
 	const char *cmd = jstr(root, "command");
-	struct fleet_device *d;
 	size_t n;
+	int ret;
 
+	memset(d, 0, sizeof(*d));
 	/* run results predate "command": they are known by their jobs. */
 	if (cmd ? strcmp(cmd, "qualify") && strcmp(cmd, "run") : !jarr(root, "jobs", &n)) {
 		snprintf(err, errlen, "neither a run nor a qualify result (%s%s)",
 			 cmd ? "command " : "no \"command\" and no \"jobs\"", cmd ? cmd : "");
 		return -EINVAL;
 	}
-	d = new_device(f, host, name, file);
-	if (!d)
-		return -ENOMEM;
+	ret = device_init(d, host, name, file);
+	if (ret)
+		return ret;
 	if (cmd && !strcmp(cmd, "qualify"))
-		return load_qualify(d, root);
-	return load_run(d, root, err, errlen);
+		return load_qualify(&f->strings, d, root);
+	return load_run(&f->strings, d, root, err, errlen);
 }
 
-int fleet_add_missing(struct fleet *f, const char *host, const char *name, const char *file,
-		      const char *why)
+int fleet_device_missing(struct fleet_device *d, const char *host, const char *name,
+			 const char *file, const char *why)
 {
-	struct fleet_device *d = new_device(f, host, name, file);
+	int ret = device_init(d, host, name, file);
 
-	if (!d)
-		return -ENOMEM;
+	if (ret)
+		return ret;
 	d->kind = "missing";
 	d->model = dupstr("");
 	d->firmware = dupstr("");
@@ -408,211 +397,17 @@ int fleet_add_missing(struct fleet *f, const char *host, const char *name, const
 	return add_failure(d, "no result: %s", why && *why ? why : "(the note is empty)");
 }
 
-/* ---- judging ----------------------------------------------------------- */
-
-static int find_group(struct fleet *f, const struct fleet_device *d)
+void fleet_device_free(struct fleet_device *d)
 {
-	struct fleet_group *grown;
-
-	for (size_t g = 0; g < f->nr_groups; g++)
-		if (!strcmp(f->groups[g].model, d->model) &&
-		    !strcmp(f->groups[g].firmware, d->firmware))
-			return (int)g;
-	grown = realloc(f->groups, (f->nr_groups + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	f->groups = grown;
-	grown = &f->groups[f->nr_groups];
-	memset(grown, 0, sizeof(*grown));
-	grown->model = strdup(d->model);
-	grown->firmware = strdup(d->firmware);
-	if (!grown->model || !grown->firmware) {
-		free(grown->model);
-		free(grown->firmware);
-		return -ENOMEM;
-	}
-	return (int)f->nr_groups++;
-}
-
-static int group_add(struct fleet_group *g, int dev)
-{
-	int *grown = realloc(g->devs, (g->nr_devs + 1) * sizeof(*grown));
-
-	if (!grown)
-		return -ENOMEM;
-	g->devs = grown;
-	g->devs[g->nr_devs++] = dev;
-	return 0;
-}
-
-static struct fleet_metric *find_metric(struct fleet_group *g, const struct fleet_value *v)
-{
-	struct fleet_metric *grown;
-
-	for (size_t m = 0; m < g->nr_metrics; m++)
-		if (!strcmp(g->metrics[m].name, v->metric) && g->metrics[m].unit == v->unit)
-			return &g->metrics[m];
-	grown = realloc(g->metrics, (g->nr_metrics + 1) * sizeof(*grown));
-	if (!grown)
-		return NULL;
-	g->metrics = grown;
-	grown = &g->metrics[g->nr_metrics];
-	memset(grown, 0, sizeof(*grown));
-	grown->name = strdup(v->metric);
-	if (!grown->name)
-		return NULL;
-	grown->unit = v->unit;
-	g->nr_metrics++;
-	return grown;
-}
-
-static int add_point(struct fleet_group *g, struct fleet *f, int dev, const struct fleet_value *v)
-{
-	struct fleet_metric *m = find_metric(g, v);
-	struct fleet_point *grown;
-
-	if (!m)
-		return -ENOMEM;
-	grown = realloc(m->pts, (m->n + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	m->pts = grown;
-	m->pts[m->n++] = (struct fleet_point){ .dev = dev, .v = v->v, .z = 0, .diff = 0 };
-	/* Compare against the first device's workload for this metric. */
-	if (m->n > 1) {
-		const struct fleet_device *first = &f->devs[m->pts[0].dev];
-
-		for (size_t i = 0; i < first->nr_vals; i++)
-			if (!strcmp(first->vals[i].metric, v->metric) &&
-			    strcmp(first->vals[i].workload, v->workload))
-				m->mixed = true;
-	}
-	return 0;
-}
-
-/*
- * The group's |z| threshold: Bonferroni's over every value it judges
- * (devices x metrics), never below --threshold, so that chance alone
- * gives a group an outlier with probability at most --alpha however
- * many devices it has; and how many chance alone would give.
- */
-static void group_threshold(struct fleet *f, struct fleet_group *g)
-{
-	double tests = 0;
-
-	for (size_t m = 0; m < g->nr_metrics; m++)
-		tests += (double)g->metrics[m].n;
-	g->z_threshold = bq_outlier_threshold(f->threshold, f->alpha, tests);
-	g->chance = g->nr_devs >= FLEET_MIN_JUDGED ? bq_outlier_chance(g->z_threshold, tests) : 0;
-	f->chance += g->chance;
-}
-
-static int judge(struct fleet *f, struct fleet_group *g, struct fleet_metric *m)
-{
-	/* The group size that counts is its devices', not this metric's values. */
-	const struct bq_outlier_rule rule = {
-		.threshold = g->z_threshold, .min_diff = f->min_diff, .min_group = 0,
-	};
-	struct bq_outlier *o = malloc(m->n * sizeof(*o));
-	double *v = malloc(m->n * sizeof(*v));
-	int ret = -ENOMEM;
-
-	if (!v || !o)
-		goto out_free;
-	m->min = INFINITY;
-	m->max = -INFINITY;
-	for (size_t i = 0; i < m->n; i++) {
-		v[i] = m->pts[i].v;
-		m->min = fmin(m->min, v[i]);
-		m->max = fmax(m->max, v[i]);
-	}
-	ret = bq_outliers(v, (int)m->n, &rule, &m->median, &m->mad, o);
-	for (size_t i = 0; !ret && i < m->n; i++) {
-		struct fleet_point *p = &m->pts[i];
-
-		p->z = o[i].z;
-		p->diff = o[i].diff;
-		p->outlier = g->nr_devs >= FLEET_MIN_JUDGED && o[i].outlier;
-		p->worse = m->unit == FLEET_NS ? p->v > m->median : p->v < m->median;
-		if (p->outlier)
-			f->devs[p->dev].nr_outliers++;
-	}
-out_free:
-	free(v);
-	free(o);
-	return ret;
-}
-
-int fleet_analyse(struct fleet *f)
-{
-	struct bq_strv hosts = { 0 };
-	int ret = 0;
-
-	for (size_t d = 0; d < f->nr_devs && !ret; d++) {
-		struct fleet_device *dev = &f->devs[d];
-		int g;
-
-		if (!bq_strv_contains(&hosts, dev->host))
-			ret = bq_strv_add(&hosts, dev->host);
-		if (ret || !strcmp(dev->kind, "missing"))
-			continue;
-		g = find_group(f, dev);
-		ret = g < 0 ? g : group_add(&f->groups[g], (int)d);
-		dev->group = g;
-	}
-	f->nr_hosts = hosts.n;
-	bq_strv_free(&hosts);
-	for (size_t g = 0; g < f->nr_groups && !ret; g++) {
-		struct fleet_group *grp = &f->groups[g];
-
-		for (size_t i = 0; i < grp->nr_devs && !ret; i++) {
-			const struct fleet_device *dev = &f->devs[grp->devs[i]];
-
-			for (size_t k = 0; k < dev->nr_vals && !ret; k++)
-				ret = add_point(grp, f, grp->devs[i], &dev->vals[k]);
-		}
-		group_threshold(f, grp);
-		for (size_t m = 0; m < grp->nr_metrics && !ret; m++)
-			ret = judge(f, grp, &grp->metrics[m]);
-	}
-	for (size_t d = 0; d < f->nr_devs; d++) {
-		f->nr_outlier_devs += f->devs[d].nr_outliers > 0;
-		f->nr_failed_devs += f->devs[d].failures.n > 0;
-	}
-	return ret;
-}
-
-void fleet_free(struct fleet *f)
-{
-	for (size_t d = 0; d < f->nr_devs; d++) {
-		struct fleet_device *dev = &f->devs[d];
-
-		for (size_t i = 0; i < dev->nr_vals; i++) {
-			free(dev->vals[i].metric);
-			free(dev->vals[i].workload);
-		}
-		free(dev->vals);
-		bq_strv_free(&dev->failures);
-		free(dev->id);
-		free(dev->host);
-		free(dev->file);
-		free(dev->path);
-		free(dev->model);
-		free(dev->firmware);
-		free(dev->serial);
-		free(dev->verdict);
-	}
-	free(f->devs);
-	for (size_t g = 0; g < f->nr_groups; g++) {
-		for (size_t m = 0; m < f->groups[g].nr_metrics; m++) {
-			free(f->groups[g].metrics[m].name);
-			free(f->groups[g].metrics[m].pts);
-		}
-		free(f->groups[g].metrics);
-		free(f->groups[g].devs);
-		free(f->groups[g].model);
-		free(f->groups[g].firmware);
-	}
-	free(f->groups);
-	memset(f, 0, sizeof(*f));
+	free(d->vals);
+	bq_strv_free(&d->failures);
+	free(d->id);
+	free(d->host);
+	free(d->file);
+	free(d->path);
+	free(d->model);
+	free(d->firmware);
+	free(d->serial);
+	free(d->verdict);
+	memset(d, 0, sizeof(*d));
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fio_result_load.h"
+#include "json_prune.h"
 #include "result_load.h"
 
 static char *read_all(FILE *f, size_t *len)
@@ -153,6 +154,8 @@ int result_load(struct cli *cli, const char *path, const struct result_want *wan
 		free(buf);
 		return cli_usage_error(cli, "%s: empty, not JSON", name);
 	}
+	if (want->prune)
+		len = json_prune(buf, len, want->prune);
 	o = parse(cli, name, buf, len, want->utf8);
 	free(buf);
 	if (!o)

@@ -26,6 +26,8 @@
  * @kind: a state file: "kind" is this string; NULL for none
  * @fio: fio's JSON output is taken too, in blkqual's layout (with @schema:
  *       see fio_result_native())
+ * @prune: keys whose object or array values the reader does not use:
+ *         they are read as null, unparsed (see json_prune()); NULL for none
  *
  * Whatever is asked, the file must hold one JSON object and nothing but
  * white space after it.
@@ -39,6 +41,7 @@ struct result_want {
 	bool jobs;
 	const char *kind;
 	bool fio;
+	const char *const *prune;
 };
 
 /**

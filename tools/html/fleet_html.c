@@ -286,8 +286,7 @@ static void metric_table(FILE *out, const struct fleet *f, const struct fleet_me
 
 	fleet_fmt(c[0], sizeof(c[0]), m->unit, m->median);
 	fleet_fmt(c[1], sizeof(c[1]), m->unit, m->mad);
-	snprintf(title, sizeof(title), "%s: median %s, MAD %s%s", m->name, c[0], c[1],
-		 m->mixed ? "; not the same workload on every device" : "");
+	snprintf(title, sizeof(title), "%s: median %s, MAD %s", m->name, c[0], c[1]);
 	if (m->n > FLEET_HTML_ROWS) {
 		html_note(out, "%s.  The figures of its %zu devices are in the JSON output "
 			  "(blkqual fleet -o json).", title, m->n);
