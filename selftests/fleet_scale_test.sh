@@ -69,6 +69,11 @@ else
 	not_ok "10,000 devices: the planted device is the one outlier; longest line $longest characters"
 fi
 
+/usr/bin/time -f '%e %M' -o "$tmp/time" "$blkqual" fleet -o json "$tmp/f" >"$tmp/f.json" \
+	2>"$tmp/f.err"
+read -r secs kib < <(tail -n 1 "$tmp/time")
+echo "10,000 devices, JSON: $secs s, $((kib / 1024)) MiB peak RSS, $(($(stat -c %s "$tmp/f.json") / 1048576)) MiB written" | note
+
 # The page at 10,000 devices: small, well-formed, the outliers first, a
 # histogram per metric rather than 10,000 dots.
 size=$(stat -c %s "$tmp/f.html")

@@ -202,8 +202,9 @@ static char *job_workload(json_object *job)
 
 		if (!a || !strncmp(a, "--filename=", 11))
 			continue;
+		if (*s)
+			strcat(s, " ");
 		strcat(s, a);
-		strcat(s, " ");
 	}
 	return s;
 }

@@ -319,7 +319,7 @@ static void metric_table(FILE *out, const struct fleet *f, const struct fleet_me
 
 int fleet_html(FILE *out, const struct fleet *f)
 {
-	bool found = f->nr_outlier_devs || f->nr_failed_devs;
+	bool found = f->nr_outlier_devs || f->nr_failed_devs || f->nr_other_job_devs;
 	char title[256];
 
 	snprintf(title, sizeof(title), "blkqual fleet: %zu devices on %zu hosts", f->nr_devs,
@@ -328,7 +328,7 @@ int fleet_html(FILE *out, const struct fleet *f)
 	fprintf(out, "<p><span class=\"verdict %s\">%s</span></p>\n", found ? "fail" : "pass",
 		f->nr_outlier_devs && f->nr_failed_devs ? "outliers and failures" :
 		f->nr_outlier_devs ? "outliers found" : f->nr_failed_devs ? "failures" :
-		"no outliers, no failures");
+		f->nr_other_job_devs ? "results from another job" : "no outliers, no failures");
 	fprintf(out, "<p>%zu outlier device%s, %zu failed device%s.  A figure is an outlier when "
 		"its robust z-score, 0.6745 (x - median) / MAD within its group (same model and "
 		"firmware), is beyond the group's threshold, Bonferroni's for its values at "
@@ -338,15 +338,21 @@ int fleet_html(FILE *out, const struct fleet *f)
 		f->nr_outlier_devs == 1 ? "" : "s", f->nr_failed_devs,
 		f->nr_failed_devs == 1 ? "" : "s", f->alpha, f->threshold, 100 * f->min_diff,
 		f->chance, FLEET_MIN_JUDGED);
+	if (f->nr_other_job_devs)
+		html_note(out, "%zu result%s from another job than most devices ran: %s set "
+			  "aside, not compared (the list is in blkqual fleet's text and JSON).",
+			  f->nr_other_job_devs, f->nr_other_job_devs == 1 ? " is" : "s are",
+			  f->nr_other_job_devs == 1 ? "its figures are" : "their figures are");
 	outlier_table(out, f);
 	failure_table(out, f);
 	device_table(out, f);
 	for (size_t g = 0; g < f->nr_groups; g++) {
 		const struct fleet_group *grp = &f->groups[g];
 
-		html_heading(out, 2, "Model %s, firmware %s: %zu device%s%s", grp->model,
-			     *grp->firmware ? grp->firmware : "(none)", grp->nr_devs,
-			     grp->nr_devs == 1 ? "" : "s",
+		html_heading(out, 2, "Model %s, firmware %s: %zu device%s on %zu host%s%s",
+			     grp->model, *grp->firmware ? grp->firmware : "(none)", grp->nr_devs,
+			     grp->nr_devs == 1 ? "" : "s", grp->nr_hosts,
+			     grp->nr_hosts == 1 ? "" : "s",
 			     grp->nr_devs >= FLEET_MIN_JUDGED ? "" : " (not judged)");
 		if (grp->nr_devs < FLEET_MIN_JUDGED)
 			html_note(out, "Fewer than %d devices: no majority to compare with, so no "
