@@ -10,23 +10,9 @@
 set -u
 
 srctree=${BLKQUAL_SRCTREE:-$(cd "$(dirname "$0")/.." && pwd)}
-blkqual=${BLKQUAL:-$srctree/blkqual}
+. "$srctree/selftests/helpers/tap.sh"
 gen=$srctree/selftests/helpers/fleet_gen.py
-python=/usr/bin/python3
-[ -x "$python" ] || python=python3
 
-n=0
-failed=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		failed=1
-		echo "not ok $n $2"
-	fi
-}
-note() { sed 's/^/# /'; }
 # The figures fleet compared, device by device, as one line.
 figures() {
 	"$python" -c 'import json, sys

@@ -11,17 +11,8 @@
 set -u
 
 srctree=${BLKQUAL_SRCTREE:-$(cd "$(dirname "$0")/.." && pwd)}
-blkqual=${BLKQUAL:-$srctree/blkqual}
+. "$srctree/selftests/helpers/tap.sh"
 gen=$srctree/selftests/helpers/fleet_gen.py
-python=/usr/bin/python3
-[ -x "$python" ] || python=python3
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n $1"; }
-note() { sed 's/^/# /'; }
-json() { "$python" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 tmp=$(mktemp -d /tmp/bqfleet-scale.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -48,6 +39,22 @@ if [ "$found" = 20 ] && [ "$chance" -le 3 ]; then
 	ok "400 devices x 20 seeds: the planted device found every time, chance outliers within the rule's rate"
 else
 	not_ok "400 devices x 20 seeds: the planted device found every time, chance outliers within the rule's rate"
+fi
+
+# The smallest fleets too: 12, 40 and 100 devices, one planted.
+bad=0
+for hosts in 3 10 25; do
+	rm -rf "$tmp/f"
+	"$python" "$gen" "$tmp/f" "$hosts" 4 "$hosts" --plant host00001/nvme1n1:-48
+	"$blkqual" fleet -o json "$tmp/f" >"$tmp/f.json" 2>"$tmp/f.err"
+	got=$(json "$tmp/f.json" "' '.join(sorted(set(o['device'] for o in d['outliers'])))")
+	echo "$((hosts * 4)) devices: outliers $got" | note
+	[ "$got" = host00001/nvme1n1 ] || bad=1
+done
+if [ "$bad" = 0 ]; then
+	ok "12, 40 and 100 devices: the planted device is the one outlier"
+else
+	not_ok "12, 40 and 100 devices: the planted device is the one outlier"
 fi
 
 # One fleet of 10,000 devices: found, no chance outlier, short lines.

@@ -19,21 +19,8 @@
 set -u
 
 srctree=${BLKQUAL_SRCTREE:-$(cd "$(dirname "$0")/.." && pwd)}
-blkqual=${BLKQUAL:-$srctree/blkqual}
+. "$srctree/selftests/helpers/tap.sh"
 fixtures=$srctree/selftests/fixtures/fleet
-python=/usr/bin/python3
-[ -x "$python" ] || python=python3
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n $1"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-check() { if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi; }
-note() { sed 's/^/# /'; }
-
-# jq-free JSON queries: json FILE EXPRESSION (d is the document).
-json() { "$python" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 tmp=$(mktemp -d /tmp/bqfleet-test.XXXXXX)
 hosts=3
