@@ -41,8 +41,11 @@ if [ ! -d "$dir" ]; then
 	start=$(date +%s)
 	python3 "$srctree/selftests/helpers/fleet_gen.py" "$dir" "$hosts" 4 11 --full \
 		--plant "$plant:-48" --other-job "$other"
+	# fleet skips hidden files: a kept fleet says what was planted in it.
+	echo "$plant" >"$dir/.planted"
 	echo "generated in $(($(date +%s) - start)) s, $(du -sh "$dir" | cut -f1)"
 fi
+[ -f "$dir/.planted" ] && plant=$(cat "$dir/.planted")
 files=$(find "$dir" -name '*.json' | wc -l)
 echo "blkqual fleet over $files files, $(nproc) CPUs, $rounds rounds each"
 
