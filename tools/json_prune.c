@@ -87,17 +87,18 @@ static size_t skip_space(const char *buf, size_t len, size_t i)
 	return i;
 }
 
+/* The text read so far, buf[*r, @to), kept where the text now ends (*w). */
+static void keep(char *buf, size_t *r, size_t *w, size_t to)
+{
+	if (*w != *r)
+		memmove(buf + *w, buf + *r, to - *r);
+	*w += to - *r;
+	*r = to;
+}
+
 size_t json_prune(char *buf, size_t len, const char *const *keys)
 {
 	size_t r = 0, w = 0;
-
-/* Keeps buf[r, to) where the text now ends. */
-#define KEEP(to) do {							\
-		if (w != r)						\
-			memmove(buf + w, buf + r, (to) - r);		\
-		w += (to) - r;						\
-		r = (to);						\
-	} while (0)
 
 	while (r < len) {
 		const char *q = memchr(buf + r, '"', len - r);
@@ -111,12 +112,12 @@ size_t json_prune(char *buf, size_t len, const char *const *keys)
 			break;
 		v = skip_space(buf, len, e);
 		if (v >= len || buf[v] != ':' || !is_key(buf + s + 1, e - s - 2, keys)) {
-			KEEP(e);
+			keep(buf, &r, &w, e);
 			continue;
 		}
 		v = skip_space(buf, len, v + 1);
 		if (v >= len || (buf[v] != '{' && buf[v] != '[')) {
-			KEEP(v);
+			keep(buf, &r, &w, v);
 			continue;
 		}
 		end = value_end(buf, len, v, &nl);
@@ -124,17 +125,16 @@ size_t json_prune(char *buf, size_t len, const char *const *keys)
 			break;
 		/* "{}" stays: the text never grows. */
 		if (end - v < 4 + nl) {
-			KEEP(end);
+			keep(buf, &r, &w, end);
 			continue;
 		}
-		KEEP(v);
+		keep(buf, &r, &w, v);
 		memcpy(buf + w, "null", 4);
 		memset(buf + w + 4, '\n', nl);
 		w += 4 + nl;
 		r = end;
 	}
-	KEEP(len);
-#undef KEEP
+	keep(buf, &r, &w, len);
 	buf[w] = '\0';
 	return w;
 }
