@@ -146,16 +146,22 @@ static int run(struct fleet_cmd *c, int argc, char **argv)
 		cli_error(&c->cli, "%s", strerror(-ret));
 		return EXIT_REFUSED;
 	}
-	if (c->cli.output == OUTPUT_JSON) {
+	if (c->cli.output == OUTPUT_JSON)
 		ret = fleet_json(stdout, &c->f, &c->in);
-	} else {
+	else
 		fleet_text(stdout, &c->f, &c->in);
+	errno = 0;
+	if (!ret && (fflush(stdout) || ferror(stdout)))
+		ret = errno ? -errno : -EIO;
+	if (ret) {
+		cli_error(&c->cli, "(stdout): %s", strerror(-ret));
+		return EXIT_REFUSED;
 	}
-	if (!ret && c->html)
+	if (c->html)
 		ret = strcmp(c->html, "-") ? write_atomically(c->html, emit_html, &c->f) :
 		      fleet_html(stdout, &c->f);
 	if (ret) {
-		cli_error(&c->cli, "%s: %s", c->html ? c->html : "(stdout)", strerror(-ret));
+		cli_error(&c->cli, "%s: %s", c->html, strerror(-ret));
 		return EXIT_REFUSED;
 	}
 	c->f.source = NULL;

@@ -106,8 +106,9 @@ static int add_point(struct fleet_group *g, int dev, const struct fleet_value *v
 
 /* ---- another job ------------------------------------------------------- */
 
-/* One metric's figures from one workload, and how many devices gave them. */
+/* One group's figures of a metric from one workload, and how many devices gave them. */
 struct job_count {
+	int group;
 	const char *metric;
 	const char *workload;
 	size_t first;		/* the first device that gave one */
@@ -115,16 +116,26 @@ struct job_count {
 	bool fleets;		/* the workload most devices ran for the metric */
 };
 
+static int same_metric(const struct job_count *x, const struct job_count *y)
+{
+	return x->group != y->group ? (x->group > y->group) - (x->group < y->group) :
+	       strcmp(x->metric, y->metric);
+}
+
 static int by_metric_workload(const void *a, const void *b)
 {
 	const struct job_count *x = a, *y = b;
-	int c = strcmp(x->metric, y->metric);
+	int c = same_metric(x, y);
 
 	return c ? c : strcmp(x->workload, y->workload);
 }
 
-/* The fleet's workload for each metric: the most devices', the first seen on a tie. */
-static size_t fleet_workloads(struct fleet *f, struct job_count **out)
+/*
+ * Each group's workload for each metric: the most devices', the first
+ * seen on a tie.  Per group, since two models may well run the same job
+ * name with options of their own.
+ */
+static size_t group_workloads(struct fleet *f, struct job_count **out)
 {
 	struct job_count *jc;
 	size_t n = 0, k = 0;
@@ -136,7 +147,8 @@ static size_t fleet_workloads(struct fleet *f, struct job_count **out)
 		return (size_t)-1;
 	for (size_t d = 0; d < f->nr_devs; d++)
 		for (size_t i = 0; i < f->devs[d].nr_vals; i++)
-			jc[k++] = (struct job_count){ .metric = f->devs[d].vals[i].metric,
+			jc[k++] = (struct job_count){ .group = f->devs[d].group,
+						      .metric = f->devs[d].vals[i].metric,
 						      .workload = f->devs[d].vals[i].workload,
 						      .first = d, .n = 1 };
 	/* qsort is not stable: the first device is kept by hand. */
@@ -152,7 +164,7 @@ static size_t fleet_workloads(struct fleet *f, struct job_count **out)
 		jc[k++] = jc[i];
 	}
 	for (size_t i = 0, best = 0; i < k; i++) {
-		if (i && !strcmp(jc[i].metric, jc[best].metric)) {
+		if (i && !same_metric(&jc[i], &jc[best])) {
 			if (jc[i].n > jc[best].n ||
 			    (jc[i].n == jc[best].n && jc[i].first < jc[best].first)) {
 				jc[best].fleets = false;
@@ -170,13 +182,14 @@ static size_t fleet_workloads(struct fleet *f, struct job_count **out)
 
 /*
  * Figures a device gave for a metric from another job than most devices
- * ran (other options for the same job name) compare nothing: they are
- * set aside, and the device counted once, with the first such metric.
+ * of its group ran (other options for the same job name) compare nothing:
+ * they are set aside, and the device counted once, with the first such
+ * metric.
  */
 static int set_aside_other_jobs(struct fleet *f)
 {
 	struct job_count *jc;
-	size_t nr = fleet_workloads(f, &jc);
+	size_t nr = group_workloads(f, &jc);
 
 	if (nr == (size_t)-1)
 		return -ENOMEM;
@@ -185,7 +198,8 @@ static int set_aside_other_jobs(struct fleet *f)
 		size_t kept = 0;
 
 		for (size_t i = 0; i < dev->nr_vals; i++) {
-			struct job_count key = { .metric = dev->vals[i].metric,
+			struct job_count key = { .group = dev->group,
+						 .metric = dev->vals[i].metric,
 						 .workload = dev->vals[i].workload };
 			struct job_count *c = bsearch(&key, jc, nr, sizeof(*jc),
 						      by_metric_workload);
@@ -300,7 +314,7 @@ out_free:
 
 int fleet_analyse(struct fleet *f)
 {
-	int ret = set_aside_other_jobs(f);
+	int ret = 0;
 
 	for (size_t d = 0; d < f->nr_devs && !ret; d++) {
 		struct fleet_device *dev = &f->devs[d];
@@ -312,6 +326,8 @@ int fleet_analyse(struct fleet *f)
 		ret = g < 0 ? g : group_add(&f->groups[g], (int)d);
 		dev->group = g;
 	}
+	if (!ret)
+		ret = set_aside_other_jobs(f);
 	if (!ret)
 		ret = count_hosts(f);
 	for (size_t g = 0; g < f->nr_groups && !ret; g++) {

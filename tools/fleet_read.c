@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ enum fleet_outcome {
 	FILE_NOT_JSON,
 	FILE_NOT_RESULT,
 	FILE_FLEET,		/* blkqual fleet's own output, left alone */
-	FILE_ERROR,		/* the run cannot go on: @status, @why */
+	FILE_ERROR,		/* the run cannot go on: @status, @why (NULL: out of memory) */
 };
 
 /* One file found, and what reading it gave. */
@@ -57,6 +58,12 @@ static bool ends_with(const char *s, const char *suffix)
 	return ls > lx && !strcmp(s + ls - lx, suffix);
 }
 
+static int out_of_memory(struct fleet_reader *r, const char *path)
+{
+	cli_error(r->cli, "%s: %s", path, strerror(ENOMEM));
+	return EXIT_REFUSED;
+}
+
 static int list_file(struct fleet_reader *r, const char *path, const char *host)
 {
 	struct fleet_file *grown, *ff;
@@ -64,7 +71,7 @@ static int list_file(struct fleet_reader *r, const char *path, const char *host)
 	if (r->nr_files % 1024 == 0) {
 		grown = realloc(r->files, (r->nr_files + 1024) * sizeof(*grown));
 		if (!grown)
-			return cli_usage_error(r->cli, "out of memory");
+			return out_of_memory(r, path);
 		r->files = grown;
 	}
 	ff = &r->files[r->nr_files];
@@ -74,7 +81,7 @@ static int list_file(struct fleet_reader *r, const char *path, const char *host)
 	if (!ff->path || (host && !ff->host)) {
 		free(ff->path);
 		free(ff->host);
-		return cli_usage_error(r->cli, "out of memory");
+		return out_of_memory(r, path);
 	}
 	r->nr_files++;
 	return 0;
@@ -166,7 +173,7 @@ static void read_note(struct fleet_file *ff, const char *name)
 	ret = fleet_device_missing(&ff->dev, ff->host ? ff->host : "-", name, ff->path, why);
 	if (ret) {
 		ff->status = EXIT_REFUSED;
-		set_why(ff, FILE_ERROR, strerror(-ret));
+		ff->outcome = FILE_ERROR;
 	}
 }
 
@@ -218,7 +225,7 @@ static void read_result(struct fleet_workers *w, struct cli *cli, struct fleet_f
 		set_why(ff, FILE_NOT_RESULT, err);
 	} else if (ret) {
 		ff->status = EXIT_REFUSED;
-		set_why(ff, FILE_ERROR, strerror(-ret));
+		ff->outcome = FILE_ERROR;
 	} else {
 		keep_only(w->r->only, &ff->dev);
 	}
@@ -253,8 +260,12 @@ static void *read_files(void *arg)
 
 static int nr_threads(size_t files)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t n = cpus > 0 ? (size_t)cpus : 1;
+	cpu_set_t cpus;
+	size_t n = 1;
+
+	/* The CPUs it may run on (taskset, a cpuset), not all there are. */
+	if (!sched_getaffinity(0, sizeof(cpus), &cpus) && CPU_COUNT(&cpus) > 0)
+		n = (size_t)CPU_COUNT(&cpus);
 
 	if (n > FLEET_MAX_THREADS)
 		n = FLEET_MAX_THREADS;
@@ -274,7 +285,7 @@ static int unread(struct fleet_reader *r, struct fleet_unread *u, const struct f
 		snprintf(u->first, sizeof(u->first), "%s%s%s", strstr(why, ff->path) ? "" : ff->path,
 			 strstr(why, ff->path) ? "" : ": ", why);
 	if (u->names.n < FLEET_NAMED && bq_strv_add(&u->names, ff->path))
-		return cli_usage_error(r->cli, "out of memory");
+		return out_of_memory(r, ff->path);
 	return 0;
 }
 
@@ -288,10 +299,8 @@ static int gather(struct fleet_reader *r, struct fleet *f)
 		switch (ff->outcome) {
 		case FILE_DEVICE:
 			r->nr_read++;
-			if (fleet_add_device(f, &ff->dev)) {
-				cli_error(r->cli, "%s", strerror(ENOMEM));
-				ret = EXIT_REFUSED;
-			}
+			if (fleet_add_device(f, &ff->dev))
+				ret = out_of_memory(r, ff->path);
 			break;
 		case FILE_NOT_JSON:
 			ret = unread(r, &r->not_json, ff);
@@ -302,7 +311,10 @@ static int gather(struct fleet_reader *r, struct fleet *f)
 		case FILE_FLEET:
 			break;
 		case FILE_ERROR:
-			cli_error(r->cli, "%s", ff->why ? ff->why : strerror(ENOMEM));
+			/* Without a reason, the only error: out of memory. */
+			if (!ff->why)
+				return out_of_memory(r, ff->path);
+			cli_error(r->cli, "%s", ff->why);
 			ret = ff->status;
 			break;
 		}

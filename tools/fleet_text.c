@@ -61,17 +61,49 @@ static void print_unread(FILE *out, const struct fleet_unread *u, const char *on
 	fprintf(out, " (the first: %s)\n", u->first);
 }
 
+/*
+ * The first word of @a that @b does not have, cut and with control
+ * characters shown as '?': a profile's text is many lines, a job's
+ * options can be long, and the line about them is one line.
+ */
+static bool first_word_not_in(const char *a, const char *b, char *out, size_t len)
+{
+	static const char space[] = " \t\r\n";
+
+	for (a += strspn(a, space); *a; a += strspn(a, space)) {
+		size_t n = strcspn(a, space), cut = n + 4 <= len ? n : len - 4;
+		const char *p = b;
+		bool found = false;
+
+		for (p += strspn(p, space); *p && !found; p += strspn(p, space)) {
+			size_t m = strcspn(p, space);
+
+			found = m == n && !strncmp(a, p, n);
+			p += m;
+		}
+		if (!found) {
+			for (size_t i = 0; i < cut; i++)
+				out[i] = (unsigned char)a[i] < 0x20 || a[i] == 0x7f ? '?' : a[i];
+			strcpy(out + cut, n > cut ? "..." : "");
+			return true;
+		}
+		a += n;
+	}
+	return false;
+}
+
 /* Results whose figures of another job were set aside, on one line. */
 static void print_other_job(FILE *out, const struct fleet *f)
 {
 	const struct fleet_device *first = NULL;
-	const char *fleets = NULL;
+	const char *usual = NULL;
+	char theirs[64], ours[64];
 	size_t named = 0;
 
 	if (!f->nr_other_job_devs)
 		return;
-	fprintf(out, "%zu result%s from another job, not compared:", f->nr_other_job_devs,
-		f->nr_other_job_devs == 1 ? " is" : "s are");
+	fprintf(out, "%zu result%s from another job than most of its group ran, not compared:",
+		f->nr_other_job_devs, f->nr_other_job_devs == 1 ? " is" : "s are");
 	for (size_t d = 0; d < f->nr_devs && named < FLEET_NAMED; d++) {
 		if (!f->devs[d].other_metric)
 			continue;
@@ -80,12 +112,18 @@ static void print_other_job(FILE *out, const struct fleet *f)
 	}
 	if (f->nr_other_job_devs > named)
 		fprintf(out, " and %zu more", f->nr_other_job_devs - named);
-	for (size_t g = 0; g < f->nr_groups && !fleets; g++)
-		for (size_t m = 0; m < f->groups[g].nr_metrics && !fleets; m++)
-			if (!strcmp(f->groups[g].metrics[m].name, first->other_metric))
-				fleets = f->groups[g].metrics[m].workload;
-	fprintf(out, " (the first ran \"%s\" for %s, where most ran \"%s\")\n",
-		first->other_workload, first->other_metric, fleets ? fleets : "?");
+	for (size_t m = 0; first->group >= 0 && m < f->groups[first->group].nr_metrics; m++)
+		if (!strcmp(f->groups[first->group].metrics[m].name, first->other_metric))
+			usual = f->groups[first->group].metrics[m].workload;
+	if (usual && first_word_not_in(first->other_workload, usual, theirs, sizeof(theirs))) {
+		if (!first_word_not_in(usual, first->other_workload, ours, sizeof(ours)))
+			snprintf(ours, sizeof(ours), "without it");
+		fprintf(out, " (the first ran %s for %s, where most ran %s)\n", theirs,
+			first->other_metric, ours);
+	} else {
+		fprintf(out, " (the first ran %s with other options; -o json gives them)\n",
+			first->other_metric);
+	}
 }
 
 /* "a 1.2k (-48.0%, z -9.1, worse), b ... and 4 more" */
