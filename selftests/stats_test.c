@@ -165,4 +165,115 @@ TEST(outlier_rule)
 	EXPECT_FALSE(o[1].outlier);
 }
 
+/* A seeded standard normal (xorshift64* and Box-Muller): the same every run. */
+static double normal(uint64_t *state)
+{
+	double u1, u2;
+
+	do {
+		*state ^= *state >> 12;
+		*state ^= *state << 25;
+		*state ^= *state >> 27;
+		u1 = (double)((*state * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+	} while (u1 <= 0);
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	u2 = (double)((*state * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+/* Groups of @n latencies, 3% noise, with any value past Bonferroni's threshold. */
+static int chance_groups(int groups, int n, bool lognormal, bool log_scale, uint64_t seed)
+{
+	struct bq_outlier_rule rule = {
+		.threshold = bq_outlier_threshold(3.5, 0.05, n), .min_diff = 0.10,
+		.log_scale = log_scale,
+	};
+	struct bq_outlier *o = calloc((size_t)n, sizeof(*o));
+	double *v = calloc((size_t)n, sizeof(*v)), median, mad;
+	int hit = 0;
+
+	for (int g = 0; o && v && g < groups; g++) {
+		bool any = false;
+
+		/* A device's speed f; its latency at one queue depth is 1/f. */
+		for (int i = 0; i < n; i++) {
+			double z = normal(&seed);
+
+			v[i] = 1 / (lognormal ? exp(0.03 * z) : 1 + 0.03 * z);
+		}
+		if (bq_outliers(v, n, &rule, &median, &mad, o))
+			return -1;
+		for (int i = 0; i < n; i++)
+			any |= o[i].outlier;
+		hit += any;
+	}
+	free(o);
+	free(v);
+	return hit;
+}
+
+/*
+ * The rule's promise: noise alone gives a group an outlier with chance
+ * alpha (5%).  It holds where the figures are normal on the scale judged;
+ * a latency that is the reciprocal of a normal speed has a long slow tail,
+ * which the logarithm shortens.
+ */
+TEST(outlier_chance_rate)
+{
+	const int groups = 60, n = 20000;
+	int lognormal = chance_groups(groups, n, true, true, 7);
+	int recip_log = chance_groups(groups, n, false, true, 7);
+	int recip_lin = chance_groups(groups, n, false, false, 7);
+
+	TH_LOG("groups of %d with a chance outlier, of %d: lognormal speeds %d; normal speeds' "
+	       "latency on a log scale %d, on its own scale %d", n, groups, lognormal, recip_log,
+	       recip_lin);
+	/* 3 expected; 9 or more has probability 0.3% if the rate is 5%. */
+	EXPECT_LE(lognormal, 8);
+	EXPECT_LE(recip_log, recip_lin);
+}
+
+/* A rate and its reciprocal, judged on the log scale, give each device the same |z|. */
+TEST(outlier_log_scale)
+{
+	const double iops[7] = { 1000, 1010, 990, 1005, 995, 1000, 600 };
+	struct bq_outlier_rule rule = { .threshold = 3.5, .min_diff = 0.10, .log_scale = true };
+	struct bq_outlier a[7], b[7];
+	double lat[7], median, mad;
+
+	for (int i = 0; i < 7; i++)
+		lat[i] = 32e6 / iops[i];
+	ASSERT_EQ(0, bq_outliers(iops, 7, &rule, &median, &mad, a));
+	EXPECT_EQ(1000, median);
+	ASSERT_EQ(0, bq_outliers(lat, 7, &rule, &median, &mad, b));
+	for (int i = 0; i < 7; i++) {
+		EXPECT_TRUE(fabs(a[i].z + b[i].z) < 1e-9);
+		EXPECT_EQ(i == 6, a[i].outlier);
+		EXPECT_EQ(i == 6, b[i].outlier);
+	}
+	/* The difference stays that of the values: 40% less, 66.7% more. */
+	EXPECT_TRUE(fabs(a[6].diff + 0.4) < 1e-9);
+	EXPECT_TRUE(fabs(b[6].diff - 2.0 / 3) < 1e-9);
+	/* The band spans one factor each way: the latencies' is the rates' turned over. */
+	{
+		double ilo, ihi, llo, lhi;
+
+		ASSERT_EQ(0, bq_outlier_band(iops, 7, &rule, &ilo, &ihi));
+		ASSERT_EQ(0, bq_outlier_band(lat, 7, &rule, &llo, &lhi));
+		EXPECT_TRUE(ilo < 990 && ihi > 1010 && ilo > 600);
+		EXPECT_TRUE(fabs(llo * ihi / 32e6 - 1) < 1e-9);
+		EXPECT_TRUE(fabs(lhi * ilo / 32e6 - 1) < 1e-9);
+	}
+	/* A value of 0 has no logarithm: the values themselves are judged. */
+	{
+		const double zero[5] = { 100, 101, 99, 100, 0 };
+
+		ASSERT_EQ(0, bq_outliers(zero, 5, &rule, &median, &mad, a));
+		EXPECT_TRUE(isfinite(a[4].z) && a[4].z < -3.5);
+		EXPECT_TRUE(a[4].outlier);
+	}
+}
+
 TEST_HARNESS_MAIN

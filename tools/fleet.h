@@ -107,6 +107,8 @@ struct fleet_point {
  * @mad: their median absolute deviation
  * @min: smallest figure
  * @max: largest
+ * @band_lo: the lowest figure whose |z| is within the group's threshold
+ * @band_hi: the highest
  * @workload: the job most devices ran for it; the others are not compared
  */
 struct fleet_metric {
@@ -115,6 +117,7 @@ struct fleet_metric {
 	struct fleet_point *pts;
 	size_t n;
 	double median, mad, min, max;
+	double band_lo, band_hi;
 	const char *workload;
 };
 

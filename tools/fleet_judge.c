@@ -281,6 +281,7 @@ static int judge(struct fleet *f, struct fleet_group *g, struct fleet_metric *m)
 	/* The group size that counts is its devices', not this metric's values. */
 	const struct bq_outlier_rule rule = {
 		.threshold = g->z_threshold, .min_diff = f->min_diff, .min_group = 0,
+		.log_scale = true,
 	};
 	struct bq_outlier *o = malloc(m->n * sizeof(*o));
 	double *v = malloc(m->n * sizeof(*v));
@@ -296,6 +297,8 @@ static int judge(struct fleet *f, struct fleet_group *g, struct fleet_metric *m)
 		m->max = fmax(m->max, v[i]);
 	}
 	ret = bq_outliers(v, (int)m->n, &rule, &m->median, &m->mad, o);
+	if (!ret)
+		ret = bq_outlier_band(v, (int)m->n, &rule, &m->band_lo, &m->band_hi);
 	for (size_t i = 0; !ret && i < m->n; i++) {
 		struct fleet_point *p = &m->pts[i];
 

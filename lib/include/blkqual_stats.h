@@ -24,16 +24,23 @@ extern "C" {
  * @threshold: |robust z| beyond which it may be
  * @min_diff: least relative distance from the median it must also have
  * @min_group: fewer values than this, and none is judged
+ * @log_scale: the z-score is of the values' logarithms, when all are
+ *	positive: noise that scales a device's speed is symmetric there, so
+ *	chance passes the threshold as rarely on the slow side as on the fast,
+ *	and a rate and its reciprocal (IOPS and latency at one queue depth)
+ *	give a device the same |z|
  */
 struct bq_outlier_rule {
 	double threshold;
 	double min_diff;
 	int min_group;
+	bool log_scale;
 };
 
 /**
  * struct bq_outlier - one value judged against its group
- * @z: robust z-score (infinite when the MAD is 0 and it differs)
+ * @z: robust z-score (infinite when the MAD is 0 and it differs), of its
+ *	logarithm with bq_outlier_rule.log_scale
  * @diff: (value - median) / |median|, NAN for a median of 0
  * @outlier: the rule calls it one
  */
@@ -48,14 +55,16 @@ struct bq_outlier {
  * @v: the values, @n of them
  * @n: how many
  * @rule: the rule
- * @median: receives the group's median
- * @mad: receives its median absolute deviation
+ * @median: receives the group's median (of the values themselves)
+ * @mad: receives its median absolute deviation (likewise)
  * @out: receives one judgement per value
  *
  * Return: 0, -EINVAL for an empty group, or -ENOMEM.
  */
 int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule, double *median,
 		double *mad, struct bq_outlier *out);
+int bq_outlier_band(const double *v, int n, const struct bq_outlier_rule *rule, double *lo,
+		    double *hi);
 double bq_outlier_threshold(double floor, double alpha, double tests);
 double bq_outlier_chance(double threshold, double tests);
 

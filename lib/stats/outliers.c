@@ -67,21 +67,83 @@ double bq_outlier_chance(double threshold, double tests)
 	return tests * erfc(threshold / M_SQRT2);
 }
 
+/* The values' logarithms in *@lv; NULL there when one is not positive. */
+static int logs_of(const double *v, int n, double **lv)
+{
+	*lv = NULL;
+	for (int i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return 0;
+	*lv = malloc((size_t)n * sizeof(**lv));
+	if (!*lv)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		(*lv)[i] = log(v[i]);
+	return 0;
+}
+
 int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule, double *median,
 		double *mad, struct bq_outlier *out)
 {
+	double *lv = NULL, lmedian = 0, lmad = 0;
 	int ret = bq_mad(v, n, median, mad);
 
 	if (ret)
 		return ret;
+	/*
+	 * A latency that is the reciprocal of a normal rate has a long
+	 * slow tail: at 100,000 devices with 3% noise, chance put one past
+	 * the threshold on the values themselves (|z| 5.6 at 5.29, its
+	 * IOPS at -4.8).
+	 */
+	if (rule->log_scale) {
+		ret = logs_of(v, n, &lv);
+		if (!ret && lv)
+			ret = bq_mad(lv, n, &lmedian, &lmad);
+		if (ret)
+			goto out_free;
+	}
 	for (int i = 0; i < n; i++) {
 		struct bq_outlier *o = &out[i];
 
-		o->z = bq_robust_z(v[i], *median, *mad);
+		o->z = lv ? bq_robust_z(lv[i], lmedian, lmad) : bq_robust_z(v[i], *median, *mad);
 		o->diff = *median ? (v[i] - *median) / fabs(*median) : NAN;
 		/* A difference too small to matter is noise, however tight the rest. */
 		o->outlier = n >= rule->min_group && fabs(o->z) > rule->threshold &&
 			     (isnan(o->diff) || fabs(o->diff) >= rule->min_diff);
 	}
-	return 0;
+out_free:
+	free(lv);
+	return ret;
+}
+
+/**
+ * bq_outlier_band() - the figures whose |z| is within the rule's threshold
+ * @v: the group's values, @n of them
+ * @n: how many
+ * @rule: the rule (its threshold and scale)
+ * @lo: receives the lowest such figure
+ * @hi: receives the highest
+ *
+ * On the log scale the band is not symmetric about the median: it spans
+ * the same factor each way.  The rule's least difference is not in it.
+ *
+ * Return: 0, -EINVAL for an empty group, or -ENOMEM.
+ */
+int bq_outlier_band(const double *v, int n, const struct bq_outlier_rule *rule, double *lo,
+		    double *hi)
+{
+	double *lv = NULL, median, mad, half;
+	int ret = rule->log_scale ? logs_of(v, n, &lv) : 0;
+
+	if (!ret)
+		ret = bq_mad(lv ? lv : v, n, &median, &mad);
+	if (!ret) {
+		/* Where 0.6745 (x - median) / MAD reaches the threshold. */
+		half = mad > 0 ? rule->threshold * mad / 0.6745 : 0;
+		*lo = lv ? exp(median - half) : median - half;
+		*hi = lv ? exp(median + half) : median + half;
+	}
+	free(lv);
+	return ret;
 }

@@ -143,15 +143,14 @@ static const char *unit_label(enum fleet_unit unit)
 }
 
 /* Where a device's figure would count as an outlier: the band between is normal. */
-static void normal_band(const struct fleet *f, const struct fleet_group *g,
-			const struct fleet_metric *m, double *lo, double *hi)
+static void normal_band(const struct fleet *f, const struct fleet_metric *m, double *lo,
+			double *hi)
 {
-	double by_z = m->mad > 0 ? g->z_threshold * m->mad / 0.6745 : 0;
 	double by_diff = f->min_diff * fabs(m->median);
-	double half = fmax(by_z, by_diff);
 
-	*lo = m->median - half;
-	*hi = m->median + half;
+	/* An outlier is beyond both: the band is where either holds. */
+	*lo = fmin(m->band_lo, m->median - by_diff);
+	*hi = fmax(m->band_hi, m->median + by_diff);
 }
 
 /*
@@ -182,7 +181,7 @@ static void metric_histogram(FILE *out, const struct fleet *f, const struct flee
 	}
 	for (int b = 0; b < FLEET_HTML_BINS; b++)
 		top = fmax(top, y[b]);
-	normal_band(f, g, m, &lo, &hi);
+	normal_band(f, m, &lo, &hi);
 	snprintf(ylabel, sizeof(ylabel), "devices (of %zu)", m->n);
 	svg_axis_init(&p.x, SVG_LINEAR, unit_label(m->unit), unit_fmt(m->unit));
 	svg_axis_init(&p.y, SVG_LINEAR, ylabel, svg_fmt_si);
@@ -230,7 +229,7 @@ static void metric_dots(FILE *out, const struct fleet *f, const struct fleet_gro
 
 	if (!x || !y)
 		goto out_free;
-	normal_band(f, g, m, &lo, &hi);
+	normal_band(f, m, &lo, &hi);
 	/* Latency spans decades when one device queues; IOPS read better from 0. */
 	logy = m->unit == FLEET_NS && m->min > 0 && m->max / m->min > 20;
 	snprintf(xlabel, sizeof(xlabel), "device (1 to %zu, named in the table)", m->n);
@@ -330,8 +329,9 @@ int fleet_html(FILE *out, const struct fleet *f)
 		f->nr_outlier_devs ? "outliers found" : f->nr_failed_devs ? "failures" :
 		f->nr_other_job_devs ? "results from another job" : "no outliers, no failures");
 	fprintf(out, "<p>%zu outlier device%s, %zu failed device%s.  A figure is an outlier when "
-		"its robust z-score, 0.6745 (x - median) / MAD within its group (same model and "
-		"firmware), is beyond the group's threshold, Bonferroni's for its values at "
+		"its robust z-score, 0.6745 (ln x - median) / MAD of the logarithms within its "
+		"group (same model and firmware), is beyond the group's threshold, Bonferroni's "
+		"for its values at "
 		"alpha %g and at least %g, and it is at least %g%% from the median; chance alone "
 		"would give about %.2g outliers in all.  Groups of fewer than %d devices are "
 		"shown but not judged.</p>\n", f->nr_outlier_devs,
