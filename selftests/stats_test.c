@@ -140,11 +140,11 @@ TEST(outlier_rule)
 {
 	const double v[8] = { 100, 101, 99, 100.5, 99.5, 100, 52, 100.2 };
 	const struct bq_outlier_rule rule = { .threshold = 3.5, .min_diff = 0.05, .min_group = 3 };
+	struct bq_outlier_group grp;
 	struct bq_outlier o[8];
-	double median, mad;
 
-	ASSERT_EQ(0, bq_outliers(v, 8, &rule, &median, &mad, o));
-	EXPECT_EQ(100, median);
+	ASSERT_EQ(0, bq_outliers(v, 8, &rule, &grp, o));
+	EXPECT_EQ(100, grp.median);
 	for (int i = 0; i < 8; i++)
 		EXPECT_EQ(i == 6, o[i].outlier);
 	EXPECT_TRUE(o[6].z < -3.5);
@@ -155,12 +155,12 @@ TEST(outlier_rule)
 		const double tight[5] = { 100, 100.01, 99.99, 100, 100.5 };
 		struct bq_outlier t[5];
 
-		ASSERT_EQ(0, bq_outliers(tight, 5, &rule, &median, &mad, t));
+		ASSERT_EQ(0, bq_outliers(tight, 5, &rule, &grp, t));
 		EXPECT_TRUE(fabs(t[4].z) > 3.5);
 		EXPECT_FALSE(t[4].outlier);
 	}
 	/* Two values are no group: nothing is judged. */
-	ASSERT_EQ(0, bq_outliers(v + 5, 2, &rule, &median, &mad, o));
+	ASSERT_EQ(0, bq_outliers(v + 5, 2, &rule, &grp, o));
 	EXPECT_FALSE(o[0].outlier);
 	EXPECT_FALSE(o[1].outlier);
 }
@@ -191,7 +191,8 @@ static int chance_groups(int groups, int n, bool lognormal, bool log_scale, uint
 		.log_scale = log_scale,
 	};
 	struct bq_outlier *o = calloc((size_t)n, sizeof(*o));
-	double *v = calloc((size_t)n, sizeof(*v)), median, mad;
+	double *v = calloc((size_t)n, sizeof(*v));
+	struct bq_outlier_group grp;
 	int hit = 0;
 
 	for (int g = 0; o && v && g < groups; g++) {
@@ -203,7 +204,7 @@ static int chance_groups(int groups, int n, bool lognormal, bool log_scale, uint
 
 			v[i] = 1 / (lognormal ? exp(0.03 * z) : 1 + 0.03 * z);
 		}
-		if (bq_outliers(v, n, &rule, &median, &mad, o))
+		if (bq_outliers(v, n, &rule, &grp, o))
 			return -1;
 		for (int i = 0; i < n; i++)
 			any |= o[i].outlier;
@@ -240,14 +241,15 @@ TEST(outlier_log_scale)
 {
 	const double iops[7] = { 1000, 1010, 990, 1005, 995, 1000, 600 };
 	struct bq_outlier_rule rule = { .threshold = 3.5, .min_diff = 0.10, .log_scale = true };
+	struct bq_outlier_group ig, lg;
 	struct bq_outlier a[7], b[7];
-	double lat[7], median, mad;
+	double lat[7];
 
 	for (int i = 0; i < 7; i++)
 		lat[i] = 32e6 / iops[i];
-	ASSERT_EQ(0, bq_outliers(iops, 7, &rule, &median, &mad, a));
-	EXPECT_EQ(1000, median);
-	ASSERT_EQ(0, bq_outliers(lat, 7, &rule, &median, &mad, b));
+	ASSERT_EQ(0, bq_outliers(iops, 7, &rule, &ig, a));
+	EXPECT_EQ(1000, ig.median);
+	ASSERT_EQ(0, bq_outliers(lat, 7, &rule, &lg, b));
 	for (int i = 0; i < 7; i++) {
 		EXPECT_TRUE(fabs(a[i].z + b[i].z) < 1e-9);
 		EXPECT_EQ(i == 6, a[i].outlier);
@@ -257,20 +259,14 @@ TEST(outlier_log_scale)
 	EXPECT_TRUE(fabs(a[6].diff + 0.4) < 1e-9);
 	EXPECT_TRUE(fabs(b[6].diff - 2.0 / 3) < 1e-9);
 	/* The band spans one factor each way: the latencies' is the rates' turned over. */
-	{
-		double ilo, ihi, llo, lhi;
-
-		ASSERT_EQ(0, bq_outlier_band(iops, 7, &rule, &ilo, &ihi));
-		ASSERT_EQ(0, bq_outlier_band(lat, 7, &rule, &llo, &lhi));
-		EXPECT_TRUE(ilo < 990 && ihi > 1010 && ilo > 600);
-		EXPECT_TRUE(fabs(llo * ihi / 32e6 - 1) < 1e-9);
-		EXPECT_TRUE(fabs(lhi * ilo / 32e6 - 1) < 1e-9);
-	}
+	EXPECT_TRUE(ig.band_lo < 990 && ig.band_hi > 1010 && ig.band_lo > 600);
+	EXPECT_TRUE(fabs(lg.band_lo * ig.band_hi / 32e6 - 1) < 1e-9);
+	EXPECT_TRUE(fabs(lg.band_hi * ig.band_lo / 32e6 - 1) < 1e-9);
 	/* A value of 0 has no logarithm: the values themselves are judged. */
 	{
 		const double zero[5] = { 100, 101, 99, 100, 0 };
 
-		ASSERT_EQ(0, bq_outliers(zero, 5, &rule, &median, &mad, a));
+		ASSERT_EQ(0, bq_outliers(zero, 5, &rule, &ig, a));
 		EXPECT_TRUE(isfinite(a[4].z) && a[4].z < -3.5);
 		EXPECT_TRUE(a[4].outlier);
 	}

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "blkqual.h"
+#include "blkqual_stats.h"
 #include "cli.h"
 #include "strpool.h"
 
@@ -103,12 +104,9 @@ struct fleet_point {
  * @unit: likewise
  * @pts: one per device that has it
  * @n: how many
- * @median: of the figures
- * @mad: their median absolute deviation
+ * @stats: their median, MAD, and the band within the group's threshold
  * @min: smallest figure
  * @max: largest
- * @band_lo: the lowest figure whose |z| is within the group's threshold
- * @band_hi: the highest
  * @workload: the job most devices ran for it; the others are not compared
  */
 struct fleet_metric {
@@ -116,8 +114,8 @@ struct fleet_metric {
 	enum fleet_unit unit;
 	struct fleet_point *pts;
 	size_t n;
-	double median, mad, min, max;
-	double band_lo, band_hi;
+	struct bq_outlier_group stats;
+	double min, max;
 	const char *workload;
 };
 

@@ -130,7 +130,7 @@ static json_object *outlier_json(const struct fleet *f, int g, const struct flee
 	json_object_object_add(x, "group", json_object_new_int(g));
 	json_object_object_add(x, "metric", json_object_new_string(m->name));
 	json_object_object_add(x, "value", json_dbl(p->v));
-	json_object_object_add(x, "median", json_dbl(m->median));
+	json_object_object_add(x, "median", json_dbl(m->stats.median));
 	json_object_object_add(x, "z", z_json(p->z));
 	json_object_object_add(x, "diff_pct", diff_json(p->diff));
 	json_object_object_add(x, "side", json_object_new_string(p->worse ? "worse" : "better"));
@@ -159,8 +159,8 @@ static void put_metric(struct json_out *j, const struct fleet *f, const struct f
 	put_member(j, "unit", json_object_new_string(fleet_unit_name(m->unit)));
 	put_member(j, "better", json_object_new_string(m->unit == FLEET_NS ? "lower" : "higher"));
 	put_member(j, "n", json_object_new_int64((int64_t)m->n));
-	put_member(j, "median", json_dbl(m->median));
-	put_member(j, "mad", json_dbl(m->mad));
+	put_member(j, "median", json_dbl(m->stats.median));
+	put_member(j, "mad", json_dbl(m->stats.mad));
 	put_member(j, "min", json_dbl(m->min));
 	put_member(j, "max", json_dbl(m->max));
 	put_member(j, "workload", json_object_new_string(m->workload ? m->workload : ""));

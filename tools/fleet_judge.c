@@ -296,16 +296,14 @@ static int judge(struct fleet *f, struct fleet_group *g, struct fleet_metric *m)
 		m->min = fmin(m->min, v[i]);
 		m->max = fmax(m->max, v[i]);
 	}
-	ret = bq_outliers(v, (int)m->n, &rule, &m->median, &m->mad, o);
-	if (!ret)
-		ret = bq_outlier_band(v, (int)m->n, &rule, &m->band_lo, &m->band_hi);
+	ret = bq_outliers(v, (int)m->n, &rule, &m->stats, o);
 	for (size_t i = 0; !ret && i < m->n; i++) {
 		struct fleet_point *p = &m->pts[i];
 
 		p->z = o[i].z;
 		p->diff = o[i].diff;
 		p->outlier = g->nr_devs >= FLEET_MIN_JUDGED && o[i].outlier;
-		p->worse = m->unit == FLEET_NS ? p->v > m->median : p->v < m->median;
+		p->worse = m->unit == FLEET_NS ? p->v > m->stats.median : p->v < m->stats.median;
 		if (p->outlier)
 			f->devs[p->dev].nr_outliers++;
 	}

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkqual_stats.h"
 #include "cli.h"
 #include "fleet.h"
 #include "html/report_html.h"

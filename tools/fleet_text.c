@@ -181,8 +181,8 @@ static void print_group(FILE *out, const struct fleet *f, const struct fleet_gro
 		const struct fleet_metric *fm = &g->metrics[m];
 		char cell[4][48], outl[1024];
 
-		fleet_fmt(cell[0], sizeof(cell[0]), fm->unit, fm->median);
-		fleet_fmt(cell[1], sizeof(cell[1]), fm->unit, fm->mad);
+		fleet_fmt(cell[0], sizeof(cell[0]), fm->unit, fm->stats.median);
+		fleet_fmt(cell[1], sizeof(cell[1]), fm->unit, fm->stats.mad);
 		fleet_fmt(cell[2], sizeof(cell[2]), fm->unit, fm->min);
 		fleet_fmt(cell[3], sizeof(cell[3]), fm->unit, fm->max);
 		outlier_cell(outl, sizeof(outl), f, fm);
@@ -190,8 +190,8 @@ static void print_group(FILE *out, const struct fleet *f, const struct fleet_gro
 		table_cell(&t, "%zu", fm->n);
 		table_cell(&t, "%s", cell[0]);
 		table_cell(&t, "%s", cell[1]);
-		if (fm->median)
-			table_cell(&t, "%.1f%%", 100 * 1.4826 * fm->mad / fabs(fm->median));
+		if (fm->stats.median)
+			table_cell(&t, "%.1f%%", 100 * 1.4826 * fm->stats.mad / fabs(fm->stats.median));
 		else
 			table_cell(&t, "-");
 		table_cell(&t, "%s", cell[2]);

@@ -51,20 +51,32 @@ struct bq_outlier {
 };
 
 /**
+ * struct bq_outlier_group - a group as the rule saw it
+ * @median: the values' median (of the values themselves, on any scale)
+ * @mad: their median absolute deviation (likewise)
+ * @band_lo: the lowest value whose |z| is within the threshold
+ * @band_hi: the highest; on the log scale the band spans one factor each
+ *	way from the median.  The rule's least difference is not in it.
+ */
+struct bq_outlier_group {
+	double median;
+	double mad;
+	double band_lo;
+	double band_hi;
+};
+
+/**
  * bq_outliers() - judge every value of a group by the rule
  * @v: the values, @n of them
  * @n: how many
  * @rule: the rule
- * @median: receives the group's median (of the values themselves)
- * @mad: receives its median absolute deviation (likewise)
+ * @grp: receives the group's median, MAD and band
  * @out: receives one judgement per value
  *
  * Return: 0, -EINVAL for an empty group, or -ENOMEM.
  */
-int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule, double *median,
-		double *mad, struct bq_outlier *out);
-int bq_outlier_band(const double *v, int n, const struct bq_outlier_rule *rule, double *lo,
-		    double *hi);
+int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule,
+		struct bq_outlier_group *grp, struct bq_outlier *out);
 double bq_outlier_threshold(double floor, double alpha, double tests);
 double bq_outlier_chance(double threshold, double tests);
 

@@ -82,14 +82,16 @@ static int logs_of(const double *v, int n, double **lv)
 	return 0;
 }
 
-int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule, double *median,
-		double *mad, struct bq_outlier *out)
+int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule,
+		struct bq_outlier_group *grp, struct bq_outlier *out)
 {
-	double *lv = NULL, lmedian = 0, lmad = 0;
-	int ret = bq_mad(v, n, median, mad);
+	double *lv = NULL, median, mad, half;
+	int ret = bq_mad(v, n, &grp->median, &grp->mad);
 
 	if (ret)
 		return ret;
+	median = grp->median;
+	mad = grp->mad;
 	/*
 	 * A latency that is the reciprocal of a normal rate has a long
 	 * slow tail: at 100,000 devices with 3% noise, chance put one past
@@ -99,51 +101,24 @@ int bq_outliers(const double *v, int n, const struct bq_outlier_rule *rule, doub
 	if (rule->log_scale) {
 		ret = logs_of(v, n, &lv);
 		if (!ret && lv)
-			ret = bq_mad(lv, n, &lmedian, &lmad);
+			ret = bq_mad(lv, n, &median, &mad);
 		if (ret)
 			goto out_free;
 	}
+	/* Where 0.6745 (x - median) / MAD reaches the threshold. */
+	half = mad > 0 ? rule->threshold * mad / 0.6745 : 0;
+	grp->band_lo = lv ? exp(median - half) : median - half;
+	grp->band_hi = lv ? exp(median + half) : median + half;
 	for (int i = 0; i < n; i++) {
 		struct bq_outlier *o = &out[i];
 
-		o->z = lv ? bq_robust_z(lv[i], lmedian, lmad) : bq_robust_z(v[i], *median, *mad);
-		o->diff = *median ? (v[i] - *median) / fabs(*median) : NAN;
+		o->z = bq_robust_z(lv ? lv[i] : v[i], median, mad);
+		o->diff = grp->median ? (v[i] - grp->median) / fabs(grp->median) : NAN;
 		/* A difference too small to matter is noise, however tight the rest. */
 		o->outlier = n >= rule->min_group && fabs(o->z) > rule->threshold &&
 			     (isnan(o->diff) || fabs(o->diff) >= rule->min_diff);
 	}
 out_free:
-	free(lv);
-	return ret;
-}
-
-/**
- * bq_outlier_band() - the figures whose |z| is within the rule's threshold
- * @v: the group's values, @n of them
- * @n: how many
- * @rule: the rule (its threshold and scale)
- * @lo: receives the lowest such figure
- * @hi: receives the highest
- *
- * On the log scale the band is not symmetric about the median: it spans
- * the same factor each way.  The rule's least difference is not in it.
- *
- * Return: 0, -EINVAL for an empty group, or -ENOMEM.
- */
-int bq_outlier_band(const double *v, int n, const struct bq_outlier_rule *rule, double *lo,
-		    double *hi)
-{
-	double *lv = NULL, median, mad, half;
-	int ret = rule->log_scale ? logs_of(v, n, &lv) : 0;
-
-	if (!ret)
-		ret = bq_mad(lv ? lv : v, n, &median, &mad);
-	if (!ret) {
-		/* Where 0.6745 (x - median) / MAD reaches the threshold. */
-		half = mad > 0 ? rule->threshold * mad / 0.6745 : 0;
-		*lo = lv ? exp(median - half) : median - half;
-		*hi = lv ? exp(median + half) : median + half;
-	}
 	free(lv);
 	return ret;
 }

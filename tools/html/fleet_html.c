@@ -98,7 +98,7 @@ static void outlier_table(FILE *out, const struct fleet *f)
 					continue;
 				snprintf(group, sizeof(group), "%s %s", grp->model, grp->firmware);
 				fleet_fmt(c[0], sizeof(c[0]), fm->unit, pt->v);
-				fleet_fmt(c[1], sizeof(c[1]), fm->unit, fm->median);
+				fleet_fmt(c[1], sizeof(c[1]), fm->unit, fm->stats.median);
 				snprintf(c[2], sizeof(c[2]), "%+.1f%%", 100 * pt->diff);
 				if (isinf(pt->z))
 					snprintf(c[3], sizeof(c[3]), "%sinf", pt->z < 0 ? "-" : "");
@@ -146,11 +146,11 @@ static const char *unit_label(enum fleet_unit unit)
 static void normal_band(const struct fleet *f, const struct fleet_metric *m, double *lo,
 			double *hi)
 {
-	double by_diff = f->min_diff * fabs(m->median);
+	double by_diff = f->min_diff * fabs(m->stats.median);
 
 	/* An outlier is beyond both: the band is where either holds. */
-	*lo = fmin(m->band_lo, m->median - by_diff);
-	*hi = fmax(m->band_hi, m->median + by_diff);
+	*lo = fmin(m->stats.band_lo, m->stats.median - by_diff);
+	*hi = fmax(m->stats.band_hi, m->stats.median + by_diff);
 }
 
 /*
@@ -169,7 +169,7 @@ static void metric_histogram(FILE *out, const struct fleet *f, const struct flee
 	int named = 0;
 
 	if (!(width > 0))
-		width = fabs(m->median) > 0 ? fabs(m->median) / 1000 : 1;
+		width = fabs(m->stats.median) > 0 ? fabs(m->stats.median) / 1000 : 1;
 	for (int b = 0; b < FLEET_HTML_BINS; b++) {
 		xa[b] = m->min + b * width;
 		xb[b] = xa[b] + width;
@@ -199,7 +199,7 @@ static void metric_histogram(FILE *out, const struct fleet *f, const struct flee
 		       "as a dashed line; red dots are outliers, named.");
 	svg_rect(&p, lo, hi, NAN, NAN, COLOUR_BAND, 0.18);
 	svg_bars(&p, xa, xb, y, FLEET_HTML_BINS, COLOUR_DEVICE, 0.8);
-	mx[0] = mx[1] = m->median;
+	mx[0] = mx[1] = m->stats.median;
 	my[0] = 0;
 	my[1] = top;
 	svg_line(&p, mx, my, 2, COLOUR_MEDIAN, "6 4", 1.5);
@@ -254,7 +254,7 @@ static void metric_dots(FILE *out, const struct fleet *f, const struct fleet_gro
 		svg_rect(&p, NAN, NAN, logy ? fmax(lo, m->min / 10) : lo, hi, COLOUR_BAND, 0.18);
 	mx[0] = 0.5;
 	mx[1] = (double)m->n + 0.5;
-	my[0] = my[1] = m->median;
+	my[0] = my[1] = m->stats.median;
 	svg_line(&p, mx, my, 2, COLOUR_MEDIAN, "6 4", 1.5);
 	for (int pass = 0; pass < 2; pass++) {
 		k = 0;
@@ -283,8 +283,8 @@ static void metric_table(FILE *out, const struct fleet *f, const struct fleet_me
 {
 	char title[512], c[3][48];
 
-	fleet_fmt(c[0], sizeof(c[0]), m->unit, m->median);
-	fleet_fmt(c[1], sizeof(c[1]), m->unit, m->mad);
+	fleet_fmt(c[0], sizeof(c[0]), m->unit, m->stats.median);
+	fleet_fmt(c[1], sizeof(c[1]), m->unit, m->stats.mad);
 	snprintf(title, sizeof(title), "%s: median %s, MAD %s", m->name, c[0], c[1]);
 	if (m->n > FLEET_HTML_ROWS) {
 		html_note(out, "%s.  The figures of its %zu devices are in the JSON output "
