@@ -60,24 +60,7 @@ static const char *cannot_trace(const char *dev)
 		SKIP(return, "%s", why_not); \
 } while (0)
 
-FIXTURE(dev)
-{
-	struct prep p;
-	struct scratch s;
-	char opt[96];
-};
-
-FIXTURE_SETUP(dev)
-{
-	scratch_init(&self->s);
-	scratch_device(&self->p, &self->s, SCRATCH_SIZE);
-	snprintf(self->opt, sizeof(self->opt), "--filename=%s", self->s.dev);
-}
-
-FIXTURE_TEARDOWN(dev)
-{
-	scratch_destroy(&self->s);
-}
+SCRATCH_DEV_FIXTURE(SCRATCH_SIZE)
 
 /*
  * With nomerges=2 each I/O is one request: the requests traced per

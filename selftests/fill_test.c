@@ -168,24 +168,7 @@ static long long fio_job_bytes(json_object *fio, const char *name, const char *d
 
 /* ---- a loop device ------------------------------------------------------ */
 
-FIXTURE(dev)
-{
-	struct prep p;
-	struct scratch s;
-	char opt[96];
-};
-
-FIXTURE_SETUP(dev)
-{
-	scratch_init(&self->s);
-	scratch_device(&self->p, &self->s, DEV_SIZE);
-	snprintf(self->opt, sizeof(self->opt), "--filename=%s", self->s.dev);
-}
-
-FIXTURE_TEARDOWN(dev)
-{
-	scratch_destroy(&self->s);
-}
+SCRATCH_DEV_FIXTURE(DEV_SIZE)
 
 /*
  * The device is written to its end and no further; 48 KiB does not divide

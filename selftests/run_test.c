@@ -24,24 +24,7 @@
 #include "helpers/spawn.h"
 #include "helpers/scratchdev.h"
 
-FIXTURE(dev)
-{
-	struct prep p;
-	struct scratch s;
-	char opt[96];
-};
-
-FIXTURE_SETUP(dev)
-{
-	scratch_init(&self->s);
-	scratch_device(&self->p, &self->s, SCRATCH_SIZE);
-	snprintf(self->opt, sizeof(self->opt), "--filename=%s", self->s.dev);
-}
-
-FIXTURE_TEARDOWN(dev)
-{
-	scratch_destroy(&self->s);
-}
+SCRATCH_DEV_FIXTURE(SCRATCH_SIZE)
 
 /* Run blkqual with up to 14 arguments and parse its JSON, saying why when it fails. */
 static json_object *run_json(struct __test_metadata *_metadata, struct run_result *r,

@@ -294,24 +294,7 @@ TEST(mixed_size_random_writes_cover_every_block)
 	}
 }
 
-FIXTURE(dev)
-{
-	struct prep p;
-	struct scratch s;
-	char opt[96];
-};
-
-FIXTURE_SETUP(dev)
-{
-	scratch_init(&self->s);
-	scratch_device(&self->p, &self->s, SCRATCH_SIZE);
-	snprintf(self->opt, sizeof(self->opt), "--filename=%s", self->s.dev);
-}
-
-FIXTURE_TEARDOWN(dev)
-{
-	scratch_destroy(&self->s);
-}
+SCRATCH_DEV_FIXTURE(SCRATCH_SIZE)
 
 /*
  * A short job beside a long one on the same device: its device counters

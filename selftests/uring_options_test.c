@@ -87,24 +87,7 @@ TEST(values_as_in_fio)
 	}
 }
 
-FIXTURE(dev)
-{
-	struct prep p;
-	struct scratch s;
-	char opt[96];
-};
-
-FIXTURE_SETUP(dev)
-{
-	scratch_init(&self->s);
-	scratch_device(&self->p, &self->s, SCRATCH_SIZE);
-	snprintf(self->opt, sizeof(self->opt), "--filename=%s", self->s.dev);
-}
-
-FIXTURE_TEARDOWN(dev)
-{
-	scratch_destroy(&self->s);
-}
+SCRATCH_DEV_FIXTURE(SCRATCH_SIZE)
 
 static json_object *job0(json_object *root)
 {

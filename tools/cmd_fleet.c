@@ -8,21 +8,16 @@
  * them, and HOST/DEVICE.failed for a device that gave no result.  Exit
  * status 1 when anything was found, so a fleet run can gate a rollout.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "fleet.h"
-#include "html/report_html.h"
 #include "report_util.h"
-#include "result_load.h"
-#include "table.h"
 
 struct fleet_cmd {
 	struct cli cli;
@@ -31,8 +26,6 @@ struct fleet_cmd {
 	const char *html;
 	struct fleet_reader in;
 };
-
-/* ---- command ----------------------------------------------------------- */
 
 static int emit_html(FILE *out, void *arg)
 {

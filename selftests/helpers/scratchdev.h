@@ -55,6 +55,29 @@ int scratch_fill_foreign(const struct scratch *s, off_t size, unsigned int seed)
 		TH_LOG("setup failed: %s: %s", (p)->step, \
 		       (p)->err < 0 ? strerror(-(p)->err) : "non-zero exit status"); \
 } while (0)
+
+/*
+ * The fixture "dev" of the tests that run jobs on one scratch loop device
+ * of @size: self->opt is its --filename= option.
+ */
+#define SCRATCH_DEV_FIXTURE(size)					\
+	FIXTURE(dev)							\
+	{								\
+		struct prep p;						\
+		struct scratch s;					\
+		char opt[96];						\
+	};								\
+	FIXTURE_SETUP(dev)						\
+	{								\
+		scratch_init(&self->s);					\
+		scratch_device(&self->p, &self->s, size);		\
+		snprintf(self->opt, sizeof(self->opt), "--filename=%s",	\
+			 self->s.dev);					\
+	}								\
+	FIXTURE_TEARDOWN(dev)						\
+	{								\
+		scratch_destroy(&self->s);				\
+	}
 #endif
 
 #endif /* SELFTESTS_SCRATCHDEV_H */
