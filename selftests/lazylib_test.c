@@ -18,6 +18,7 @@
 #include "config-host.h"
 #include "core/lazylib.h"
 #include "helpers/run.h"
+#include "helpers/strace.h"
 
 TEST(the_binary_does_not_link_them)
 {
@@ -59,9 +60,10 @@ static int opens_libcrypto(const char *verify, bool *opened)
 {
 	char file[] = "/tmp/blkqual-lazy.XXXXXX", trace[] = "/tmp/blkqual-lazy-trace.XXXXXX";
 	char fopt[64];
-	const char *argv[] = { "strace", "-f", "-e", "trace=openat", "-o", trace, blkqual_path(),
-			       "run", "--no-status", "-o", "json", "--name=m", fopt, "--size=1m",
-			       "--bs=4k", "--rw=write", "--ioengine=psync", verify, NULL };
+	static const char *const opens[] = { "-e", "trace=openat", NULL };
+	const char *argv[] = { blkqual_path(), "run", "--no-status", "-o", "json", "--name=m",
+			       fopt, "--size=1m", "--bs=4k", "--rw=write", "--ioengine=psync",
+			       verify, NULL };
 	struct run_result r;
 	char *log;
 	int fd = mkstemp(file), tfd = mkstemp(trace), status;
@@ -71,15 +73,15 @@ static int opens_libcrypto(const char *verify, bool *opened)
 	close(fd);
 	close(tfd);
 	snprintf(fopt, sizeof(fopt), "--filename=%s", file);
-	if (run_argv(argv, &r))
+	if (strace_with(opens, argv, trace, &r)) {
 		status = -1;
-	else
+	} else {
 		status = r.status;
+		run_result_free(&r);
+	}
 	log = slurp(trace);
 	*opened = log && strstr(log, "libcrypto");
 	free(log);
-	if (!status)
-		run_result_free(&r);
 	unlink(file);
 	unlink(trace);
 	return status;

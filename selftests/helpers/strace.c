@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * strace.c - test helper: count a command's system calls with strace -c
+ * strace.c - test helper: a command's system calls, as strace records them
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,15 +8,18 @@
 
 #include "helpers/strace.h"
 
-int strace_run(const char *const argv[], const char *out, struct run_result *res)
+int strace_with(const char *const opts[], const char *const argv[], const char *out,
+		struct run_result *res)
 {
-	const char *args[64] = { "strace", "-f", "-c", "-o", out };
+	const char *args[64] = { "strace", "-f", "-o", out };
 	const char *was = getenv("ASAN_OPTIONS");
 	char *had = was ? strdup(was) : NULL;
 	char asan[512];
-	size_t n = 5;
+	size_t n = 4;
 	int ret;
 
+	while (*opts && n < sizeof(args) / sizeof(args[0]) - 1)
+		args[n++] = *opts++;
 	while (*argv && n < sizeof(args) / sizeof(args[0]) - 1)
 		args[n++] = *argv++;
 	args[n] = NULL;
@@ -29,6 +32,13 @@ int strace_run(const char *const argv[], const char *out, struct run_result *res
 		unsetenv("ASAN_OPTIONS");
 	free(had);
 	return ret;
+}
+
+int strace_run(const char *const argv[], const char *out, struct run_result *res)
+{
+	static const char *const count[] = { "-c", NULL };
+
+	return strace_with(count, argv, out, res);
 }
 
 long long strace_calls(const char *text, const char *name)
