@@ -169,7 +169,13 @@ static void figures_hold(struct __test_metadata *_metadata, json_object *bq, jso
 	/* Every read reached the device: the kernel counted them. */
 	EXPECT_STREQ(strrchr(dev, '/') + 1, json_str(disk, "name"));
 	EXPECT_EQ(JOB_IOS, json_int(disk, "read_ios", -1) + json_int(disk, "read_merges", -1));
-	EXPECT_GT(json_dbl(disk, "util", 0), 0);
+	/*
+	 * The kernel's io_ticks grow only by the jiffies that pass while a
+	 * request is in flight: a short QD1 run, mostly in user space (under
+	 * ASan, say), may see none, and fio says 0 too.  truth_test checks a
+	 * busy device's.
+	 */
+	EXPECT_LE(0, json_dbl(disk, "util", -1));
 	EXPECT_LE(json_dbl(disk, "util", 101), 100);
 	/*
 	 * bw and iops are the bytes and I/Os over the runtime, which fio
