@@ -3,6 +3,7 @@
  * block_trace_test.c - run --trace=block: the block layer's own view of a
  * job, checked against the kernel's counters and the job's latency
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,7 +274,8 @@ TEST_F(dev, trace_counts_another_processs_requests)
 {
 	const char *job[] = { self->opt, "--name=other", "--rw=randread", "--bs=4k",
 			      "--iodepth=4", "--direct=1", "--size=16m", NULL };
-	const char *argv[] = { blkqual_path(), "trace", "-t", "4", "-o", "json", self->s.dev,
+	/* Ended by SIGINT once the job is done: no window to guess. */
+	const char *argv[] = { blkqual_path(), "trace", "-t", "120", "-o", "json", self->s.dev,
 			       NULL };
 	json_object *root, *dev, *doc;
 	char log[320], *text;
@@ -281,6 +283,7 @@ TEST_F(dev, trace_counts_another_processs_requests)
 	struct run_result r;
 	int status = -1;
 	pid_t pid;
+	bool ok;
 
 	PREP_READY(&self->p);
 	NEED_TRACE(self->s.dev);
@@ -288,16 +291,19 @@ TEST_F(dev, trace_counts_another_processs_requests)
 	snprintf(log, sizeof(log), "%s/trace.json", self->s.dir);
 	pid = spawn_logged(argv, log);
 	ASSERT_LT(0, pid);
-	/* Loading and attaching takes a fraction of a second. */
-	sleep_ms(1500);
+	ok = wait_log_ms(pid, log, "blkqual trace: tracing", 60000);
+	if (!ok)
+		wait_exit_or_kill_ms(pid, 0, &status);
+	ASSERT_TRUE(ok);
 	before = device_reads(self->s.dev);
 	root = blkqual_run_json(&r, job);
 	after = device_reads(self->s.dev);
+	kill(pid, SIGINT);
+	ASSERT_LE(0, wait_exit_or_kill_ms(pid, 30000, &status));
 	ASSERT_NE(NULL, root) TH_LOG("exit %d: %s", r.status, r.err);
 	EXPECT_EQ(4096, json_int(job0(root), "total.read.ios", -1));
 	json_object_put(root);
 	run_result_free(&r);
-	ASSERT_LE(0, wait_exit_or_kill_ms(pid, 10000, &status));
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	text = slurp(log);
 	ASSERT_NE(NULL, text);

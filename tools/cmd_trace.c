@@ -53,6 +53,19 @@ static int trace_devices(struct cli *cli, struct bq_ctx *ctx, int argc, char **a
 	return 0;
 }
 
+/*
+ * Say on stderr when the window opens: loading and attaching take a
+ * moment, and whoever starts the load to watch (a person, a script) needs
+ * to know when it will be seen.
+ */
+static void say_tracing(const struct bq_trace_devs *devs, uint64_t window_ns)
+{
+	fprintf(stderr, "blkqual trace: tracing");
+	for (int i = 0; i < devs->nr; i++)
+		fprintf(stderr, " %s", devs->name[i]);
+	fprintf(stderr, " for %.1f s; Ctrl-C ends it sooner\n", (double)window_ns / 1e9);
+}
+
 static int print_json(const struct bq_trace_result *r)
 {
 	json_object *doc = result_json_new("trace");
@@ -121,6 +134,7 @@ int cmd_trace(int argc, char **argv)
 	ret = bq_trace_mark(t, &mark);
 	if (!ret) {
 		/* Ctrl-C ends the window early: what was seen is still reported. */
+		say_tracing(&devs, window_ns);
 		wait_window(bq_now_ns() + window_ns, stop);
 		ret = bq_trace_since(t, mark, &r);
 	}

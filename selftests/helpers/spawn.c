@@ -11,10 +11,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "run.h"
 #include "spawn.h"
 
 /* Milliseconds on the monotonic clock. */
@@ -96,4 +99,43 @@ long long wait_exit_or_kill_ms(pid_t pid, long long ms, int *status)
 		waitpid(pid, status, 0);
 	}
 	return took;
+}
+
+/* Whether @pid has ended, leaving it for wait_exit_ms() to reap. */
+static bool child_ended(pid_t pid)
+{
+	siginfo_t info = { .si_pid = 0 };
+
+	return waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) || info.si_pid == pid;
+}
+
+/**
+ * wait_log_ms() - wait a while for a background program to write a line
+ * @pid: the program, whose end stops the wait early
+ * @log: the file its output goes to
+ * @text: what to look for in it
+ * @ms: how long to wait at the most
+ *
+ * A fixed sleep guesses how long the program takes to get ready, and a
+ * slow machine (a sanitized build, a loaded CI runner) guesses wrong.
+ *
+ * Return: true once @text is in @log; false when the time is up or the
+ * program ended without writing it.
+ */
+bool wait_log_ms(pid_t pid, const char *log, const char *text, long long ms)
+{
+	long long t0 = now_ms();
+
+	while (now_ms() - t0 < ms) {
+		char *out = slurp(log);
+		bool seen = out && strstr(out, text);
+
+		free(out);
+		if (seen)
+			return true;
+		if (child_ended(pid))
+			return false;
+		sleep_ms(20);
+	}
+	return false;
 }
