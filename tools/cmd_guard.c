@@ -128,6 +128,8 @@ int cmd_guard(int argc, char **argv)
 			} else {
 				printf("%s: safe to write\n", argv[i]);
 			}
+			for (int k = 0; k < rep.nr_own; k++)
+				printf("%s: not data: %s\n", argv[i], rep.own[k]);
 			continue;
 		}
 		ret = guard_error(&cli, argv[i], fd, &rep);

@@ -8,6 +8,7 @@
  */
 #include <blkid.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +23,40 @@ static void lookup(blkid_probe pr, const char *key, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!blkid_probe_lookup_value(pr, key, &val, NULL) && val)
 		bq_strlcpy(buf, val, len);
+}
+
+/* The magic's length: its value's bytes, which libblkid gives as they are on disk. */
+static uint32_t magic_len(blkid_probe pr, const char *key)
+{
+	const char *val = NULL;
+	size_t len = 0;
+
+	if (blkid_probe_lookup_value(pr, key, &val, &len) || !val)
+		return 0;
+	return (uint32_t)len;
+}
+
+/*
+ * A label or UUID as a terminal may show it: they are the bytes on disk, and
+ * random data that looks like a superblock has random bytes there.  Plain
+ * ASCII is kept as it is; anything else is libblkid's udev-style encoding
+ * (valid UTF-8 kept, the rest and blanks as \xNN).
+ */
+static void lookup_encoded(blkid_probe pr, const char *key, char *buf, size_t len)
+{
+	char raw[256], encoded[4 * sizeof(raw)];
+	bool plain = true;
+
+	lookup(pr, key, raw, sizeof(raw));
+	for (const unsigned char *c = (const unsigned char *)raw; *c; c++)
+		plain &= *c >= 0x20 && *c < 0x7f;
+	if (plain) {
+		bq_strlcpy(buf, raw, len);
+		return;
+	}
+	if (blkid_encode_string(raw, encoded, sizeof(encoded)))
+		encoded[0] = '\0';
+	bq_strlcpy(buf, encoded, len);
 }
 
 static int append(struct bq_signature **sigs, int *nr, const struct bq_signature *s)
@@ -53,13 +88,15 @@ static int collect(blkid_probe pr, struct bq_signature **sigs, int *nr)
 			lookup(pr, "PTTYPE", s.type, sizeof(s.type));
 			lookup(pr, "PTUUID", s.uuid, sizeof(s.uuid));
 			lookup(pr, "PTMAGIC_OFFSET", off, sizeof(off));
+			s.magic_len = magic_len(pr, "PTMAGIC");
 			bq_strlcpy(s.usage, "partition table", sizeof(s.usage));
 		} else {
 			lookup(pr, "TYPE", s.type, sizeof(s.type));
 			lookup(pr, "USAGE", s.usage, sizeof(s.usage));
-			lookup(pr, "UUID", s.uuid, sizeof(s.uuid));
-			lookup(pr, "LABEL", s.label, sizeof(s.label));
+			lookup_encoded(pr, "UUID", s.uuid, sizeof(s.uuid));
+			lookup_encoded(pr, "LABEL", s.label, sizeof(s.label));
 			lookup(pr, "SBMAGIC_OFFSET", off, sizeof(off));
+			s.magic_len = magic_len(pr, "SBMAGIC");
 		}
 		s.offset = strtoull(off, NULL, 0);
 		ret = append(sigs, nr, &s);

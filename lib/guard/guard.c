@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/fs.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 
 #include "guard_int.h"
 #include "internal.h"
+#include "verify/verify_int.h"
 
 static const char *const reason_names[] = {
 	[BQ_GUARD_MOUNTED] = "mounted",
@@ -94,6 +96,36 @@ static void describe_signature(struct bq_guard_report *rep, const struct bq_sign
 	signature_words(s, words, sizeof(words));
 	add_finding(rep, strcmp(s->usage, "partition table") ? BQ_GUARD_SIGNATURE :
 		    BQ_GUARD_PARTTABLE, "%s%s%s", words, where ? " on " : "", where ? where : "");
+}
+
+/*
+ * Drop from @sigs, read through @rfd, those whose magic lies in blkqual's
+ * own verify data, saying so in @rep->own.  Return: how many are left.
+ */
+static int drop_own_signatures(int rfd, struct bq_signature *sigs, int nr,
+			       struct bq_guard_report *rep)
+{
+	int kept = 0;
+
+	for (int i = 0; i < nr; i++) {
+		const struct bq_signature *s = &sigs[i];
+		struct bq_vhdr h;
+		char words[320];
+
+		if (!s->magic_len || bq_verify_owns(rfd, s->offset, s->magic_len, &h) != 1) {
+			sigs[kept++] = *s;
+			continue;
+		}
+		if (rep->nr_own >= BQ_GUARD_MAX_OWN)
+			continue;
+		signature_words(s, words, sizeof(words));
+		snprintf(rep->own[rep->nr_own++], sizeof(rep->own[0]),
+			 "%s at byte %" PRIu64 " is blkqual's own verify data (the %s block of "
+			 "%u bytes at %" PRIu64 ", seed %#" PRIx64 ", generation %" PRIu64 ")",
+			 words, s->offset, bq_verify_method_name((enum bq_verify_method)h.method),
+			 h.length, h.offset, h.seed, h.generation);
+	}
+	return kept;
 }
 
 /*
@@ -305,7 +337,7 @@ static int check_block(struct bq_ctx *ctx, int rfd, const struct stat *st,
 	/* What this descriptor reads is what is judged, whatever /dev says. */
 	nr = rfd >= 0 ? bq_probe_signatures_fd(rfd, &dev.sigs) : rfd;
 	if (nr >= 0)
-		dev.nr_sigs = nr;
+		dev.nr_sigs = drop_own_signatures(rfd, dev.sigs, nr, rep);
 	else if (nr != -ENOMEDIUM)
 		*probe_err = nr;
 	*ro = dev.read_only;
@@ -366,6 +398,7 @@ static int check_file(struct bq_ctx *ctx, int rfd, const struct stat *st,
 		*probe_err = nr;
 		return 0;
 	}
+	nr = drop_own_signatures(rfd, sigs, nr, rep);
 	for (int i = 0; i < nr; i++)
 		describe_signature(rep, &sigs[i], NULL);
 	free(sigs);

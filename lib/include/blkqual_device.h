@@ -139,6 +139,7 @@ struct bq_md_info {
  * @uuid: UUID, or empty
  * @label: label, or empty
  * @offset: byte offset of the magic
+ * @magic_len: bytes of the magic (0 when libblkid did not say)
  */
 struct bq_signature {
 	char type[32];
@@ -146,6 +147,7 @@ struct bq_signature {
 	char uuid[64];
 	char label[64];
 	uint64_t offset;
+	uint32_t magic_len;
 };
 
 /**

@@ -58,6 +58,7 @@ enum bq_guard_reason {
 };
 
 #define BQ_GUARD_MAX_FINDINGS 16
+#define BQ_GUARD_MAX_OWN 4
 
 /**
  * struct bq_guard_finding - one reason to refuse
@@ -77,12 +78,17 @@ struct bq_guard_finding {
  * @forced: the override named this target and lifted its findings
  * @st: what was examined (fstat of the one descriptor), valid when a
  *	descriptor is returned and when the target was refused
+ * @own: signatures whose magic lies in a verify block blkqual wrote there
+ *	(rebuilt byte for byte from its header), so not data of anyone's and
+ *	no finding; what each is, in words, @nr_own of them
  */
 struct bq_guard_report {
 	struct bq_guard_finding findings[BQ_GUARD_MAX_FINDINGS];
 	int nr;
 	bool forced;
 	struct stat st;
+	char own[BQ_GUARD_MAX_OWN][448];
+	int nr_own;
 };
 
 /**

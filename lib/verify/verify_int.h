@@ -269,6 +269,8 @@ uint32_t bq_vmethod_hdr_len(enum bq_verify_method method);
  */
 int bq_verify_parse_pattern(const char *s, uint8_t *out, size_t max, size_t *len);
 
+int bq_verify_owns(int fd, uint64_t off, uint32_t len, struct bq_vhdr *h);
+
 /* ---- judging a block read back ----------------------------------------- */
 
 /* Set in bq_verify_block()'s @flags. */
