@@ -291,7 +291,7 @@ TEST_F(dev, trace_counts_another_processs_requests)
 	snprintf(log, sizeof(log), "%s/trace.json", self->s.dir);
 	pid = spawn_logged(argv, log);
 	ASSERT_LT(0, pid);
-	ok = wait_log_ms(pid, log, "blkqual trace: tracing", 60000);
+	ok = wait_log_ms(pid, log, "blkqual trace: tracing", 60000) >= 0;
 	if (!ok)
 		wait_exit_or_kill_ms(pid, 0, &status);
 	ASSERT_TRUE(ok);

@@ -962,28 +962,6 @@ TEST_F(frozen, stalled_verify_run_leaves_a_usable_state)
 }
 
 /*
- * Wait up to @ms for @path to hold a whole line with @what; the time it
- * took, or -1.  The line's end is waited for too: stderr is written in
- * pieces, and the rest of the line is what the caller checks.
- */
-static long long wait_text(const char *path, const char *what, long long ms)
-{
-	long long t0 = now_ms();
-
-	while (now_ms() - t0 < ms) {
-		char *text = slurp(path);
-		char *at = text ? strstr(text, what) : NULL;
-		bool found = at && strchr(at, '\n');
-
-		free(text);
-		if (found)
-			return now_ms() - t0;
-		sleep_ms(20);
-	}
-	return -1;
-}
-
-/*
  * The file-level commands through their own option: blkqual fileio
  * writing into a frozen filesystem is stuck in write(2); with
  * --stall-timeout=1 it names the call and the file about a second later
@@ -1012,7 +990,7 @@ TEST_F(frozen, fileio_stall_names_the_call)
 	sleep_ms(500);
 	ASSERT_EQ(0, freeze(self->fs.mnt, true));
 	self->frozen = true;
-	took = wait_text(self->log, "stalled: in ", 6000);
+	took = wait_log_ms(self->pid, self->log, "stalled: in ", 6000);
 	text = slurp(self->log);
 	TH_LOG("stall reported %lld ms after the freeze (timeout 1 s): %.300s", took,
 	       text ? text : "");

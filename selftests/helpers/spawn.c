@@ -113,29 +113,32 @@ static bool child_ended(pid_t pid)
  * wait_log_ms() - wait a while for a background program to write a line
  * @pid: the program, whose end stops the wait early
  * @log: the file its output goes to
- * @text: what to look for in it
+ * @text: what to look for in it, followed by the end of its line
  * @ms: how long to wait at the most
  *
  * A fixed sleep guesses how long the program takes to get ready, and a
  * slow machine (a sanitized build, a loaded CI runner) guesses wrong.
+ * The line's end is waited for too: stderr is written in pieces, and the
+ * rest of the line is what the caller checks.
  *
- * Return: true once @text is in @log; false when the time is up or the
- * program ended without writing it.
+ * Return: how many milliseconds it took, or -1 when the time is up or
+ * the program ended without writing it.
  */
-bool wait_log_ms(pid_t pid, const char *log, const char *text, long long ms)
+long long wait_log_ms(pid_t pid, const char *log, const char *text, long long ms)
 {
 	long long t0 = now_ms();
 
 	while (now_ms() - t0 < ms) {
 		char *out = slurp(log);
-		bool seen = out && strstr(out, text);
+		char *at = out ? strstr(out, text) : NULL;
+		bool seen = at && strchr(at, '\n');
 
 		free(out);
 		if (seen)
-			return true;
+			return now_ms() - t0;
 		if (child_ended(pid))
-			return false;
+			return -1;
 		sleep_ms(20);
 	}
-	return false;
+	return -1;
 }

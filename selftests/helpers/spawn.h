@@ -14,6 +14,6 @@ void sleep_ms(long ms);
 pid_t spawn_logged(const char *const *argv, const char *log);
 long long wait_exit_ms(pid_t pid, long long ms, int *status);
 long long wait_exit_or_kill_ms(pid_t pid, long long ms, int *status);
-bool wait_log_ms(pid_t pid, const char *log, const char *text, long long ms);
+long long wait_log_ms(pid_t pid, const char *log, const char *text, long long ms);
 
 #endif /* SELFTESTS_SPAWN_H */
